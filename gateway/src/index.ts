@@ -1,0 +1,2 @@
+export { createGatewayApp, type GatewayAppOptions } from './app';
+export { createGatewayClients, type GatewayClients } from './clients';

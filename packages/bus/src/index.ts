@@ -1,0 +1,3 @@
+export * from './port';
+export { createMemoryBus, MemoryBus, partitionFor } from './memory';
+export { createKafkaBus, KafkaBus, type KafkaBusOptions } from './kafka';

@@ -1,0 +1,204 @@
+import {
+  Kafka,
+  Partitioners,
+  logLevel as KafkaLogLevel,
+  type Admin,
+  type Consumer,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
+import { withTimeout, type Logger } from '@underdog/kit';
+import type {
+  BusMessage,
+  EventBus,
+  OutgoingMessage,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from './port';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  /**
+   * How long the group waits for a member that stopped heartbeating before giving its partitions
+   * to others. Lower means faster fail-over after a crash; Kafka's floor is 6 s by default.
+   */
+  sessionTimeoutMs?: number;
+  /** How long subscribe() waits for the first group join before failing. */
+  joinTimeoutMs?: number;
+}
+
+/**
+ * The event bus on Kafka (kafkajs). An idempotent producer with acks from all in-sync replicas;
+ * consumers commit manually, after the handler resolves, so a crash before the commit means the
+ * batch is consumed again by whichever member owns the partition next.
+ */
+export function createKafkaBus(options: KafkaBusOptions): KafkaBus {
+  return new KafkaBus(options);
+}
+
+export class KafkaBus implements EventBus {
+  private readonly kafka: Kafka;
+  private producer: Producer | undefined;
+  private producerConnecting: Promise<Producer> | undefined;
+  private readonly consumers = new Set<Consumer>();
+  private admin: Admin | undefined;
+
+  constructor(private readonly options: KafkaBusOptions) {
+    const logger = options.logger.child({ component: 'kafkajs' });
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      logLevel: KafkaLogLevel.WARN,
+      logCreator: () => (entry: LogEntry) => logKafkaEntry(logger, entry),
+      retry: { initialRetryTime: 100, retries: 8 },
+    });
+  }
+
+  async ensureTopics(topics: TopicSpec[]): Promise<void> {
+    const admin = await this.connectedAdmin();
+    const existing = new Set(await admin.listTopics());
+    const missing = topics.filter((topic) => !existing.has(topic.name));
+    if (missing.length === 0) return;
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((topic) => ({
+        topic: topic.name,
+        numPartitions: topic.partitions,
+        configEntries: topic.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
+      })),
+    });
+  }
+
+  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const producer = await this.connectedProducer();
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: messages.map((message) => ({
+        key: message.key,
+        value: Buffer.from(message.value),
+        headers: message.headers,
+      })),
+    });
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    const sessionTimeout = this.options.sessionTimeoutMs ?? 10_000;
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      sessionTimeout,
+      heartbeatInterval: Math.max(500, Math.floor(sessionTimeout / 5)),
+      rebalanceTimeout: 30_000,
+      maxWaitTimeInMs: 100,
+      retry: { initialRetryTime: 100, retries: 8 },
+    });
+    this.consumers.add(consumer);
+    const joined = new Promise<void>((resolve) => {
+      const remove = consumer.on(consumer.events.GROUP_JOIN, () => {
+        remove();
+        resolve();
+      });
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 4,
+      eachBatch: async ({ batch, heartbeat, isRunning, isStale }) => {
+        if (!isRunning() || isStale() || batch.messages.length === 0) return;
+        const messages: BusMessage[] = batch.messages.map((message) => ({
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: message.offset,
+          key: message.key?.toString('utf8') ?? '',
+          value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
+          headers: decodeHeaders(message.headers),
+          timestamp: Number(message.timestamp),
+        }));
+        // A throw here leaves the offset uncommitted: kafkajs retries the batch, and if this
+        // consumer is gone by then, the partition's next owner starts from the same offset.
+        await options.handleBatch(messages);
+        const next = (BigInt(batch.lastOffset()) + 1n).toString();
+        await consumer.commitOffsets([
+          { topic: batch.topic, partition: batch.partition, offset: next },
+        ]);
+        await heartbeat();
+      },
+    });
+    await withTimeout(
+      joined,
+      this.options.joinTimeoutMs ?? 30_000,
+      `joining consumer group ${options.groupId}`,
+    );
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async ping(): Promise<void> {
+    const admin = await this.connectedAdmin();
+    await admin.describeCluster();
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((consumer) => consumer.disconnect()));
+    this.consumers.clear();
+    await this.producer?.disconnect();
+    await this.admin?.disconnect();
+    this.producer = undefined;
+    this.admin = undefined;
+  }
+
+  private async connectedProducer(): Promise<Producer> {
+    if (this.producer) return this.producer;
+    this.producerConnecting ??= (async () => {
+      const producer = this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: true,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
+      await producer.connect();
+      this.producer = producer;
+      return producer;
+    })();
+    try {
+      return await this.producerConnecting;
+    } finally {
+      this.producerConnecting = undefined;
+    }
+  }
+
+  private async connectedAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+    }
+    return this.admin;
+  }
+}
+
+function decodeHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    decoded[name] = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
+  }
+  return decoded;
+}
+
+function logKafkaEntry(logger: Logger, { level, log }: LogEntry) {
+  const { message, ...extra } = log;
+  if (level === KafkaLogLevel.ERROR) logger.error(extra, message);
+  else if (level === KafkaLogLevel.WARN) logger.warn(extra, message);
+  else logger.debug(extra, message);
+}

@@ -1,0 +1,259 @@
+import type { Logger } from '@underdog/kit';
+import type {
+  BusMessage,
+  EventBus,
+  OutgoingMessage,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from './port';
+
+const DEFAULT_PARTITIONS = 3;
+const MAX_BATCH = 500;
+const RETRY_BACKOFF_MS = [50, 100, 200, 400, 800, 1000];
+
+interface Member {
+  id: number;
+  topics: Set<string>;
+  handleBatch: (batch: BusMessage[]) => Promise<void>;
+  fromBeginning: boolean;
+}
+
+interface PartitionCursor {
+  /** Next offset to deliver; undefined until the group first owns the partition. */
+  committed: number | undefined;
+  running: boolean;
+  inFlight: Promise<void> | undefined;
+}
+
+interface Group {
+  members: Member[];
+  cursors: Map<string, PartitionCursor>;
+}
+
+/**
+ * The event bus in one process, for standalone mode and unit tests: partitioned logs kept in
+ * memory, consumer groups with partition assignment, commits after the handler resolves and
+ * redelivery after a failure, the same contract as the Kafka adapter.
+ */
+export function createMemoryBus(options: { logger?: Logger; defaultPartitions?: number } = {}) {
+  return new MemoryBus(options.logger, options.defaultPartitions ?? DEFAULT_PARTITIONS);
+}
+
+export class MemoryBus implements EventBus {
+  private readonly logs = new Map<string, { spec: TopicSpec; partitions: BusMessage[][] }>();
+  private readonly groups = new Map<string, Group>();
+  private nextMemberId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly logger: Logger | undefined,
+    private readonly defaultPartitions: number,
+  ) {}
+
+  async ensureTopics(topics: TopicSpec[]): Promise<void> {
+    for (const spec of topics) this.topic(spec.name, spec);
+  }
+
+  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+    this.assertOpen();
+    const log = this.topic(topic);
+    for (const message of messages) {
+      const partition = partitionFor(message.key, log.partitions.length);
+      const entries = log.partitions[partition]!;
+      if (log.spec.compacted) compact(entries, message.key);
+      entries.push({
+        topic,
+        partition,
+        offset: String(nextOffset(entries)),
+        key: message.key,
+        value: message.value.slice(),
+        headers: { ...message.headers },
+        timestamp: Date.now(),
+      });
+    }
+    for (const [groupId, group] of this.groups) {
+      for (const member of group.members) {
+        if (member.topics.has(topic)) this.kickAll(groupId);
+      }
+    }
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    this.assertOpen();
+    for (const topic of options.topics) this.topic(topic);
+    const group: Group = this.groups.get(options.groupId) ?? { members: [], cursors: new Map() };
+    this.groups.set(options.groupId, group);
+    const member: Member = {
+      id: this.nextMemberId++,
+      topics: new Set(options.topics),
+      handleBatch: options.handleBatch,
+      fromBeginning: options.fromBeginning ?? false,
+    };
+    group.members.push(member);
+    this.initialiseCursors(group, member);
+    this.kickAll(options.groupId);
+    return {
+      stop: async () => {
+        const owned = this.partitionsOf(group, member);
+        group.members = group.members.filter((m) => m !== member);
+        // Like a Kafka consumer leaving: the batch in flight settles first, then others take over.
+        await Promise.allSettled(owned.map((key) => group.cursors.get(key)?.inFlight));
+        this.kickAll(options.groupId);
+      },
+    };
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const inFlight: Promise<void>[] = [];
+    for (const group of this.groups.values()) {
+      group.members = [];
+      for (const cursor of group.cursors.values()) if (cursor.inFlight) inFlight.push(cursor.inFlight);
+    }
+    await Promise.allSettled(inFlight);
+  }
+
+  private assertOpen() {
+    if (this.closed) throw new Error('memory bus is closed');
+  }
+
+  private topic(name: string, spec?: TopicSpec) {
+    let log = this.logs.get(name);
+    if (!log) {
+      const resolved = spec ?? { name, partitions: this.defaultPartitions };
+      log = {
+        spec: resolved,
+        partitions: Array.from({ length: resolved.partitions }, () => []),
+      };
+      this.logs.set(name, log);
+    }
+    return log;
+  }
+
+  private initialiseCursors(group: Group, member: Member) {
+    for (const topic of member.topics) {
+      const log = this.topic(topic);
+      log.partitions.forEach((entries, partition) => {
+        const key = `${topic}/${partition}`;
+        if (group.cursors.has(key)) return;
+        group.cursors.set(key, {
+          committed: member.fromBeginning ? firstOffset(entries) : nextOffset(entries),
+          running: false,
+          inFlight: undefined,
+        });
+      });
+    }
+  }
+
+  /** Round-robin assignment over the group's live members, recomputed on every change. */
+  private ownerOf(group: Group, topic: string, partition: number): Member | undefined {
+    const candidates = group.members.filter((m) => m.topics.has(topic));
+    if (candidates.length === 0) return undefined;
+    return candidates[partition % candidates.length];
+  }
+
+  private partitionsOf(group: Group, member: Member): string[] {
+    const keys: string[] = [];
+    for (const topic of member.topics) {
+      const log = this.topic(topic);
+      for (let partition = 0; partition < log.partitions.length; partition++) {
+        if (this.ownerOf(group, topic, partition) === member) keys.push(`${topic}/${partition}`);
+      }
+    }
+    return keys;
+  }
+
+  private kickAll(groupId: string) {
+    const group = this.groups.get(groupId);
+    if (!group) return;
+    for (const key of group.cursors.keys()) {
+      const [topic, partition] = splitKey(key);
+      void this.pump(group, topic, partition);
+    }
+  }
+
+  /**
+   * Delivers one partition to its current owner, one batch at a time. The owner is looked up
+   * before every batch, so after a rebalance the next batch goes to the new owner, starting from
+   * the last committed offset.
+   */
+  private async pump(group: Group, topic: string, partition: number): Promise<void> {
+    const cursor = group.cursors.get(`${topic}/${partition}`);
+    if (!cursor || cursor.running) return;
+    cursor.running = true;
+    let attempt = 0;
+    try {
+      for (;;) {
+        if (this.closed) return;
+        const owner = this.ownerOf(group, topic, partition);
+        const entries = this.topic(topic).partitions[partition]!;
+        const start = entries.findIndex((m) => Number(m.offset) >= (cursor.committed ?? 0));
+        if (!owner || start === -1) return;
+        const batch = entries.slice(start, start + MAX_BATCH).map(copyMessage);
+        const delivery = owner.handleBatch(batch);
+        cursor.inFlight = delivery.then(
+          () => undefined,
+          () => undefined,
+        );
+        try {
+          await delivery;
+          cursor.committed = Number(batch[batch.length - 1]!.offset) + 1;
+          attempt = 0;
+        } catch (error) {
+          this.logger?.warn(
+            { err: error, topic, partition, offset: batch[0]!.offset },
+            'handler failed; the batch will be delivered again',
+          );
+          await sleep(RETRY_BACKOFF_MS[Math.min(attempt++, RETRY_BACKOFF_MS.length - 1)]!);
+        } finally {
+          cursor.inFlight = undefined;
+        }
+      }
+    } finally {
+      cursor.running = false;
+    }
+  }
+}
+
+function splitKey(key: string): [string, number] {
+  const slash = key.lastIndexOf('/');
+  return [key.slice(0, slash), Number(key.slice(slash + 1))];
+}
+
+function nextOffset(entries: BusMessage[]): number {
+  const last = entries[entries.length - 1];
+  return last ? Number(last.offset) + 1 : 0;
+}
+
+function firstOffset(entries: BusMessage[]): number {
+  const first = entries[0];
+  return first ? Number(first.offset) : 0;
+}
+
+/** Compaction keeps offsets stable: older messages with the key are removed, not renumbered. */
+function compact(entries: BusMessage[], key: string) {
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.key === key) entries.splice(i, 1);
+}
+
+function copyMessage(message: BusMessage): BusMessage {
+  return { ...message, value: message.value.slice(), headers: { ...message.headers } };
+}
+
+/** FNV-1a: a stable key → partition mapping, so order per key holds as it does on Kafka. */
+export function partitionFor(key: string, partitions: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % partitions;
+}
+
+function sleep(ms: number) {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms));
+}

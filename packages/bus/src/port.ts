@@ -1,0 +1,63 @@
+/**
+ * The event bus port: Kafka semantics that both adapters keep.
+ *
+ * - A topic has partitions; a message's key picks its partition, so messages with the same key
+ *   are delivered in the order they were published.
+ * - Consumers join a group; each partition is consumed by one member of a group at a time, and
+ *   every group gets every message.
+ * - Delivery is at least once: a batch is committed only after its handler resolves. A handler
+ *   that throws (or a consumer that dies before committing) gets the same messages again, so
+ *   handlers must be idempotent (events carry a unique `event-id` header for that).
+ */
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  /** Log compaction: keep only the latest message per key (catalog topics). */
+  compacted?: boolean;
+}
+
+export interface OutgoingMessage {
+  key: string;
+  value: Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface BusMessage {
+  topic: string;
+  partition: number;
+  /** Position in the partition, as a decimal string (Kafka offsets exceed 2^53 in theory). */
+  offset: string;
+  key: string;
+  value: Uint8Array;
+  headers: Record<string, string>;
+  /** Milliseconds since the epoch when the message was appended. */
+  timestamp: number;
+}
+
+export interface SubscribeOptions {
+  groupId: string;
+  topics: string[];
+  /** Where a group without a committed position starts: the oldest message, or only new ones. */
+  fromBeginning?: boolean;
+  /**
+   * Receives messages of one partition, in order. Resolving commits the batch; throwing means
+   * "not processed": the batch is delivered again after a short back-off.
+   */
+  handleBatch: (batch: BusMessage[]) => Promise<void>;
+}
+
+export interface Subscription {
+  /** Leaves the group after the batch in flight settles; its partitions go to other members. */
+  stop(): Promise<void>;
+}
+
+export interface EventBus {
+  /** Creates the topics that do not exist yet; existing ones are left as they are. */
+  ensureTopics(topics: TopicSpec[]): Promise<void>;
+  publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  /** Resolves once the consumer has joined its group and will receive messages. */
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /** Resolves when the bus can reach its broker; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

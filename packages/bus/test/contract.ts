@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import type { BusMessage, EventBus, Subscription } from '../src';
+
+export interface BusFixture {
+  bus: EventBus;
+  cleanup(): Promise<void>;
+}
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+export async function waitFor(
+  condition: () => boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Messages `key:seq` so a test can check order per key and which ones arrived. */
+function sequence(keys: number, perKey: number, startAt = 0) {
+  const messages: { key: string; value: Uint8Array }[] = [];
+  for (let seq = startAt; seq < startAt + perKey; seq++) {
+    for (let k = 0; k < keys; k++) messages.push({ key: `k${k}`, value: encode(`k${k}:${seq}`) });
+  }
+  return messages;
+}
+
+function seqOf(message: BusMessage) {
+  return Number(decode(message.value).split(':')[1]);
+}
+
+/** Asserts that, for every key, the sequence numbers seen never go backwards. */
+function expectOrderPerKey(received: BusMessage[]) {
+  const lastSeen = new Map<string, number>();
+  for (const message of received) {
+    const seq = seqOf(message);
+    const previous = lastSeen.get(message.key);
+    if (previous !== undefined) expect(seq).toBeGreaterThanOrEqual(previous);
+    lastSeen.set(message.key, seq);
+  }
+}
+
+/**
+ * The event bus contract: what the game relies on, proven for every adapter. Kafka's adapter runs
+ * it against a real broker; the memory adapter must behave the same.
+ */
+export function describeEventBusContract(adapter: string, createFixture: () => Promise<BusFixture>) {
+  describe(`EventBus contract: ${adapter}`, () => {
+    let fixture: BusFixture;
+    let subscriptions: Subscription[];
+    const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+    beforeEach(async () => {
+      fixture = await createFixture();
+      subscriptions = [];
+    });
+
+    afterEach(async () => {
+      await Promise.allSettled(subscriptions.map((s) => s.stop()));
+      await fixture.cleanup();
+    });
+
+    async function subscribe(
+      topic: string,
+      groupId: string,
+      handle: (message: BusMessage) => void | Promise<void>,
+      fromBeginning = true,
+    ) {
+      const subscription = await fixture.bus.subscribe({
+        groupId,
+        topics: [topic],
+        fromBeginning,
+        handleBatch: async (batch) => {
+          for (const message of batch) await handle(message);
+        },
+      });
+      subscriptions.push(subscription);
+      return subscription;
+    }
+
+    it('delivers a message with its key, value and headers', async () => {
+      const topic = unique('delivery');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 3 }]);
+      const received: BusMessage[] = [];
+      await subscribe(topic, unique('group'), (m) => void received.push(m));
+      await fixture.bus.publish(topic, [
+        {
+          key: 'tournament-1',
+          value: encode('hello'),
+          headers: { 'event-type': 'greeting', 'event-id': 'e-1' },
+        },
+      ]);
+      await waitFor(() => received.length === 1, 'the message');
+      const [message] = received;
+      expect(message?.topic).toBe(topic);
+      expect(message?.key).toBe('tournament-1');
+      expect(decode(message!.value)).toBe('hello');
+      expect(message?.headers).toEqual({ 'event-type': 'greeting', 'event-id': 'e-1' });
+      expect(Number(message?.offset)).toBeGreaterThanOrEqual(0);
+      expect(message?.timestamp).toBeGreaterThan(Date.now() - 60_000);
+    });
+
+    it('keeps the order of messages with the same key across partitions', async () => {
+      const topic = unique('order');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 3 }]);
+      const received: BusMessage[] = [];
+      await subscribe(topic, unique('group'), (m) => void received.push(m));
+      const messages = sequence(6, 20);
+      await fixture.bus.publish(topic, messages.slice(0, 60));
+      await fixture.bus.publish(topic, messages.slice(60));
+      await waitFor(() => received.length >= messages.length, 'all 120 messages');
+      expect(received).toHaveLength(messages.length);
+      expectOrderPerKey(received);
+      const partitionsUsed = new Set(received.map((m) => m.partition));
+      expect(partitionsUsed.size).toBeGreaterThan(1);
+      for (const key of ['k0', 'k1', 'k2', 'k3', 'k4', 'k5']) {
+        expect(new Set(received.filter((m) => m.key === key).map((m) => m.partition)).size).toBe(1);
+      }
+    });
+
+    it('gives every consumer group every message', async () => {
+      const topic = unique('fanout');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 3 }]);
+      const analytics: BusMessage[] = [];
+      const notifications: BusMessage[] = [];
+      await subscribe(topic, unique('analytics'), (m) => void analytics.push(m));
+      await subscribe(topic, unique('notification'), (m) => void notifications.push(m));
+      const messages = sequence(4, 10);
+      await fixture.bus.publish(topic, messages);
+      await waitFor(
+        () => analytics.length >= 40 && notifications.length >= 40,
+        'both groups to receive all 40 messages',
+      );
+      const texts = (list: BusMessage[]) => list.map((m) => decode(m.value)).sort();
+      const published = messages.map((m) => decode(m.value)).sort();
+      expect(texts(analytics)).toEqual(published);
+      expect(texts(notifications)).toEqual(published);
+    });
+
+    it('splits partitions between the members of one group, each message to one member', async () => {
+      const topic = unique('shared');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 4 }]);
+      const groupId = unique('engine');
+      const first: BusMessage[] = [];
+      const second: BusMessage[] = [];
+      await subscribe(topic, groupId, (m) => void first.push(m));
+      await subscribe(topic, groupId, (m) => void second.push(m));
+      // Both members must hold partitions before publishing, or one takes everything.
+      const messages = sequence(12, 5);
+      await fixture.bus.publish(topic, messages);
+      await waitFor(() => first.length + second.length >= 60, 'all 60 messages in the group');
+      const all = [...first, ...second].map((m) => decode(m.value)).sort();
+      expect(all).toEqual(messages.map((m) => decode(m.value)).sort());
+      const partitionsOf = (list: BusMessage[]) => new Set(list.map((m) => m.partition));
+      for (const partition of partitionsOf(first)) {
+        expect(partitionsOf(second).has(partition)).toBe(false);
+      }
+    });
+
+    it('delivers a batch again when its handler throws', async () => {
+      const topic = unique('retry');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      let attempts = 0;
+      const processed: string[] = [];
+      await subscribe(topic, unique('group'), (m) => {
+        attempts++;
+        if (attempts <= 2) throw new Error('transient failure');
+        processed.push(decode(m.value));
+      });
+      await fixture.bus.publish(topic, [{ key: 'a', value: encode('a:1') }]);
+      await waitFor(() => processed.length === 1, 'the message after two failures');
+      expect(attempts).toBe(3);
+      expect(processed).toEqual(['a:1']);
+    });
+
+    it('redelivers to the next member what a consumer received but died before committing, in order per key', async () => {
+      const topic = unique('crash');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 3 }]);
+      const groupId = unique('engine');
+
+      const committedByFirst: BusMessage[] = [];
+      let dead = false;
+      const seenWhileDying: BusMessage[] = [];
+      const first = await subscribe(topic, groupId, (m) => {
+        if (dead) {
+          seenWhileDying.push(m);
+          throw new Error('consumer process died before committing');
+        }
+        committedByFirst.push(m);
+      });
+      const before = sequence(4, 3, 0);
+      await fixture.bus.publish(topic, before);
+      await waitFor(() => committedByFirst.length === 12, 'the first 12 messages to be handled');
+
+      dead = true;
+      const after = sequence(4, 5, 100);
+      await fixture.bus.publish(topic, after);
+      await waitFor(() => seenWhileDying.length > 0, 'the dying consumer to receive a message');
+      await first.stop();
+
+      const second: BusMessage[] = [];
+      await subscribe(topic, groupId, (m) => void second.push(m));
+      await waitFor(() => second.length >= after.length, 'the 20 uncommitted messages');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+
+      const texts = second.map((m) => decode(m.value));
+      for (const message of seenWhileDying) expect(texts).toContain(decode(message.value));
+      expect([...new Set(texts)].sort()).toEqual(after.map((m) => decode(m.value)).sort());
+      // Messages committed before the crash are not delivered again.
+      for (const message of before) expect(texts).not.toContain(decode(message.value));
+      expectOrderPerKey(second);
+    });
+
+    it('resumes a group from its committed position and starts a new group where asked', async () => {
+      const topic = unique('resume');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      const groupId = unique('group');
+      const firstRun: BusMessage[] = [];
+      const consumer = await subscribe(topic, groupId, (m) => void firstRun.push(m));
+      await fixture.bus.publish(topic, sequence(2, 3, 0));
+      await waitFor(() => firstRun.length === 6, 'the first six messages');
+      await consumer.stop();
+
+      await fixture.bus.publish(topic, sequence(2, 2, 10));
+      const secondRun: BusMessage[] = [];
+      await subscribe(topic, groupId, (m) => void secondRun.push(m));
+      const latestOnly: BusMessage[] = [];
+      await subscribe(topic, unique('late'), (m) => void latestOnly.push(m), false);
+      const fromStart: BusMessage[] = [];
+      await subscribe(topic, unique('replay'), (m) => void fromStart.push(m), true);
+      await fixture.bus.publish(topic, [{ key: 'k0', value: encode('k0:99') }]);
+
+      await waitFor(() => secondRun.length >= 5 && fromStart.length >= 11, 'the resumed groups');
+      await waitFor(() => latestOnly.length >= 1, 'the new message for the late group');
+      expect(secondRun.map((m) => decode(m.value)).sort()).toEqual(
+        ['k0:10', 'k0:11', 'k0:99', 'k1:10', 'k1:11'].sort(),
+      );
+      expect(latestOnly.map((m) => decode(m.value))).toEqual(['k0:99']);
+      expect(fromStart).toHaveLength(11);
+    });
+  });
+}

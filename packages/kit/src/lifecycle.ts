@@ -1,0 +1,118 @@
+import type { Logger } from 'pino';
+
+/**
+ * A piece of a running process with a start, a stop and a readiness check: an HTTP server, a Kafka
+ * consumer, a database connection. A process is a list of components started in order and stopped
+ * in reverse, so dependencies come up first and go down last.
+ */
+export interface Component {
+  name: string;
+  start?: () => Promise<void>;
+  stop?: () => Promise<void>;
+  /** True while the component can do its job; feeds `/readyz`. */
+  isReady?: () => Promise<boolean> | boolean;
+}
+
+export interface ReadinessReport {
+  ready: boolean;
+  checks: Record<string, boolean>;
+}
+
+export class ComponentGroup {
+  private readonly started: Component[] = [];
+  private stopping = false;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly components: Component[],
+    private readonly stopTimeoutMs = 10_000,
+  ) {}
+
+  async start(): Promise<void> {
+    for (const component of this.components) {
+      try {
+        await component.start?.();
+        this.started.push(component);
+        this.logger.debug({ component: component.name }, 'component started');
+      } catch (error) {
+        this.logger.error({ err: error, component: component.name }, 'component failed to start');
+        await this.stop();
+        throw error;
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    while (this.started.length > 0) {
+      const component = this.started.pop();
+      if (!component?.stop) continue;
+      try {
+        await withTimeout(component.stop(), this.stopTimeoutMs, `stop ${component.name}`);
+      } catch (error) {
+        // Keep stopping the rest: one stuck component must not keep the others' resources open.
+        this.logger.error({ err: error, component: component.name }, 'component failed to stop');
+      }
+    }
+  }
+
+  async readiness(): Promise<ReadinessReport> {
+    const checks: Record<string, boolean> = {};
+    for (const component of this.components) {
+      const running = this.started.includes(component) && !this.stopping;
+      let ready = running;
+      if (running && component.isReady) {
+        try {
+          ready = await component.isReady();
+        } catch {
+          ready = false;
+        }
+      }
+      checks[component.name] = ready;
+    }
+    return { ready: Object.values(checks).every(Boolean), checks };
+  }
+}
+
+export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Starts the group and turns SIGINT/SIGTERM into a graceful stop followed by exit. Exit status 0
+ * after a clean stop, 1 when starting or stopping failed.
+ */
+export async function runUntilSignal(group: ComponentGroup, logger: Logger): Promise<void> {
+  let shuttingDown = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal }, 'shutting down');
+    group.stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  try {
+    await group.start();
+  } catch (error) {
+    logger.fatal({ err: error }, 'start failed');
+    process.exit(1);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './infrastructure';
+export * from './service';
+export * from './topics';

@@ -1,0 +1,127 @@
+import { hostname } from 'node:os';
+import {
+  ComponentGroup,
+  ConfigError,
+  createHttpApp,
+  createLogger,
+  createMetricsRegistry,
+  envFields,
+  finishHttpApp,
+  httpServerComponent,
+  parseEnv,
+  runUntilSignal,
+  type Component,
+  type Environment,
+  type Logger,
+  type Registry,
+} from '@underdog/kit';
+import { createRpcRouter, type RegisterRoutes } from '@underdog/rpc';
+import { z } from 'zod';
+import { createDistributedInfrastructure, type Infrastructure } from './infrastructure';
+
+/** What every service gets, whichever way the process runs. */
+export interface ServiceContext {
+  logger: Logger;
+  registry: Registry;
+  infrastructure: Infrastructure;
+  nodeEnv: 'development' | 'production' | 'test';
+}
+
+/** What a service hands back: its moving parts and its Connect-RPC handlers. */
+export interface ServiceModule {
+  components: Component[];
+  registerRpc?: RegisterRoutes;
+}
+
+/**
+ * A service, described once and run either as its own process (`runServiceProcess`, distributed
+ * mode) or inside the standalone process next to the others.
+ */
+export interface ServiceDefinition<Config> {
+  name: string;
+  defaultPort: number;
+  /** Parses the service's own variables; throws ConfigError listing every problem. */
+  config: (env: Environment) => Config;
+  create: (context: ServiceContext, config: Config) => ServiceModule | Promise<ServiceModule>;
+}
+
+const processEnvShape = (service: string, defaultPort: number) => ({
+  PORT: envFields.port(defaultPort),
+  HOST: envFields.host(),
+  LOG_LEVEL: envFields.logLevel(),
+  NODE_ENV: envFields.nodeEnv(),
+  INSTANCE_ID: z.string().min(1).default(`${hostname()}-${process.pid}`),
+  KAFKA_BROKERS: envFields.brokers().optional(),
+  REDIS_URL: envFields.url().optional(),
+  MONGO_URL: envFields.url().optional(),
+  MONGO_DB: z.string().min(1).default(`underdog-${service}`),
+});
+
+/** Parses several config models and reports the problems of all of them together. */
+export function parseAll<T extends unknown[]>(...parsers: { [K in keyof T]: () => T[K] }): T {
+  const problems: string[] = [];
+  const results = parsers.map((parse) => {
+    try {
+      return parse();
+    } catch (error) {
+      if (error instanceof ConfigError) problems.push(...error.problems);
+      else throw error;
+      return undefined;
+    }
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return results as T;
+}
+
+/** The distributed-mode main of a service: real adapters, its own HTTP port, signals. */
+export async function runServiceProcess<Config>(
+  definition: ServiceDefinition<Config>,
+  env: Environment,
+): Promise<void> {
+  let common: z.infer<z.ZodObject<ReturnType<typeof processEnvShape>>>;
+  let config: Config;
+  try {
+    [common, config] = parseAll(
+      () => parseEnv(processEnvShape(definition.name, definition.defaultPort), env),
+      () => definition.config(env),
+    );
+  } catch (error) {
+    console.error(`${definition.name}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(78);
+  }
+  const logger = createLogger({ service: definition.name, level: common.LOG_LEVEL });
+  const registry = createMetricsRegistry(definition.name);
+  const infrastructure = createDistributedInfrastructure(
+    {
+      service: definition.name,
+      instanceId: common.INSTANCE_ID,
+      kafkaBrokers: common.KAFKA_BROKERS,
+      redisUrl: common.REDIS_URL,
+      mongoUrl: common.MONGO_URL,
+      mongoDb: common.MONGO_DB,
+    },
+    logger,
+  );
+  let module: ServiceModule;
+  try {
+    module = await definition.create(
+      { logger, registry, infrastructure, nodeEnv: common.NODE_ENV },
+      config,
+    );
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not create the service');
+    process.exit(error instanceof ConfigError ? 78 : 1);
+  }
+
+  const components: Component[] = [];
+  const group = new ComponentGroup(logger, components);
+  const app = createHttpApp({ logger, registry, readiness: () => group.readiness() });
+  if (module.registerRpc) app.use(createRpcRouter(module.registerRpc));
+  finishHttpApp(app, logger);
+  components.push(
+    ...infrastructure.components,
+    ...module.components,
+    httpServerComponent(app, { port: common.PORT, host: common.HOST, logger }),
+  );
+  await runUntilSignal(group, logger);
+}

@@ -1,0 +1,63 @@
+import {
+  createClient,
+  createRouterTransport,
+  type Client,
+  type Interceptor,
+  type Transport,
+} from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import type { DescService } from '@bufbuild/protobuf';
+import type { RegisterRoutes } from './server';
+
+export interface TransportOptions {
+  /** Client interceptors, e.g. to pass the request id on to the called service. */
+  readonly interceptors?: Interceptor[];
+  /** Deadline for calls that set no `timeoutMs` of their own. */
+  readonly defaultTimeoutMs?: number;
+}
+
+/**
+ * Calls a service over the network (distributed mode). HTTP/1.1 because the services serve
+ * Connect from express, which speaks only HTTP/1.1; unary and server-streaming calls need no more.
+ */
+export function createHttpTransport(baseUrl: string, options: TransportOptions = {}): Transport {
+  return createConnectTransport({ httpVersion: '1.1', baseUrl, ...options });
+}
+
+/**
+ * Calls a service's handlers in this process (standalone mode). Requests and responses still go
+ * through the Connect protocol and the binary wire format, so errors, deadlines and message
+ * copies behave exactly as over HTTP and no caller can mutate the service's objects.
+ */
+export function createInProcessTransport(
+  register: RegisterRoutes,
+  options: TransportOptions = {},
+): Transport {
+  return createRouterTransport(register, { transport: options });
+}
+
+/** Where a service is reached: the run mode's choice, made once in configuration. */
+export type RpcEndpoint =
+  | { readonly mode: 'http'; readonly baseUrl: string }
+  | { readonly mode: 'in-process'; readonly routes: RegisterRoutes };
+
+export function createTransport(endpoint: RpcEndpoint, options: TransportOptions = {}): Transport {
+  switch (endpoint.mode) {
+    case 'http':
+      return createHttpTransport(endpoint.baseUrl, options);
+    case 'in-process':
+      return createInProcessTransport(endpoint.routes, options);
+  }
+}
+
+/**
+ * A typed client for `service`, whichever way it is reached, so calling code is the same in
+ * both run modes.
+ */
+export function createServiceClient<T extends DescService>(
+  service: T,
+  endpoint: RpcEndpoint,
+  options: TransportOptions = {},
+): Client<T> {
+  return createClient(service, createTransport(endpoint, options));
+}

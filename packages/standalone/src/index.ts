@@ -1,0 +1,1 @@
+export { createStandalone, type Standalone, type StandaloneOptions } from './standalone';

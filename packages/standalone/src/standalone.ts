@@ -1,0 +1,78 @@
+import { adsService } from '@underdog/ads';
+import { authService } from '@underdog/auth';
+import { gameEngineService } from '@underdog/game-engine';
+import { createGatewayApp, createGatewayClients } from '@underdog/gateway';
+import {
+  ComponentGroup,
+  createMetricsRegistry,
+  httpServerComponent,
+  type Component,
+  type Environment,
+  type HttpServerComponent,
+  type Logger,
+} from '@underdog/kit';
+import { notificationService } from '@underdog/notification';
+import {
+  createMemoryInfrastructure,
+  type ServiceContext,
+  type ServiceDefinition,
+  type ServiceModule,
+} from '@underdog/platform';
+import { tournamentService } from '@underdog/tournament';
+
+export interface StandaloneOptions {
+  logger: Logger;
+  env: Environment;
+  port: number;
+  host: string;
+  nodeEnv: ServiceContext['nodeEnv'];
+}
+
+export interface Standalone {
+  group: ComponentGroup;
+  http: HttpServerComponent;
+}
+
+/**
+ * The whole game in one process: every service's code on in-memory adapters, the services'
+ * Connect handlers called in-process, and the gateway on one HTTP port. Same service code as the
+ * distributed mode; only the adapters and transports differ.
+ */
+export async function createStandalone(options: StandaloneOptions): Promise<Standalone> {
+  const { logger, env } = options;
+  const registry = createMetricsRegistry('standalone');
+  const infrastructure = createMemoryInfrastructure(logger);
+
+  async function create<C>(definition: ServiceDefinition<C>): Promise<ServiceModule> {
+    return definition.create(
+      {
+        logger: logger.child({ service: definition.name }),
+        registry,
+        infrastructure,
+        nodeEnv: options.nodeEnv,
+      },
+      definition.config(env),
+    );
+  }
+
+  const auth = await create(authService);
+  const tournament = await create(tournamentService);
+  const gameEngine = await create(gameEngineService);
+  const ads = await create(adsService);
+  const notification = await create(notificationService);
+
+  if (!tournament.registerRpc) throw new Error('the tournament service has no RPC handlers');
+  const clients = createGatewayClients({
+    tournament: { mode: 'in-process', routes: tournament.registerRpc },
+  });
+  const components: Component[] = [];
+  const group = new ComponentGroup(logger, components);
+  const app = createGatewayApp({ logger, registry, clients, readiness: () => group.readiness() });
+  const http = httpServerComponent(app, { port: options.port, host: options.host, logger });
+  components.push(
+    ...infrastructure.components,
+    ...[auth, tournament, gameEngine, ads, notification].flatMap((module) => module.components),
+    http,
+  );
+  return { group, http };
+}

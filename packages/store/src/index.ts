@@ -1,0 +1,13 @@
+export {
+  LiveStoreError,
+  type LiveStore,
+  type ScriptReply,
+  type SetOptions,
+  type StoreScript,
+  type StoreValue,
+  type SyncCommands,
+} from './port';
+export { defineScript } from './script';
+export { compareAndSet, incrementIfBelow } from './scripts';
+export { createMemoryStore, type MemoryStoreOptions } from './memory';
+export { createRedisStore, type RedisStoreOptions } from './redis';

@@ -1,0 +1,113 @@
+/**
+ * The live-state store: short-lived, hot data shared by every replica of a service
+ * (live votes, round state, rate limits, sessions). Redis in distributed mode, a Map in
+ * standalone mode. The operations and their results follow Redis, so code written against
+ * the memory adapter behaves the same on a real server.
+ */
+
+/** What callers may write; numbers are stored as their decimal string, as Redis does. */
+export type StoreValue = string | number;
+
+export interface SetOptions {
+  /** Expire the key after this many milliseconds (Redis `PX`); a positive integer. */
+  ttlMs?: number;
+  /** Only write when the key does not exist (Redis `NX`); `set` then returns false. */
+  onlyIfAbsent?: boolean;
+  /** Keep the key's current expiry instead of clearing it (Redis `KEEPTTL`). */
+  keepTtl?: boolean;
+}
+
+/**
+ * The command set, synchronous. The memory adapter implements it directly and hands it to
+ * scripts; `LiveStore` offers the same commands asynchronously. Variadic commands called with
+ * nothing to do (no keys, fields or members) return 0 without a round trip.
+ */
+export interface SyncCommands {
+  /** The string at `key`, or null when missing. */
+  get(key: string): string | null;
+  /** Writes a string; true when written, false when `onlyIfAbsent` found the key. */
+  set(key: string, value: StoreValue, options?: SetOptions): boolean;
+  /** Deletes keys of any type; how many existed. */
+  del(...keys: string[]): number;
+  /** Adds `n` to the integer at `key` (missing counts as 0), keeping its expiry. */
+  incrBy(key: string, n: number): number;
+  /** Sets an expiry; false when the key is missing. A ttl of 0 or less deletes the key. */
+  expire(key: string, ttlMs: number): boolean;
+  /** Milliseconds left; -2 when the key is missing, -1 when it has no expiry. */
+  ttlMs(key: string): number;
+  hGet(key: string, field: string): string | null;
+  /** Writes fields; how many of them were new. */
+  hSet(key: string, fields: Record<string, StoreValue>): number;
+  /** Every field, or `{}` when the key is missing. */
+  hGetAll(key: string): Record<string, string>;
+  hIncrBy(key: string, field: string, n: number): number;
+  /** Deletes fields; how many existed. The key disappears with its last field. */
+  hDel(key: string, ...fields: string[]): number;
+  /** Adds members; how many were new. */
+  sAdd(key: string, ...members: string[]): number;
+  /** Removes members; how many existed. The key disappears with its last member. */
+  sRem(key: string, ...members: string[]): number;
+  sIsMember(key: string, member: string): boolean;
+  /** Every member, in no particular order. */
+  sMembers(key: string): string[];
+  sCard(key: string): number;
+}
+
+/** What a script may return, after Redis's Lua-to-reply conversion. */
+export type ScriptReply = number | string | null | ScriptReply[];
+
+/**
+ * An atomic multi-step operation, written twice: `lua` runs on Redis (EVALSHA), `memory` runs
+ * synchronously inside the memory adapter, which makes it just as atomic.
+ *
+ * Both bodies see `keys` as KEYS and `args` as ARGV (always strings). A script must touch only
+ * the keys it is given: the Redis adapter prefixes KEYS, never names built inside the script.
+ *
+ * The result `R` is what Redis hands back from Lua, and `memory` must return the same shape:
+ * - a Lua number becomes an integer (truncated toward zero: 3.9 → 3);
+ * - a Lua string stays a string;
+ * - Lua nil and false become null, Lua true becomes 1 — return 1/0 for yes/no, never booleans;
+ * - a Lua array becomes an array, cut at its first nil (`{1, nil, 3}` → `[1]`);
+ * - `redis.error_reply('CODE message')` rejects with a `LiveStoreError` whose code is CODE; in
+ *   `memory`, throw `new LiveStoreError('CODE message')`.
+ * The memory adapter applies the same conversion to whatever `memory` returns, so a sloppy
+ * float or a null inside an array behaves as on Redis.
+ */
+export interface StoreScript<R extends ScriptReply> {
+  /** Unique per process: letters, digits and underscores, starting with a letter. */
+  readonly name: string;
+  readonly lua: string;
+  readonly memory: (redis: SyncCommands, keys: string[], args: string[]) => R;
+}
+
+type Asynchronous<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
+};
+
+export interface LiveStore extends Asynchronous<SyncCommands> {
+  /** Runs a script atomically: no other command interleaves with its steps. */
+  run<R extends ScriptReply>(
+    script: StoreScript<R>,
+    keys: string[],
+    args: Array<string | number>,
+  ): Promise<R>;
+  /** Resolves when the store answers; rejects otherwise. */
+  ping(): Promise<void>;
+  /** Releases the connection; commands reject afterwards. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * A command the store refused. `code` is the first word of the message, as Redis reports it:
+ * `WRONGTYPE` when a key holds another type, `ERR` for bad arguments or non-integer values,
+ * or whatever code a script raised.
+ */
+export class LiveStoreError extends Error {
+  readonly code: string;
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'LiveStoreError';
+    this.code = message.split(' ', 1)[0] ?? 'ERR';
+  }
+}

@@ -1,0 +1,112 @@
+import { Redis } from 'ioredis';
+import { LiveStoreError, type LiveStore, type ScriptReply, type StoreScript } from './port';
+import { ScriptNames } from './script';
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` */
+  url: string;
+  /** Prepended to every key, script KEYS included, so services can share one Redis. */
+  keyPrefix?: string;
+  /** Connection-level errors (reconnects); commands reject with their own error anyway. */
+  onConnectionError?: (error: Error) => void;
+}
+
+type ScriptCommand = (...args: Array<string | number>) => Promise<unknown>;
+
+/** Connects before resolving, so a wrong URL or a dead server fails at startup. */
+export async function createRedisStore(options: RedisStoreOptions): Promise<LiveStore> {
+  let connected = false;
+  const client = new Redis(options.url, {
+    lazyConnect: true,
+    // Reconnect after losing a working connection, but let a failed first connect end the
+    // client at once, leaving no retry timer behind to keep the process alive.
+    retryStrategy: (attempt) => (connected ? Math.min(attempt * 50, 2_000) : null),
+    keyPrefix: options.keyPrefix ?? '',
+    // Fail a command after one retry instead of queueing it for ever while Redis is away:
+    // live state that arrives late is wrong state.
+    maxRetriesPerRequest: 1,
+  });
+  let lastError: Error | undefined;
+  client.on('error', (error: Error) => {
+    lastError = error;
+    options.onConnectionError?.(error);
+  });
+  try {
+    await client.connect();
+    connected = true;
+  } catch (error) {
+    // connect() only says "Connection is closed."; the error event said why.
+    throw lastError ?? error;
+  }
+
+  let closing: Promise<void> | undefined;
+  const quit = async (): Promise<void> => {
+    // quit() lets pending replies arrive; without a live connection there is nothing to wait for.
+    if (client.status === 'ready') await client.quit();
+    else client.disconnect();
+  };
+
+  const scriptNames = new ScriptNames();
+  const scriptCommand = (script: StoreScript<ScriptReply>): ScriptCommand => {
+    // A prefix keeps script names from shadowing ioredis's own methods (`get`, `set`, ...).
+    const name = `underdog_${script.name}`;
+    if (scriptNames.claim(script)) client.defineCommand(name, { lua: script.lua });
+    const command = (client as unknown as Record<string, ScriptCommand>)[name];
+    if (!command) throw new Error(`script ${script.name} is not defined on the connection`);
+    return command.bind(client);
+  };
+
+  return {
+    get: (key) => call(() => client.get(key)),
+    set: (key, value, { ttlMs, onlyIfAbsent, keepTtl } = {}) =>
+      call(async () => {
+        const flags: Array<string | number> = [];
+        if (ttlMs !== undefined) flags.push('PX', ttlMs);
+        if (keepTtl) flags.push('KEEPTTL');
+        if (onlyIfAbsent) flags.push('NX');
+        // `call` with a lower-case name still gets the key prefix; the typed `set` overloads
+        // cannot express an optional combination of flags.
+        return (await client.call('set', key, value, ...flags)) === 'OK';
+      }),
+    // Redis rejects variadic commands with nothing to do; the port answers 0 instead.
+    del: (...keys) => call(async () => (keys.length === 0 ? 0 : client.del(...keys))),
+    incrBy: (key, n) => call(() => client.incrby(key, n)),
+    expire: (key, ttlMs) => call(async () => (await client.pexpire(key, ttlMs)) === 1),
+    ttlMs: (key) => call(() => client.pttl(key)),
+    hGet: (key, field) => call(() => client.hget(key, field)),
+    hSet: (key, fields) =>
+      call(async () => (Object.keys(fields).length === 0 ? 0 : client.hset(key, fields))),
+    hGetAll: (key) => call(() => client.hgetall(key)),
+    hIncrBy: (key, field, n) => call(() => client.hincrby(key, field, n)),
+    hDel: (key, ...fields) =>
+      call(async () => (fields.length === 0 ? 0 : client.hdel(key, ...fields))),
+    sAdd: (key, ...members) =>
+      call(async () => (members.length === 0 ? 0 : client.sadd(key, ...members))),
+    sRem: (key, ...members) =>
+      call(async () => (members.length === 0 ? 0 : client.srem(key, ...members))),
+    sIsMember: (key, member) => call(async () => (await client.sismember(key, member)) === 1),
+    sMembers: (key) => call(() => client.smembers(key)),
+    sCard: (key) => call(() => client.scard(key)),
+    run: <R extends ScriptReply>(
+      script: StoreScript<R>,
+      keys: string[],
+      args: Array<string | number>,
+    ): Promise<R> =>
+      call(async () => (await scriptCommand(script)(keys.length, ...keys, ...args)) as R),
+    ping: () => call(async () => void (await client.ping())),
+    // Memoised: a second quit() before the socket has gone would be refused.
+    close: () => (closing ??= quit()),
+  };
+}
+
+/** Turns Redis's refusals into `LiveStoreError`s; connection failures pass through as they are. */
+async function call<T>(command: () => Promise<T>): Promise<T> {
+  try {
+    return await command();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ReplyError') {
+      throw new LiveStoreError(error.message, { cause: error });
+    }
+    throw error;
+  }
+}

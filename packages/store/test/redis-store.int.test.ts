@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createRedisStore, incrementIfBelow, type LiveStore } from '../src';
+import { describeLiveStoreContract } from './contract';
+
+const url = process.env.UNDERDOG_TEST_REDIS_URL;
+if (!url) {
+  throw new Error('UNDERDOG_TEST_REDIS_URL is not set: run through the integration global setup');
+}
+const redisUrl: string = url;
+
+/** Deletes every key under `prefix`, looking past the adapter so nothing is hidden by it. */
+async function deleteKeysUnder(prefix: string): Promise<void> {
+  const admin = new Redis(redisUrl, { lazyConnect: true });
+  await admin.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length > 0) await admin.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await admin.quit();
+  }
+}
+
+describeLiveStoreContract('redis', async () => {
+  const keyPrefix = `underdog-test:${randomUUID()}:`;
+  const clients: LiveStore[] = [];
+  const connect = async (): Promise<LiveStore> => {
+    const client = await createRedisStore({ url: redisUrl, keyPrefix });
+    clients.push(client);
+    return client;
+  };
+  return {
+    store: await connect(),
+    connectAnother: connect,
+    cleanup: async () => {
+      await Promise.all(clients.map((client) => client.close()));
+      await deleteKeysUnder(keyPrefix);
+    },
+  };
+});
+
+describe('redis store', () => {
+  it('prefixes plain keys and script KEYS with keyPrefix', async () => {
+    const keyPrefix = `underdog-test:${randomUUID()}:`;
+    const store = await createRedisStore({ url: redisUrl, keyPrefix });
+    const admin = new Redis(redisUrl);
+    try {
+      await store.set('plain', 'v');
+      await store.run(incrementIfBelow, ['counter'], [5]);
+      expect(await admin.get(`${keyPrefix}plain`)).toBe('v');
+      expect(await admin.get(`${keyPrefix}counter`)).toBe('1');
+      expect(await admin.exists('plain', 'counter')).toBe(0);
+    } finally {
+      await store.close();
+      await admin.quit();
+      await deleteKeysUnder(keyPrefix);
+    }
+  });
+
+  it('fails to start when Redis does not answer', async () => {
+    await expect(createRedisStore({ url: 'redis://127.0.0.1:1' })).rejects.toThrow(/ECONNREFUSED/);
+  });
+});

@@ -1,0 +1,27 @@
+// The contracts every service builds on: generated messages and services (gen/, never edited by
+// hand), the Kafka event conventions, and the protobuf runtime helpers they need, re-exported so
+// that every package uses the one runtime version this package pins.
+export * from '../gen/underdog/tournament/v1/tournament_pb';
+export * from '../gen/underdog/events/v1/tournament_lifecycle_pb';
+export * from '../gen/underdog/events/v1/user_events_pb';
+
+export { EventHeader, eventTypeOf } from './events';
+export type { EventEnvelope } from './events';
+
+export { clone, create, equals, fromBinary, isMessage, toBinary } from '@bufbuild/protobuf';
+export type {
+  DescMessage,
+  DescService,
+  Message,
+  MessageInitShape,
+  MessageShape,
+} from '@bufbuild/protobuf';
+export {
+  TimestampSchema,
+  timestampDate,
+  timestampFromDate,
+  timestampFromMs,
+  timestampMs,
+  timestampNow,
+} from '@bufbuild/protobuf/wkt';
+export type { Timestamp } from '@bufbuild/protobuf/wkt';

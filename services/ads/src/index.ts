@@ -1,0 +1,1 @@
+export { adsService } from './service';

@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@underdog/platform';
+import { adsService } from './service';
+
+void runServiceProcess(adsService, process.env);

@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@underdog/platform';
+import { authService } from './service';
+
+void runServiceProcess(authService, process.env);

@@ -1,0 +1,1 @@
+export { gameEngineService } from './service';

@@ -1,0 +1,1 @@
+export { tournamentService } from './service';

@@ -1,0 +1,4 @@
+import { runServiceProcess } from '@underdog/platform';
+import { tournamentService } from './service';
+
+void runServiceProcess(tournamentService, process.env);

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Bundles every runnable process (each service, the gateway, the standalone runner) into one
+// CommonJS file with esbuild: workspace packages and their dependencies are inlined, so a process
+// starts fast and its container image needs only the bundle plus the few modules listed below.
+import { build } from 'esbuild';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Native addons cannot be bundled; optional drivers are loaded by mongodb inside try/catch and
+// are absent on purpose.
+const external = [
+  'argon2',
+  'kerberos',
+  '@mongodb-js/zstd',
+  'snappy',
+  'socks',
+  'aws4',
+  'mongodb-client-encryption',
+  'gcp-metadata',
+  '@aws-sdk/credential-providers',
+  'bufferutil',
+  'utf-8-validate',
+];
+
+const entries = [
+  ...readdirSync(join(root, 'services')).map((name) => `services/${name}`),
+  'gateway',
+  'packages/standalone',
+].filter((dir) => existsSync(join(root, dir, 'src', 'main.ts')));
+
+const started = Date.now();
+await Promise.all(
+  entries.map((dir) =>
+    build({
+      entryPoints: [join(root, dir, 'src', 'main.ts')],
+      outfile: join(root, dir, 'dist', 'main.js'),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      sourcemap: 'linked',
+      external,
+      logLevel: 'warning',
+      // Keep class and function names: they appear in logs and error stacks.
+      keepNames: true,
+    }),
+  ),
+);
+console.log(`build: bundled ${entries.length} processes in ${Date.now() - started} ms`);

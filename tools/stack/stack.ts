@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, startInfra, type Infra } from '@underdog/harness';
+
+const root = join(__dirname, '..', '..');
+
+/** Every process of the distributed mode, in start order, with the variables each one needs. */
+const services = ['auth', 'tournament', 'game-engine', 'ads', 'notification'] as const;
+type ProcessName = (typeof services)[number] | 'gateway';
+
+export interface InfraUrls {
+  redisUrl: string;
+  kafkaBrokers: string[];
+  mongoUrl: string;
+  smtpUrl: string;
+}
+
+export interface StackProcess {
+  name: ProcessName;
+  pid: number;
+  url: string;
+  logFile: string;
+}
+
+export interface Stack {
+  gatewayUrl: string;
+  processes: StackProcess[];
+  infra: InfraUrls;
+  /** Resolves when every process answers 200 on /readyz; rejects naming the ones that do not. */
+  waitUntilReady(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Reuse running servers (the test harness's); otherwise the stack starts its own. */
+  infra?: InfraUrls;
+  gatewayPort?: number;
+  logDir: string;
+  logLevel?: string;
+  /** Called when a process exits while the stack is meant to be running. */
+  onUnexpectedExit?: (name: ProcessName, code: number | null) => void;
+}
+
+function bundlePath(name: ProcessName): string {
+  const path =
+    name === 'gateway'
+      ? join(root, 'gateway', 'dist', 'main.js')
+      : join(root, 'services', name, 'dist', 'main.js');
+  if (!existsSync(path)) throw new Error(`${path} is missing: run \`pnpm run build\` first`);
+  return path;
+}
+
+/**
+ * Starts the distributed mode on this machine: real Kafka, Redis, MongoDB-wire and SMTP servers
+ * (or the given ones), then every service and the gateway as its own Node process.
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  let ownInfra: Infra | undefined;
+  const infra: InfraUrls = options.infra ?? (ownInfra = await startInfra());
+  try {
+    mkdirSync(options.logDir, { recursive: true });
+    for (const name of [...services, 'gateway' as const]) bundlePath(name);
+  } catch (error) {
+    await ownInfra?.stop();
+    throw error;
+  }
+
+  const children = new Map<ProcessName, ChildProcess>();
+  const processes: StackProcess[] = [];
+  let stopping = false;
+
+  function launch(name: ProcessName, port: number, env: Record<string, string>) {
+    const logFile = join(options.logDir, `${name}.log`);
+    const log = createWriteStream(logFile);
+    const child = spawn(process.execPath, ['--enable-source-maps', bundlePath(name)], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        LOG_LEVEL: options.logLevel ?? 'info',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        INSTANCE_ID: `${name}-1`,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+    child.on('exit', (code) => {
+      if (!stopping) options.onUnexpectedExit?.(name, code);
+    });
+    children.set(name, child);
+    processes.push({ name, pid: child.pid ?? -1, url: `http://127.0.0.1:${port}`, logFile });
+  }
+
+  const serviceUrls = new Map<ProcessName, string>();
+  for (const name of services) {
+    const port = await freePort();
+    serviceUrls.set(name, `http://127.0.0.1:${port}`);
+    launch(name, port, {
+      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+      REDIS_URL: infra.redisUrl,
+      MONGO_URL: infra.mongoUrl,
+      SMTP_URL: infra.smtpUrl,
+    });
+  }
+  const gatewayPort = options.gatewayPort ?? (await freePort());
+  launch('gateway', gatewayPort, {
+    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+    REDIS_URL: infra.redisUrl,
+    AUTH_URL: serviceUrls.get('auth')!,
+    TOURNAMENT_URL: serviceUrls.get('tournament')!,
+    GAME_ENGINE_URL: serviceUrls.get('game-engine')!,
+    ADS_URL: serviceUrls.get('ads')!,
+  });
+
+  return {
+    gatewayUrl: `http://localhost:${gatewayPort}`,
+    processes,
+    infra,
+    async waitUntilReady(timeoutMs = 90_000) {
+      const deadline = Date.now() + timeoutMs;
+      const pending = new Set(processes);
+      while (pending.size > 0) {
+        for (const proc of [...pending]) {
+          if (await isReady(proc.url)) pending.delete(proc);
+        }
+        if (pending.size === 0) break;
+        if (Date.now() > deadline) {
+          const names = [...pending].map((p) => `${p.name} (log: ${p.logFile})`).join(', ');
+          throw new Error(`not ready after ${timeoutMs} ms: ${names}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
+    async stop() {
+      stopping = true;
+      await Promise.all(
+        [...children.values()].map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) return resolve();
+              const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+              child.once('exit', () => {
+                clearTimeout(kill);
+                resolve();
+              });
+              child.kill('SIGTERM');
+            }),
+        ),
+      );
+      await ownInfra?.stop();
+    },
+  };
+}
+
+async function isReady(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
