@@ -24,8 +24,15 @@ export default tseslint.config(
     },
   },
   {
-    // The only places allowed to read the environment: config modules, the test harness, tools.
-    files: ['**/config.ts', '**/config/**/*.ts', 'packages/harness/**/*.ts', 'tools/**', '**/test/**/*.ts'],
+    // The only places that read the environment: config modules, process entry points (which
+    // hand it to their config), the test harness and tools.
+    files: [
+      '**/config.ts',
+      '**/main.ts',
+      'packages/harness/**/*.ts',
+      'tools/**',
+      '**/test/**/*.ts',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

@@ -14,12 +14,15 @@ export async function probeRedis(url: string): Promise<string> {
     enableOfflineQueue: false,
     retryStrategy: () => null,
   });
-  // Errors also reject connect(); without a listener ioredis would print each one.
-  client.on('error', () => undefined);
+  // connect() rejects with a vague "Connection is closed"; the event carries the real cause.
+  let cause: Error | undefined;
+  client.on('error', (error: Error) => (cause ??= error));
   try {
     await client.connect();
     const info = await client.info('server');
     return /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
+  } catch (error) {
+    throw cause ?? error;
   } finally {
     client.disconnect();
   }

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Run } from './run';
-import { runMarkerVariable } from './run';
 
 const stopGraceMs = 10_000;
 const pollMs = 250;
@@ -112,7 +111,7 @@ export function spawnServer(run: Run, opts: SpawnOptions): LocalProcess {
   const fd = openSync(logFile, 'a');
   const child = spawn(opts.command, opts.args, {
     cwd: opts.cwd,
-    env: { ...(opts.env ?? process.env), [runMarkerVariable]: run.id },
+    env: opts.env ?? process.env,
     stdio: ['ignore', fd, fd],
     detached: true,
   });
@@ -149,7 +148,8 @@ export function spawnServer(run: Run, opts: SpawnOptions): LocalProcess {
       appendLog(logFile, `harness: still running ${stopGraceMs / 1000}s after SIGTERM, SIGKILL\n`);
       signalGroup(pid, 'SIGKILL');
     }
-    await Promise.race([exited, sleep(2_000)]);
+    // Unref'd so that a prompt exit does not leave a timer holding the caller open.
+    await Promise.race([exited, sleep(2_000, undefined, { ref: false })]);
     liveGroups.delete(pid);
     run.untrack(pid);
     if (opts.tmpDir !== undefined) rmSync(opts.tmpDir, { recursive: true, force: true });
@@ -211,7 +211,11 @@ export async function waitReady<T>(opts: ReadyOptions<T>): Promise<T> {
   for (;;) {
     const exit = opts.proc?.exit();
     if (exit !== undefined) {
-      throw new InfraError(opts.server, `the process ${describeExit(exit)} before it answered`, logFile);
+      throw new InfraError(
+        opts.server,
+        `the process ${describeExit(exit)} before it answered`,
+        logFile,
+      );
     }
     try {
       return await opts.probe();

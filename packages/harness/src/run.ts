@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { isAlive } from './lock';
 import { infraDir } from './paths';
 
-/** Servers carry this variable so that a later run can tell its orphans from unrelated pids. */
-export const runMarkerVariable = 'UNDERDOG_HARNESS_RUN';
 const stateFileName = 'harness-state.json';
 const keptRuns = 10;
 
 interface TrackedProcess {
   name: string;
   pid: number;
+  /** Kernel start time, so that a later run never mistakes a reused pid for its orphan. */
+  startTime?: string;
   tmpDir?: string;
 }
 
@@ -25,7 +25,7 @@ export interface Run {
   id: string;
   logDir: string;
   logFile(name: string): string;
-  track(entry: TrackedProcess): void;
+  track(entry: Omit<TrackedProcess, 'startTime'>): void;
   untrack(pid: number): void;
 }
 
@@ -49,7 +49,7 @@ export function createRun(logDir?: string): Run {
     logDir: dir,
     logFile: (name) => join(dir, `${name}.log`),
     track(entry) {
-      state.processes.push(entry);
+      state.processes.push({ ...entry, startTime: processStartTime(entry.pid) });
       save();
     },
     untrack(pid) {
@@ -67,14 +67,23 @@ function readState(dir: string): RunState | undefined {
   }
 }
 
-/** True only when the pid provably is a server of that run, so a reused pid is never killed. */
-function belongsToRun(pid: number, runId: string): boolean {
+/**
+ * Field 22 of /proc/<pid>/stat (Linux only). Not the environment: servers such as redis rewrite
+ * their process title over it.
+ */
+function processStartTime(pid: number): string | undefined {
   try {
-    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
-    return environ.split('\0').includes(`${runMarkerVariable}=${runId}`);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name in field 2 may hold spaces, so count fields after its closing parenthesis.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** True only when the pid provably is the tracked process, so a reused pid is never killed. */
+function isTrackedProcess(proc: TrackedProcess): boolean {
+  return proc.startTime !== undefined && processStartTime(proc.pid) === proc.startTime;
 }
 
 /**
@@ -84,10 +93,12 @@ function belongsToRun(pid: number, runId: string): boolean {
 function reapOrphans(dir: string, state: RunState): void {
   if (isAlive(state.ownerPid) || state.processes.length === 0) return;
   for (const proc of state.processes) {
-    if (belongsToRun(proc.pid, state.runId)) {
+    if (isTrackedProcess(proc)) {
       try {
         process.kill(-proc.pid, 'SIGKILL');
-        console.error(`harness: killed orphaned ${proc.name} (pid ${proc.pid}) of run ${state.runId}`);
+        console.error(
+          `harness: killed orphaned ${proc.name} (pid ${proc.pid}) of run ${state.runId}`,
+        );
       } catch {
         // Already gone.
       }

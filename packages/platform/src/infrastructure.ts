@@ -8,15 +8,18 @@ import { ConfigError, type Component, type Logger } from '@underdog/kit';
 import { createMemoryStore, createRedisStore, type LiveStore } from '@underdog/store';
 import { allTopics } from './topics';
 
+export type InfrastructureNeed = 'bus' | 'store' | 'documents';
+
 /**
- * The three infrastructure ports a service may use. In distributed mode a port whose URL is not
- * configured throws on first use, at boot, naming the missing variable.
+ * The infrastructure ports a service uses. A service declares the ones it needs; in distributed
+ * mode touching an undeclared one throws, so a service cannot quietly depend on a server its
+ * deployment does not give it.
  */
 export interface Infrastructure {
   readonly bus: EventBus;
   readonly store: LiveStore;
   readonly documents: DocumentStore;
-  /** Connect on start, ping for readiness, close on stop. Put them first in a process's group. */
+  /** Connections as components: ping for readiness, close on stop. First in a process's group. */
   readonly components: Component[];
 }
 
@@ -48,68 +51,91 @@ export function createMemoryInfrastructure(logger: Logger): Infrastructure {
 export interface DistributedInfrastructureConfig {
   service: string;
   instanceId: string;
-  kafkaBrokers?: string[];
-  redisUrl?: string;
-  mongoUrl?: string;
+  needs: readonly InfrastructureNeed[];
+  kafkaBrokers?: string[] | undefined;
+  redisUrl?: string | undefined;
+  mongoUrl?: string | undefined;
   mongoDb: string;
 }
 
-export function createDistributedInfrastructure(
+const variableOf: Record<InfrastructureNeed, string> = {
+  bus: 'KAFKA_BROKERS',
+  store: 'REDIS_URL',
+  documents: 'MONGO_URL',
+};
+
+/** Real adapters for the declared needs; Redis and MongoDB are connected before this resolves. */
+export async function createDistributedInfrastructure(
   config: DistributedInfrastructureConfig,
   logger: Logger,
-): Infrastructure {
+): Promise<Infrastructure> {
+  const configured: Record<InfrastructureNeed, boolean> = {
+    bus: Boolean(config.kafkaBrokers?.length),
+    store: Boolean(config.redisUrl),
+    documents: Boolean(config.mongoUrl),
+  };
+  const missing = config.needs.filter((need) => !configured[need]);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      missing.map((need) => `${variableOf[need]}: required by the ${config.service} service (not set)`),
+    );
+  }
+
   const components: Component[] = [];
   let bus: EventBus | undefined;
   let store: LiveStore | undefined;
   let documents: DocumentStore | undefined;
-  const missing = (variable: string) =>
-    new ConfigError([`${variable}: required by the ${config.service} service (not set)`]);
 
+  if (config.needs.includes('bus') && config.kafkaBrokers) {
+    const kafka = createKafkaBus({
+      brokers: config.kafkaBrokers,
+      clientId: `${config.service}-${config.instanceId}`,
+      logger,
+    });
+    bus = kafka;
+    components.push({
+      name: 'kafka',
+      start: () => kafka.ensureTopics(allTopics),
+      stop: () => kafka.close(),
+      isReady: () => kafka.ping().then(() => true),
+    });
+  }
+  if (config.needs.includes('store') && config.redisUrl) {
+    const redis = await createRedisStore({
+      url: config.redisUrl,
+      onConnectionError: (error) => logger.warn({ err: error }, 'redis connection error'),
+    });
+    store = redis;
+    components.push({
+      name: 'redis',
+      stop: () => redis.close(),
+      isReady: () => redis.ping().then(() => true),
+    });
+  }
+  if (config.needs.includes('documents') && config.mongoUrl) {
+    const mongo = await createMongoDocumentStore({ url: config.mongoUrl, dbName: config.mongoDb });
+    documents = mongo;
+    components.push({
+      name: 'mongo',
+      start: () => mongo.init(),
+      stop: () => mongo.close(),
+      isReady: () => mongo.ping().then(() => true),
+    });
+  }
+
+  const undeclared = (need: InfrastructureNeed) =>
+    new Error(`the ${config.service} service uses "${need}" without declaring it in its needs`);
   return {
     get bus() {
-      if (!config.kafkaBrokers) throw missing('KAFKA_BROKERS');
-      if (!bus) {
-        const kafka = createKafkaBus({
-          brokers: config.kafkaBrokers,
-          clientId: `${config.service}-${config.instanceId}`,
-          logger,
-        });
-        bus = kafka;
-        components.unshift({
-          name: 'kafka',
-          start: () => kafka.ensureTopics(allTopics),
-          stop: () => kafka.close(),
-          isReady: () => kafka.ping().then(() => true),
-        });
-      }
+      if (!bus) throw undeclared('bus');
       return bus;
     },
     get store() {
-      if (!config.redisUrl) throw missing('REDIS_URL');
-      if (!store) {
-        const redis = createRedisStore({ url: config.redisUrl });
-        store = redis;
-        components.unshift({
-          name: 'redis',
-          start: () => redis.ping().then(() => undefined),
-          stop: () => redis.close(),
-          isReady: () => redis.ping().then(() => true),
-        });
-      }
+      if (!store) throw undeclared('store');
       return store;
     },
     get documents() {
-      if (!config.mongoUrl) throw missing('MONGO_URL');
-      if (!documents) {
-        const mongo = createMongoDocumentStore({ url: config.mongoUrl, dbName: config.mongoDb });
-        documents = mongo;
-        components.unshift({
-          name: 'mongo',
-          start: () => mongo.init(),
-          stop: () => mongo.close(),
-          isReady: () => mongo.ping().then(() => true),
-        });
-      }
+      if (!documents) throw undeclared('documents');
       return documents;
     },
     components,

@@ -17,7 +17,11 @@ import {
 } from '@underdog/kit';
 import { createRpcRouter, type RegisterRoutes } from '@underdog/rpc';
 import { z } from 'zod';
-import { createDistributedInfrastructure, type Infrastructure } from './infrastructure';
+import {
+  createDistributedInfrastructure,
+  type Infrastructure,
+  type InfrastructureNeed,
+} from './infrastructure';
 
 /** What every service gets, whichever way the process runs. */
 export interface ServiceContext {
@@ -40,6 +44,8 @@ export interface ServiceModule {
 export interface ServiceDefinition<Config> {
   name: string;
   defaultPort: number;
+  /** The infrastructure ports the service uses; distributed mode connects exactly these. */
+  needs: readonly InfrastructureNeed[];
   /** Parses the service's own variables; throws ConfigError listing every problem. */
   config: (env: Environment) => Config;
   create: (context: ServiceContext, config: Config) => ServiceModule | Promise<ServiceModule>;
@@ -91,19 +97,21 @@ export async function runServiceProcess<Config>(
   }
   const logger = createLogger({ service: definition.name, level: common.LOG_LEVEL });
   const registry = createMetricsRegistry(definition.name);
-  const infrastructure = createDistributedInfrastructure(
-    {
-      service: definition.name,
-      instanceId: common.INSTANCE_ID,
-      kafkaBrokers: common.KAFKA_BROKERS,
-      redisUrl: common.REDIS_URL,
-      mongoUrl: common.MONGO_URL,
-      mongoDb: common.MONGO_DB,
-    },
-    logger,
-  );
+  let infrastructure: Infrastructure;
   let module: ServiceModule;
   try {
+    infrastructure = await createDistributedInfrastructure(
+      {
+        service: definition.name,
+        instanceId: common.INSTANCE_ID,
+        needs: definition.needs,
+        kafkaBrokers: common.KAFKA_BROKERS,
+        redisUrl: common.REDIS_URL,
+        mongoUrl: common.MONGO_URL,
+        mongoDb: common.MONGO_DB,
+      },
+      logger,
+    );
     module = await definition.create(
       { logger, registry, infrastructure, nodeEnv: common.NODE_ENV },
       config,

@@ -37,6 +37,11 @@ export class MemoryCommands implements SyncCommands {
     this.lastSweep = now();
   }
 
+  /** Keys held, including expired ones not yet swept: how much memory the store is holding. */
+  get size(): number {
+    return this.slots.size;
+  }
+
   get(key: string): string | null {
     return this.read(key, 'string') ?? null;
   }

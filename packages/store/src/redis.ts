@@ -93,7 +93,10 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
       args: Array<string | number>,
     ): Promise<R> =>
       call(async () => (await scriptCommand(script)(keys.length, ...keys, ...args)) as R),
-    ping: () => call(async () => void (await client.ping())),
+    ping: () =>
+      call(async () => {
+        await client.ping();
+      }),
     // Memoised: a second quit() before the socket has gone would be refused.
     close: () => (closing ??= quit()),
   };

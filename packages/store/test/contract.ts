@@ -16,8 +16,10 @@ export interface LiveStoreFixture {
   cleanup(): Promise<void>;
 }
 
-const TTL_MS = 80;
-const PAST_TTL_MS = TTL_MS + 70;
+// Short enough to keep the suite fast, long enough that a busy machine does not expire a key
+// between writing it and checking that it is still there.
+const TTL_MS = 100;
+const PAST_TTL_MS = TTL_MS + 150;
 
 const replyShapes = defineScript<ScriptReplyShapes>({
   name: 'contractReplyShapes',
@@ -156,6 +158,9 @@ export function describeLiveStoreContract(
         expect(await rejectionCode(store.set(key('a'), 'v', { ttlMs: 0 }))).toBe('ERR');
         expect(await rejectionCode(store.set(key('a'), 'v', { ttlMs: -5 }))).toBe('ERR');
         expect(await rejectionCode(store.set(key('a'), 'v', { ttlMs: 1.5 }))).toBe('ERR');
+        expect(await rejectionCode(store.set(key('a'), 'v', { ttlMs: 100, keepTtl: true }))).toBe(
+          'ERR',
+        );
         expect(await store.get(key('a'))).toBeNull();
       });
 

@@ -10,15 +10,3 @@ describeLiveStoreContract('memory', async () => {
     cleanup: () => store.close(),
   };
 });
-
-describe('memory store', () => {
-  it('measures expiry against the clock it is given', async () => {
-    let now = 0;
-    const store = createMemoryStore({ now: () => now });
-    await store.set('session', 'user-1', { ttlMs: 10 });
-    now = 5;
-    expect(await store.ttlMs('session')).toBe(5);
-    now = 10;
-    expect(await store.get('session')).toBeNull();
-  });
-});

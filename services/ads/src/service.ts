@@ -5,6 +5,7 @@ import { adsConfig, type AdsConfig } from './config';
 export const adsService: ServiceDefinition<AdsConfig> = {
   name: 'ads',
   defaultPort: 8084,
+  needs: ['documents'],
   config: adsConfig,
   create: ({ infrastructure }) => {
     infrastructure.documents.collection({

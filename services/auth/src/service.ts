@@ -5,6 +5,7 @@ import { authConfig, type AuthConfig } from './config';
 export const authService: ServiceDefinition<AuthConfig> = {
   name: 'auth',
   defaultPort: 8081,
+  needs: ['documents'],
   config: authConfig,
   create: ({ infrastructure }) => {
     infrastructure.documents.collection({

@@ -9,6 +9,7 @@ import { gameEngineConfig, type GameEngineConfig } from './config';
 export const gameEngineService: ServiceDefinition<GameEngineConfig> = {
   name: 'game-engine',
   defaultPort: 8083,
+  needs: ['bus', 'store'],
   config: gameEngineConfig,
   create: ({ infrastructure, logger }) => {
     const { bus, store } = infrastructure;

@@ -8,6 +8,7 @@ import { notificationConfig, type NotificationConfig } from './config';
 export const notificationService: ServiceDefinition<NotificationConfig> = {
   name: 'notification',
   defaultPort: 8085,
+  needs: ['bus'],
   config: notificationConfig,
   create: ({ infrastructure, logger }) => {
     const { bus } = infrastructure;

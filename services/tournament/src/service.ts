@@ -9,6 +9,7 @@ import { tournamentConfig, type TournamentConfig } from './config';
 export const tournamentService: ServiceDefinition<TournamentConfig> = {
   name: 'tournament',
   defaultPort: 8082,
+  needs: ['documents'],
   config: tournamentConfig,
   create: ({ infrastructure }) => {
     // Declared now so the process connects to (and reports readiness of) what it will own.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { StartedTestContainer } from 'testcontainers';
 import { freePort } from '../ports';
 import { probeKafka, probeMongo, probeRedis } from '../probes';
@@ -49,7 +50,10 @@ function handle(
 }
 
 /** Readiness failures of a started container stop it, so nothing is left running. */
-async function readyOrStopContainer<T>(container: StartedTestContainer, ready: Promise<T>): Promise<T> {
+async function readyOrStopContainer<T>(
+  container: StartedTestContainer,
+  ready: Promise<T>,
+): Promise<T> {
   try {
     return await ready;
   } catch (error) {
@@ -96,12 +100,13 @@ export async function startContainerKafka(): Promise<ServerHandle> {
     new GenericContainer(images.kafka)
       .withExposedPorts({ container: port, host: port })
       .withEnvironment({
-        CLUSTER_ID: 'underdog-harness-kraft0',
+        CLUSTER_ID: randomBytes(16).toString('base64url'),
         KAFKA_NODE_ID: '1',
         KAFKA_PROCESS_ROLES: 'broker,controller',
         KAFKA_LISTENERS: `PLAINTEXT://0.0.0.0:${port},BROKER://0.0.0.0:9092,CONTROLLER://0.0.0.0:9093`,
         KAFKA_ADVERTISED_LISTENERS: `PLAINTEXT://${host}:${port},BROKER://localhost:9092`,
-        KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'PLAINTEXT:PLAINTEXT,BROKER:PLAINTEXT,CONTROLLER:PLAINTEXT',
+        KAFKA_LISTENER_SECURITY_PROTOCOL_MAP:
+          'PLAINTEXT:PLAINTEXT,BROKER:PLAINTEXT,CONTROLLER:PLAINTEXT',
         KAFKA_INTER_BROKER_LISTENER_NAME: 'BROKER',
         KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
         KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',

@@ -12,6 +12,13 @@ export interface Overrides {
 
 const externalTimeoutMs = 20_000;
 
+const variables: Record<ServerName, string> = {
+  redis: 'REDIS_URL',
+  kafka: 'KAFKA_BROKERS',
+  mongo: 'MONGO_URL',
+  smtp: 'SMTP_URL and SMTP_SINK_API',
+};
+
 function nonEmpty(name: string): string | undefined {
   const value = process.env[name]?.trim();
   return value === undefined || value === '' ? undefined : value;
@@ -51,7 +58,11 @@ export async function useExternal(
   overrides: Overrides,
 ): Promise<ServerHandle | undefined> {
   const check = <T>(probe: () => Promise<T>): Promise<T> =>
-    waitReady({ server: `${name} (external)`, timeoutMs: externalTimeoutMs, probe });
+    waitReady({
+      server: `${name} (external, ${variables[name]})`,
+      timeoutMs: externalTimeoutMs,
+      probe,
+    });
   switch (name) {
     case 'redis': {
       const url = overrides.redis;

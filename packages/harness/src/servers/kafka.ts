@@ -47,11 +47,11 @@ async function kafkaLibs(run: Run): Promise<string> {
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(home, { recursive: true });
     try {
-      await runStep(
-        mvn,
-        ['-B', '-q', '-f', pomFile, `-DoutputDirectory=${staging}`, 'package'],
-        { logFile, timeoutMs: fetchTimeoutMs, cwd: home },
-      );
+      await runStep(mvn, ['-B', '-q', '-f', pomFile, `-DoutputDirectory=${staging}`, 'package'], {
+        logFile,
+        timeoutMs: fetchTimeoutMs,
+        cwd: home,
+      });
     } catch (error) {
       throw new InfraError('kafka', `fetching the jars failed: ${errorMessage(error)}`, logFile);
     }
@@ -110,9 +110,19 @@ function clusterId(): string {
   return randomBytes(16).toString('base64url');
 }
 
+/**
+ * C1-only JIT: the broker starts about 1.5 s sooner on 2 cores, and test traffic is far too light
+ * to miss the optimising compiler.
+ */
 function jvmArgs(lib: string, log4jFile: string): string[] {
   return [
-    ...['-Xms256m', '-Xmx768m', '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20'],
+    ...[
+      '-Xms256m',
+      '-Xmx768m',
+      '-XX:+UseG1GC',
+      '-XX:MaxGCPauseMillis=20',
+      '-XX:TieredStopAtLevel=1',
+    ],
     '-Djava.awt.headless=true',
     `-Dlog4j.configuration=file:${log4jFile}`,
     ...['-cp', `${lib}/*`],
@@ -140,7 +150,11 @@ export async function startLocalKafka(run: Run): Promise<ServerHandle> {
     });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw new InfraError('kafka', `formatting KRaft storage failed: ${errorMessage(error)}`, logFile);
+    throw new InfraError(
+      'kafka',
+      `formatting KRaft storage failed: ${errorMessage(error)}`,
+      logFile,
+    );
   }
 
   const proc = spawnServer(run, {

@@ -25,7 +25,8 @@ function goBinary(): string | undefined {
 /** The wrapper binary is named by a hash of everything that decides its content. */
 function ferretdbBinaryName(): string {
   const hash = createHash('sha256');
-  for (const file of ['go.mod', 'go.sum', 'main.go']) hash.update(readFileSync(join(moduleDir, file)));
+  for (const file of ['go.mod', 'go.sum', 'main.go'])
+    hash.update(readFileSync(join(moduleDir, file)));
   hash.update(buildTags);
   return `ferretdb-${hash.digest('hex').slice(0, 16)}`;
 }
@@ -47,12 +48,16 @@ async function ferretdbBinary(run: Run): Promise<string> {
     mkdirSync(home, { recursive: true });
     const staging = `${binary}.tmp-${process.pid}`;
     try {
-      await runStep(go, ['build', '-trimpath', '-tags', buildTags, '-o', staging, '.'], {
-        cwd: moduleDir,
-        env: { ...process.env, CGO_ENABLED: '0' },
-        logFile,
-        timeoutMs: buildTimeoutMs,
-      });
+      await runStep(
+        go,
+        ['build', '-buildvcs=false', '-trimpath', '-tags', buildTags, '-o', staging, '.'],
+        {
+          cwd: moduleDir,
+          env: { ...process.env, CGO_ENABLED: '0' },
+          logFile,
+          timeoutMs: buildTimeoutMs,
+        },
+      );
     } catch (error) {
       rmSync(staging, { force: true });
       throw new InfraError('mongo', `building FerretDB failed: ${errorMessage(error)}`, logFile);
@@ -109,7 +114,12 @@ export async function startLocalMongo(run: Run): Promise<ServerHandle> {
   const url = `mongodb://127.0.0.1:${port}`;
   const version = await readyOrStop(
     server.proc,
-    waitReady({ server: 'mongo', timeoutMs: 60_000, proc: server.proc, probe: () => probeMongo(url) }),
+    waitReady({
+      server: 'mongo',
+      timeoutMs: 60_000,
+      proc: server.proc,
+      probe: () => probeMongo(url),
+    }),
   );
   return {
     name: 'mongo',

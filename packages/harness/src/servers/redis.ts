@@ -27,7 +27,11 @@ async function aptInstallRedis(logFile: string): Promise<void> {
       timeoutMs: aptTimeoutMs,
     });
   } catch (error) {
-    throw new InfraError('redis', `installing redis-server failed: ${errorMessage(error)}`, logFile);
+    throw new InfraError(
+      'redis',
+      `installing redis-server failed: ${errorMessage(error)}`,
+      logFile,
+    );
   }
 }
 

@@ -1,0 +1,489 @@
+{{/*
+Shared helpers. Every component (gateway, auth, tournament, game-engine, ads, notification) is
+rendered by the same named templates below; the files in templates/<component>/ only say which
+of them a component gets. A component is passed around as a dict:
+
+  (dict "root" $ "key" "gameEngine")
+
+where "key" is the component's block in values.yaml. "underdog.init" adds the derived fields.
+*/}}
+
+{{- define "underdog.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Resource name prefix: the release name, or <release>-<chart> when the release name lacks it. */}}
+{{- define "underdog.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "underdog.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Facts about each component that come from its code, not from the operator: the name its
+resources get, and the infrastructure it connects to (which decides the environment it needs).
+*/}}
+{{- define "underdog.componentFacts" -}}
+gateway:
+  name: gateway
+  uses: [kafka, redis]
+auth:
+  name: auth
+  uses: [kafka, redis, mongo]
+tournament:
+  name: tournament
+  uses: [kafka, mongo]
+gameEngine:
+  name: game-engine
+  uses: [kafka, redis]
+ads:
+  name: ads
+  uses: [kafka, mongo]
+notification:
+  name: notification
+  uses: [kafka, smtp]
+{{- end }}
+
+{{/*
+Completes a component dict in place: .name, .uses, .fullname (resource name) and .values, the
+component's block merged over componentDefaults. Safe to call more than once.
+*/}}
+{{- define "underdog.init" -}}
+{{- if not (hasKey . "values") }}
+{{- $facts := index (include "underdog.componentFacts" . | fromYaml) .key }}
+{{- if not $facts }}
+{{- fail (printf "underdog: unknown component %q" .key) }}
+{{- end }}
+{{- $own := index .root.Values .key | default dict }}
+{{- $values := mergeOverwrite (deepCopy .root.Values.componentDefaults) (deepCopy $own) }}
+{{- $_ := set . "name" $facts.name }}
+{{- $_ := set . "uses" $facts.uses }}
+{{- $_ := set . "fullname" (printf "%s-%s" (include "underdog.fullname" .root) $facts.name | trunc 63 | trimSuffix "-") }}
+{{- $_ := set . "values" $values }}
+{{- end }}
+{{- end }}
+
+{{- define "underdog.labels" -}}
+helm.sh/chart: {{ include "underdog.chart" . }}
+app.kubernetes.io/name: {{ include "underdog.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: underdog
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Labels of a component's resources. Argument: a component dict. */}}
+{{- define "underdog.componentLabels" -}}
+{{- include "underdog.init" . }}
+{{- include "underdog.labels" .root }}
+app.kubernetes.io/component: {{ .name }}
+{{- end }}
+
+{{/* Selector labels: stable across upgrades, so never the version. Argument: a component dict. */}}
+{{- define "underdog.selectorLabels" -}}
+{{- include "underdog.init" . }}
+app.kubernetes.io/name: {{ include "underdog.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .name }}
+{{- end }}
+
+{{- define "underdog.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "underdog.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* registry/repository:tag[@digest] of a component's image. Argument: a component dict. */}}
+{{- define "underdog.image" -}}
+{{- include "underdog.init" . }}
+{{- $global := .root.Values.global.image }}
+{{- $image := .values.image }}
+{{- $repository := $image.repository }}
+{{- with $global.registry }}
+{{- $repository = printf "%s/%s" (trimSuffix "/" .) $repository }}
+{{- end }}
+{{- $tag := $image.tag | default $global.tag | default .root.Chart.AppVersion | toString }}
+{{- if $image.digest }}
+{{- printf "%s:%s@%s" $repository $tag $image.digest }}
+{{- else }}
+{{- printf "%s:%s" $repository $tag }}
+{{- end }}
+{{- end }}
+
+{{/* Name of the Secret holding the admin password. */}}
+{{- define "underdog.adminSecretName" -}}
+{{- .Values.auth.admin.existingSecret | default (printf "%s-admin" (include "underdog.fullname" .)) }}
+{{- end }}
+
+{{/*
+Plain (non-secret) environment of a component: the variables its code reads, as ConfigMap data.
+URLs of infrastructure configured through an existingSecret are left out here and come from the
+Secret in "underdog.secretEnv".
+*/}}
+{{- define "underdog.configEnv" -}}
+{{- include "underdog.init" . }}
+{{- $root := .root }}
+{{- $v := .values }}
+{{- $env := dict
+  "PORT" ($v.port | toString)
+  "HOST" "0.0.0.0"
+  "LOG_LEVEL" ($v.logLevel | default $root.Values.logLevel)
+  "NODE_ENV" "production"
+}}
+{{- if has "kafka" .uses }}
+{{- $_ := set $env "KAFKA_BROKERS" (join "," $root.Values.kafka.brokers) }}
+{{- end }}
+{{- if and (has "redis" .uses) (not $root.Values.redis.existingSecret) }}
+{{- $_ := set $env "REDIS_URL" $root.Values.redis.url }}
+{{- end }}
+{{- if has "mongo" .uses }}
+{{- $_ := set $env "MONGO_DB" ($v.mongoDatabase | default (printf "underdog-%s" .name)) }}
+{{- if not $root.Values.mongo.existingSecret }}
+{{- $_ := set $env "MONGO_URL" $root.Values.mongo.url }}
+{{- end }}
+{{- end }}
+{{- if has "smtp" .uses }}
+{{- if not $root.Values.smtp.existingSecret }}
+{{- $_ := set $env "SMTP_URL" $root.Values.smtp.url }}
+{{- end }}
+{{- $_ := set $env "MAIL_FROM" $v.mailFrom }}
+{{- end }}
+{{- if eq .key "auth" }}
+{{- $_ := set $env "ADMIN_EMAIL" $v.admin.email }}
+{{- end }}
+{{- if eq .key "gateway" }}
+{{- range $key, $variable := dict "auth" "AUTH_URL" "tournament" "TOURNAMENT_URL" "gameEngine" "GAME_ENGINE_URL" "ads" "ADS_URL" }}
+{{- $target := dict "root" $root "key" $key }}
+{{- include "underdog.init" $target }}
+{{- $_ := set $env $variable (printf "http://%s:%v" $target.fullname $target.values.port) }}
+{{- end }}
+{{- end }}
+{{- range $name, $value := $v.env }}
+{{- $_ := set $env $name (tpl (toString $value) $root) }}
+{{- end }}
+{{- toYaml $env }}
+{{- end }}
+
+{{/* Environment taken from Secrets (a list of EnvVar). Argument: a component dict. */}}
+{{- define "underdog.secretEnv" -}}
+{{- include "underdog.init" . }}
+{{- $root := .root }}
+{{- $refs := list }}
+{{- if and (has "redis" .uses) $root.Values.redis.existingSecret }}
+{{- $refs = append $refs (dict "name" "REDIS_URL" "secret" $root.Values.redis.existingSecret "key" $root.Values.redis.existingSecretKey) }}
+{{- end }}
+{{- if and (has "mongo" .uses) $root.Values.mongo.existingSecret }}
+{{- $refs = append $refs (dict "name" "MONGO_URL" "secret" $root.Values.mongo.existingSecret "key" $root.Values.mongo.existingSecretKey) }}
+{{- end }}
+{{- if and (has "smtp" .uses) $root.Values.smtp.existingSecret }}
+{{- $refs = append $refs (dict "name" "SMTP_URL" "secret" $root.Values.smtp.existingSecret "key" $root.Values.smtp.existingSecretKey) }}
+{{- end }}
+{{- if eq .key "auth" }}
+{{- $refs = append $refs (dict "name" "ADMIN_PASSWORD" "secret" (include "underdog.adminSecretName" $root) "key" .values.admin.passwordKey) }}
+{{- end }}
+{{- range $refs }}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secret }}
+      key: {{ .key }}
+{{- end }}
+{{- end }}
+
+{{/* The ConfigMap of a component; its hash is the pods' checksum/config annotation. */}}
+{{- define "underdog.configmap" -}}
+{{- include "underdog.init" . }}
+{{- if .values.enabled }}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .fullname }}
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "underdog.componentLabels" . | nindent 4 }}
+data:
+  {{- range $name, $value := include "underdog.configEnv" . | fromYaml }}
+  {{ $name }}: {{ $value | toString | quote }}
+  {{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "underdog.deployment" -}}
+{{- include "underdog.init" . }}
+{{- $root := .root }}
+{{- $v := .values }}
+{{- if $v.enabled }}
+{{- $podSecurityContext := mergeOverwrite (deepCopy $root.Values.podSecurityContext) ($v.podSecurityContext | default dict) }}
+{{- $containerSecurityContext := mergeOverwrite (deepCopy $root.Values.containerSecurityContext) ($v.containerSecurityContext | default dict) }}
+{{- $autoscaling := $v.autoscaling | default dict }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .fullname }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "underdog.componentLabels" . | nindent 4 }}
+spec:
+  {{- if not $autoscaling.enabled }}
+  replicas: {{ $v.replicaCount }}
+  {{- end }}
+  revisionHistoryLimit: {{ $root.Values.revisionHistoryLimit }}
+  {{- with $v.strategy }}
+  strategy:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- include "underdog.selectorLabels" . | nindent 6 }}
+  template:
+    metadata:
+      labels:
+        {{- include "underdog.selectorLabels" . | nindent 8 }}
+        app.kubernetes.io/version: {{ $root.Chart.AppVersion | quote }}
+        {{- with $v.podLabels }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+      annotations:
+        checksum/config: {{ include "underdog.configmap" . | sha256sum }}
+        {{- with $v.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      serviceAccountName: {{ include "underdog.serviceAccountName" $root }}
+      automountServiceAccountToken: false
+      # Service links would add <SERVICE>_PORT variables for every Service in the namespace.
+      enableServiceLinks: false
+      {{- with $root.Values.global.imagePullSecrets }}
+      imagePullSecrets:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $v.priorityClassName }}
+      priorityClassName: {{ . }}
+      {{- end }}
+      terminationGracePeriodSeconds: {{ $v.terminationGracePeriodSeconds }}
+      securityContext:
+        {{- toYaml $podSecurityContext | nindent 8 }}
+      containers:
+        - name: {{ .name }}
+          image: {{ include "underdog.image" . }}
+          imagePullPolicy: {{ $v.image.pullPolicy | default $root.Values.global.image.pullPolicy }}
+          ports:
+            - name: http
+              containerPort: {{ $v.port }}
+              protocol: TCP
+          envFrom:
+            - configMapRef:
+                name: {{ .fullname }}
+          env:
+            - name: INSTANCE_ID
+              valueFrom:
+                fieldRef:
+                  fieldPath: metadata.name
+            {{- include "underdog.secretEnv" . | nindent 12 }}
+            {{- with $v.extraEnv }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
+          startupProbe:
+            httpGet:
+              path: /healthz
+              port: http
+            {{- toYaml $root.Values.probes.startup | nindent 12 }}
+          livenessProbe:
+            httpGet:
+              path: /healthz
+              port: http
+            {{- toYaml $root.Values.probes.liveness | nindent 12 }}
+          readinessProbe:
+            httpGet:
+              path: /readyz
+              port: http
+            {{- toYaml $root.Values.probes.readiness | nindent 12 }}
+          {{- with $v.resources }}
+          resources:
+            {{- toYaml . | nindent 12 }}
+          {{- end }}
+          securityContext:
+            {{- toYaml $containerSecurityContext | nindent 12 }}
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+      volumes:
+        # The root filesystem is read-only; /tmp is the one writable place.
+        - name: tmp
+          emptyDir:
+            {{- with $root.Values.tmpVolume.sizeLimit }}
+            sizeLimit: {{ . }}
+            {{- end }}
+      {{- with $v.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $v.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $v.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- if $v.topologySpreadConstraints }}
+      topologySpreadConstraints:
+        {{- toYaml $v.topologySpreadConstraints | nindent 8 }}
+      {{- else if $root.Values.spreadAcrossNodes }}
+      # Best effort: replicas of a component on different nodes, so one node loss is survivable.
+      topologySpreadConstraints:
+        - maxSkew: 1
+          topologyKey: kubernetes.io/hostname
+          whenUnsatisfiable: ScheduleAnyway
+          labelSelector:
+            matchLabels:
+              {{- include "underdog.selectorLabels" . | nindent 14 }}
+      {{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "underdog.service" -}}
+{{- include "underdog.init" . }}
+{{- $v := .values }}
+{{- if $v.enabled }}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .fullname }}
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "underdog.componentLabels" . | nindent 4 }}
+  {{- with $v.service.annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+spec:
+  type: {{ $v.service.type }}
+  selector:
+    {{- include "underdog.selectorLabels" . | nindent 4 }}
+  ports:
+    - name: http
+      port: {{ $v.port }}
+      targetPort: http
+      protocol: TCP
+      appProtocol: http
+{{- end }}
+{{- end }}
+
+{{/* HorizontalPodAutoscaler (autoscaling/v2), for the components whose values have autoscaling. */}}
+{{- define "underdog.hpa" -}}
+{{- include "underdog.init" . }}
+{{- $v := .values }}
+{{- $autoscaling := $v.autoscaling | default dict }}
+{{- if and $v.enabled $autoscaling.enabled }}
+{{- if and $autoscaling.maxReplicasLimit (gt (int $autoscaling.maxReplicas) (int $autoscaling.maxReplicasLimit)) }}
+{{- fail (printf "%s.autoscaling.maxReplicas is %v but at most %v replicas can do work: %s" .key $autoscaling.maxReplicas $autoscaling.maxReplicasLimit $autoscaling.maxReplicasReason) }}
+{{- end }}
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: {{ .fullname }}
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "underdog.componentLabels" . | nindent 4 }}
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: {{ .fullname }}
+  minReplicas: {{ $autoscaling.minReplicas }}
+  maxReplicas: {{ $autoscaling.maxReplicas }}
+  metrics:
+    {{- with $autoscaling.targetCPUUtilizationPercentage }}
+    - type: Resource
+      resource:
+        name: cpu
+        target:
+          type: Utilization
+          averageUtilization: {{ . }}
+    {{- end }}
+    {{- with $autoscaling.targetMemoryUtilizationPercentage }}
+    - type: Resource
+      resource:
+        name: memory
+        target:
+          type: Utilization
+          averageUtilization: {{ . }}
+    {{- end }}
+  {{- with $autoscaling.behavior }}
+  behavior:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "underdog.pdb" -}}
+{{- include "underdog.init" . }}
+{{- $v := .values }}
+{{- $pdb := $v.podDisruptionBudget }}
+{{- if and $v.enabled $pdb.enabled }}
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ .fullname }}
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "underdog.componentLabels" . | nindent 4 }}
+spec:
+  {{- if $pdb.minAvailable }}
+  minAvailable: {{ $pdb.minAvailable }}
+  {{- else }}
+  maxUnavailable: {{ $pdb.maxUnavailable | default 1 }}
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- include "underdog.selectorLabels" . | nindent 6 }}
+{{- end }}
+{{- end }}
+
+{{/* Prometheus Operator ServiceMonitor scraping /metrics, when serviceMonitor.enabled. */}}
+{{- define "underdog.servicemonitor" -}}
+{{- include "underdog.init" . }}
+{{- $root := .root }}
+{{- $monitor := $root.Values.serviceMonitor }}
+{{- if and .values.enabled $monitor.enabled }}
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata:
+  name: {{ .fullname }}
+  namespace: {{ $monitor.namespace | default $root.Release.Namespace }}
+  labels:
+    {{- include "underdog.componentLabels" . | nindent 4 }}
+    {{- with $monitor.labels }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+spec:
+  namespaceSelector:
+    matchNames:
+      - {{ $root.Release.Namespace }}
+  selector:
+    matchLabels:
+      {{- include "underdog.selectorLabels" . | nindent 6 }}
+  endpoints:
+    - port: http
+      path: /metrics
+      interval: {{ $monitor.interval }}
+      scrapeTimeout: {{ $monitor.scrapeTimeout }}
+{{- end }}
+{{- end }}

@@ -1,0 +1,124 @@
+import { documentFromUpsert } from './apply-update';
+import { MongoCollection, type UniqueIndex } from './mongo-collection';
+import type { DocumentLocks } from './mongo-locks';
+import {
+  onlyDocument,
+  toMongoFilter,
+  toMongoSort,
+  toMongoUpdate,
+  type MongoFilter,
+  type StoredModel,
+} from './mongo-translate';
+import {
+  DuplicateKeyError,
+  ID_INDEX,
+  type Filter,
+  type FindOptions,
+  type Identified,
+  type Update,
+  type UpdateOneOptions,
+} from './port';
+
+/**
+ * A collection on a server without atomic single-document updates (FerretDB 1.x): every write
+ * to an existing document finds it, locks it (see `DocumentLocks`), then updates or deletes it
+ * only if it still matches. Upserts are inserts, which such a server does do atomically.
+ */
+export class LockedMongoCollection<T extends Identified> extends MongoCollection<T> {
+  constructor(
+    name: string,
+    model: StoredModel,
+    uniqueIndexes: readonly UniqueIndex[],
+    private readonly locks: DocumentLocks,
+  ) {
+    super(name, model, uniqueIndexes);
+  }
+
+  override async updateOne(
+    filter: Filter<T>,
+    update: Update<T>,
+    options: UpdateOneOptions<T> = {},
+  ): Promise<T | null> {
+    const mongoFilter = toMongoFilter(filter);
+    const mongoUpdate = toMongoUpdate(update);
+    let insertRaced = false;
+    for (;;) {
+      const id = await this.firstMatch(mongoFilter, options.sort);
+      if (id !== undefined) {
+        const updated = await this.locks.withLock(this.name, id, () =>
+          this.findOneAndUpdate(onlyDocument(mongoFilter, id), mongoUpdate, {}),
+        );
+        if (updated) return updated;
+        // It changed between finding and locking it: look again.
+        continue;
+      }
+      if (!options.upsert) return null;
+      // Built here because FerretDB 1.x also drops empty arrays given to $setOnInsert.
+      const created = documentFromUpsert(filter, update) as unknown as T;
+      try {
+        await this.insertOne(created);
+        return created;
+      } catch (error) {
+        // Someone created it first: update theirs, as MongoDB retries such an upsert once.
+        const idTaken = error instanceof DuplicateKeyError && error.index === ID_INDEX;
+        if (!idTaken || insertRaced) throw error;
+        insertRaced = true;
+      }
+    }
+  }
+
+  override async updateMany(filter: Filter<T>, update: Update<T>): Promise<number> {
+    const mongoFilter = toMongoFilter(filter);
+    const mongoUpdate = toMongoUpdate(update);
+    let updated = 0;
+    for (const id of await this.matchingIds(mongoFilter)) {
+      const result = await this.locks.withLock(this.name, id, () =>
+        this.translateUpdateErrors(() =>
+          this.model.updateOne(onlyDocument(mongoFilter, id), mongoUpdate).exec(),
+        ),
+      );
+      updated += result.matchedCount;
+    }
+    return updated;
+  }
+
+  override async deleteOne(filter: Filter<T>): Promise<boolean> {
+    const mongoFilter = toMongoFilter(filter);
+    for (;;) {
+      const id = await this.firstMatch(mongoFilter, undefined);
+      if (id === undefined) return false;
+      if (await this.deleteLocked(mongoFilter, id)) return true;
+    }
+  }
+
+  override async deleteMany(filter: Filter<T>): Promise<number> {
+    const mongoFilter = toMongoFilter(filter);
+    let deleted = 0;
+    for (const id of await this.matchingIds(mongoFilter)) {
+      if (await this.deleteLocked(mongoFilter, id)) deleted += 1;
+    }
+    return deleted;
+  }
+
+  private async deleteLocked(filter: MongoFilter, id: string): Promise<boolean> {
+    const result = await this.locks.withLock(this.name, id, () =>
+      this.model.deleteOne(onlyDocument(filter, id)).exec(),
+    );
+    return result.deletedCount === 1;
+  }
+
+  private async firstMatch(
+    filter: MongoFilter,
+    sort: FindOptions<T>['sort'],
+  ): Promise<string | undefined> {
+    const query = this.model.findOne(filter).select({ _id: 1 });
+    const mongoSort = toMongoSort(sort);
+    if (mongoSort) query.sort(mongoSort);
+    return (await query.lean<{ _id: string }>().exec())?._id;
+  }
+
+  private async matchingIds(filter: MongoFilter): Promise<string[]> {
+    const found = await this.model.find(filter).select({ _id: 1 }).lean<Array<{ _id: string }>>();
+    return found.map(({ _id }) => _id);
+  }
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Schema, type Connection, type Model } from 'mongoose';
+import { isDuplicateKey } from './mongo-errors';
+
+interface LockDocument {
+  _id: string;
+  owner: string;
+  expiresAt: Date;
+}
+
+export const LOCKS_COLLECTION = 'underdog_document_locks';
+
+/** Long enough for one update round trip with a wide margin, short enough to survive a crash. */
+const LEASE_MS = 10_000;
+const WAIT_MS = 15_000;
+const MAX_BACKOFF_MS = 40;
+
+/**
+ * One writer per document at a time, across processes, for servers whose single-document
+ * updates are not atomic. FerretDB 1.x (SQLite) runs findAndModify and update as a read, a
+ * change in Go and an unconditional write by id, so two racing `updateOne({ id, status:
+ * 'upcoming' })` can both win and concurrent `$inc`s get lost. What it does do atomically is
+ * refuse a second document with the same `_id`: holding a lock is having inserted it.
+ *
+ * A crashed holder's lock is broken once its lease has run out. A holder stalled for longer
+ * than the lease could still overlap with the next one; with a ten-second lease on a test
+ * server that is an accepted risk (real MongoDB never takes this path).
+ */
+export class DocumentLocks {
+  private readonly locks: Model<LockDocument>;
+
+  constructor(connection: Connection) {
+    this.locks = connection.model<LockDocument>(
+      LOCKS_COLLECTION,
+      new Schema<LockDocument>(
+        { _id: String, owner: String, expiresAt: Date },
+        { versionKey: false, autoIndex: false },
+      ),
+      LOCKS_COLLECTION,
+    );
+  }
+
+  async withLock<R>(collection: string, id: string, work: () => Promise<R>): Promise<R> {
+    const key = `${collection}/${id}`;
+    const owner = randomUUID();
+    await this.acquire(key, owner);
+    try {
+      return await work();
+    } finally {
+      await this.locks.deleteOne({ _id: key, owner }).exec();
+    }
+  }
+
+  private async acquire(key: string, owner: string): Promise<void> {
+    const giveUpAt = Date.now() + WAIT_MS;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const lock = { _id: key, owner, expiresAt: new Date(Date.now() + LEASE_MS) };
+        await this.locks.insertMany([lock], { lean: true });
+        return;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+      await this.locks.deleteOne({ _id: key, expiresAt: { $lt: new Date() } }).exec();
+      if (Date.now() > giveUpAt) {
+        throw new Error(`gave up after ${WAIT_MS} ms waiting for the lock on ${key}`);
+      }
+      // Jittered so that waiters released together do not collide again in step.
+      await sleep(Math.random() * Math.min(2 ** attempt, MAX_BACKOFF_MS));
+    }
+  }
+}
+
+/**
+ * FerretDB announces itself in buildInfo, though not always with a usable version (an
+ * embedded build says "unknown"). Any FerretDB gets locks: they cost round trips, never
+ * correctness, and MongoDB itself never needs them.
+ */
+export async function needsDocumentLocks(connection: Connection): Promise<boolean> {
+  if (!connection.db) throw new Error('the document store is not connected');
+  const info = await connection.db.admin().command({ buildInfo: 1 });
+  return 'ferretdbVersion' in info;
+}

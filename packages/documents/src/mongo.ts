@@ -1,0 +1,123 @@
+import mongoose, { Schema, type Connection } from 'mongoose';
+import { MongoCollection, type UniqueIndex } from './mongo-collection';
+import { LockedMongoCollection } from './mongo-locked-collection';
+import { DocumentLocks, LOCKS_COLLECTION, needsDocumentLocks } from './mongo-locks';
+import type { StoredDocument, StoredModel } from './mongo-translate';
+import {
+  indexName,
+  type Collection,
+  type CollectionDefinition,
+  type DocumentStore,
+  type Identified,
+} from './port';
+
+export interface MongoDocumentStoreOptions {
+  /** `mongodb://host:port/[db]` — MongoDB or FerretDB. */
+  url: string;
+  /** Overrides the database named in the URL. */
+  dbName?: string;
+  /** How long to wait for a server before an operation (or startup) fails. */
+  serverSelectionTimeoutMs?: number;
+}
+
+interface Declared {
+  indexes: string;
+  model: StoredModel;
+  collection: MongoCollection<Identified>;
+}
+
+/** Connects before resolving, so a wrong URL or a dead server fails at startup. */
+export async function createMongoDocumentStore(
+  options: MongoDocumentStoreOptions,
+): Promise<DocumentStore> {
+  const connection: Connection = mongoose.createConnection(options.url, {
+    ...(options.dbName === undefined ? {} : { dbName: options.dbName }),
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 10_000,
+    // Indexes are built by init(), not as a side effect of declaring a model; and with no
+    // connection an operation should fail, not wait in a queue.
+    autoIndex: false,
+    autoCreate: false,
+    bufferCommands: false,
+    // A field set to undefined is absent, as it is in the memory adapter, not stored as null.
+    ignoreUndefined: true,
+  });
+  let locks: DocumentLocks | undefined;
+  try {
+    await connection.asPromise();
+    locks = (await needsDocumentLocks(connection)) ? new DocumentLocks(connection) : undefined;
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    throw error;
+  }
+  const declared = new Map<string, Declared>();
+
+  return {
+    collection: <T extends Identified>(definition: CollectionDefinition<T>): Collection<T> => {
+      const indexes = JSON.stringify(definition.indexes ?? []);
+      let entry = declared.get(definition.name);
+      if (!entry) {
+        if (definition.name === LOCKS_COLLECTION) {
+          throw new Error(`collection name ${LOCKS_COLLECTION} is reserved`);
+        }
+        const model = connection.model<StoredDocument>(
+          definition.name,
+          schemaFor(definition),
+          definition.name,
+        );
+        const unique = uniqueIndexes(definition);
+        const collection = locks
+          ? new LockedMongoCollection<T>(definition.name, model, unique, locks)
+          : new MongoCollection<T>(definition.name, model, unique);
+        entry = {
+          indexes,
+          model,
+          collection: collection as unknown as MongoCollection<Identified>,
+        };
+        declared.set(definition.name, entry);
+      } else if (entry.indexes !== indexes) {
+        throw new Error(`collection ${definition.name} is already declared with other indexes`);
+      }
+      return entry.collection as unknown as Collection<T>;
+    },
+    // createIndexes rather than syncIndexes: during a rolling deploy the old version's
+    // replicas still rely on indexes the new version no longer declares.
+    init: async () => {
+      await Promise.all([...declared.values()].map(({ model }) => model.createIndexes()));
+    },
+    ping: async () => {
+      if (!connection.db) throw new Error('the document store is not connected');
+      await connection.db.command({ ping: 1 });
+    },
+    close: async () => {
+      await connection.close();
+    },
+  };
+}
+
+function uniqueIndexes<T extends Identified>(definition: CollectionDefinition<T>): UniqueIndex[] {
+  return (definition.indexes ?? [])
+    .filter((index) => index.unique)
+    .map((index) => ({ name: indexName(index.fields), paths: Object.keys(index.fields) }));
+}
+
+/**
+ * Permissive: the domain's types describe the documents, the schema only fixes `_id` as a
+ * string id and keeps mongoose from rewriting what it stores (no version key, no dropping of
+ * empty objects).
+ */
+function schemaFor<T extends Identified>(definition: CollectionDefinition<T>): Schema {
+  const schema = new Schema<StoredDocument>(
+    { _id: { type: String, required: true } },
+    { strict: false, strictQuery: false, versionKey: false, minimize: false, id: false },
+  );
+  for (const index of definition.indexes ?? []) {
+    const fields = Object.fromEntries(
+      Object.entries(index.fields).map(([field, direction]) => [
+        field === 'id' ? '_id' : field,
+        direction,
+      ]),
+    );
+    schema.index(fields, { unique: index.unique ?? false });
+  }
+  return schema;
+}

@@ -1,0 +1,581 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DuplicateKeyError,
+  type Collection,
+  type CollectionDefinition,
+  type DocumentStore,
+} from '../src';
+
+export interface DocumentStoreFixture {
+  store: DocumentStore;
+  /** Another client of the same database, as a second replica would hold. */
+  connectAnother(): Promise<DocumentStore>;
+  /** Closes every client the fixture opened. */
+  cleanup(): Promise<void>;
+}
+
+interface Tournament {
+  id: string;
+  title: string;
+  slug: string;
+  status: 'upcoming' | 'live' | 'finished';
+  startAt: Date;
+  players: number;
+  tags: string[];
+  prize?: { amount: number; currency: string };
+  note?: string | null;
+}
+
+interface Registration {
+  id: string;
+  tournamentId: string;
+  userId: string;
+}
+
+const JAN_1 = new Date('2030-01-01T10:00:00.000Z');
+const hoursAfter = (date: Date, hours: number): Date =>
+  new Date(date.getTime() + hours * 3_600_000);
+
+let sequence = 0;
+function tournament(overrides: Partial<Tournament> = {}): Tournament {
+  sequence += 1;
+  return {
+    id: `t-${sequence}`,
+    title: `Game night ${sequence}`,
+    slug: `game-night-${sequence}`,
+    status: 'upcoming',
+    startAt: JAN_1,
+    players: 0,
+    tags: [],
+    ...overrides,
+  };
+}
+
+/** The ids of documents, in the order given: most assertions care about which and in what order. */
+const ids = (documents: Array<{ id: string }>): string[] => documents.map(({ id }) => id);
+
+async function rejection(operation: Promise<unknown>): Promise<unknown> {
+  return operation.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+}
+
+export function describeDocumentStoreContract(
+  name: string,
+  factory: () => Promise<DocumentStoreFixture>,
+): void {
+  describe(`DocumentStore contract: ${name}`, () => {
+    let fixture: DocumentStoreFixture;
+    let store: DocumentStore;
+    let tournamentsDefinition: CollectionDefinition<Tournament>;
+    let tournaments: Collection<Tournament>;
+
+    /** A name no other test uses, so tests never see each other's documents. */
+    const uniqueName = (base: string): string => `${base}_${randomUUID().slice(0, 8)}`;
+
+    beforeEach(async () => {
+      fixture = await factory();
+      store = fixture.store;
+      tournamentsDefinition = {
+        name: uniqueName('tournaments'),
+        indexes: [{ fields: { slug: 1 }, unique: true }, { fields: { status: 1, startAt: 1 } }],
+      };
+      tournaments = store.collection(tournamentsDefinition);
+      await store.init();
+    });
+
+    afterEach(async () => {
+      await fixture.cleanup();
+    });
+
+    describe('insert and read', () => {
+      it('stores a document and reads it back by id, Dates as Dates', async () => {
+        const stored = tournament({ prize: { amount: 50, currency: 'EUR' }, tags: ['final'] });
+        await tournaments.insertOne(stored);
+        const found = await tournaments.findById(stored.id);
+        expect(found).toEqual(stored);
+        expect(found?.startAt).toBeInstanceOf(Date);
+      });
+
+      it('answers null for an id that is not stored', async () => {
+        expect(await tournaments.findById('missing')).toBeNull();
+      });
+
+      it('keeps nulls and empty objects and arrays as they were', async () => {
+        const stored = { ...tournament({ note: null }), settings: {}, history: [] };
+        await tournaments.insertOne(stored);
+        expect(await tournaments.findById(stored.id)).toEqual(stored);
+      });
+
+      it('inserts many documents', async () => {
+        const batch = [tournament(), tournament(), tournament()];
+        await tournaments.insertMany(batch);
+        await tournaments.insertMany([]);
+        expect(await tournaments.count({})).toBe(3);
+      });
+
+      it('refuses a second document with the same id', async () => {
+        const first = tournament();
+        await tournaments.insertOne(first);
+        const error = await rejection(tournaments.insertOne({ ...first, slug: 'another' }));
+        expect(error).toBeInstanceOf(DuplicateKeyError);
+        expect(error).toMatchObject({
+          code: 'DUPLICATE_KEY',
+          collection: tournaments.name,
+          index: '_id_',
+        });
+        expect(await tournaments.findById(first.id)).toEqual(first);
+      });
+
+      it('refuses a value a unique index already holds', async () => {
+        await tournaments.insertOne(tournament({ slug: 'finals' }));
+        const error = await rejection(tournaments.insertOne(tournament({ slug: 'finals' })));
+        expect(error).toBeInstanceOf(DuplicateKeyError);
+        expect(error).toMatchObject({ collection: tournaments.name, index: 'slug_1' });
+        expect(await tournaments.count({ slug: 'finals' })).toBe(1);
+      });
+
+      it('enforces a compound unique index on the combination only', async () => {
+        const registrations = store.collection<Registration>({
+          name: uniqueName('registrations'),
+          indexes: [{ fields: { tournamentId: 1, userId: 1 }, unique: true }],
+        });
+        await store.init();
+        await registrations.insertMany([
+          { id: 'r1', tournamentId: 't1', userId: 'ann' },
+          { id: 'r2', tournamentId: 't1', userId: 'bob' },
+          { id: 'r3', tournamentId: 't2', userId: 'ann' },
+        ]);
+        const error = await rejection(
+          registrations.insertOne({ id: 'r4', tournamentId: 't1', userId: 'ann' }),
+        );
+        expect(error).toMatchObject({ index: 'tournamentId_1_userId_1' });
+        expect(await registrations.count({})).toBe(3);
+      });
+
+      it('stops insertMany at the first duplicate, keeping the documents before it', async () => {
+        const [a, b, c] = [tournament(), tournament(), tournament()];
+        const error = await rejection(tournaments.insertMany([a, b, { ...a, slug: 'x' }, c]));
+        expect(error).toBeInstanceOf(DuplicateKeyError);
+        expect(ids(await tournaments.find({}, { sort: { id: 1 } }))).toEqual([a.id, b.id].sort());
+      });
+
+      it('hands out copies: changing a returned or inserted document changes nothing stored', async () => {
+        const stored = tournament({ tags: ['a'], prize: { amount: 1, currency: 'EUR' } });
+        await tournaments.insertOne(stored);
+        stored.tags.push('changed after insert');
+        const found = await tournaments.findById(stored.id);
+        if (!found) throw new Error('not found');
+        found.title = 'changed';
+        found.tags.push('changed after read');
+        found.startAt.setFullYear(1999);
+        const [listed] = await tournaments.find({ id: stored.id });
+        if (!listed?.prize) throw new Error('not listed');
+        listed.prize.amount = 999;
+        expect(await tournaments.findById(stored.id)).toEqual({ ...stored, tags: ['a'] });
+      });
+    });
+
+    describe('filters', () => {
+      const ann = tournament({
+        id: 'ann',
+        slug: 'ann',
+        players: 5,
+        tags: ['final', 'night'],
+        prize: { amount: 100, currency: 'EUR' },
+        startAt: JAN_1,
+      });
+      const bob = tournament({
+        id: 'bob',
+        slug: 'bob',
+        players: 10,
+        status: 'live',
+        tags: ['night'],
+        prize: { amount: 20, currency: 'USD' },
+        startAt: hoursAfter(JAN_1, 1),
+        note: 'special',
+      });
+      const cyd = tournament({
+        id: 'cyd',
+        slug: 'cyd',
+        players: 15,
+        status: 'finished',
+        startAt: hoursAfter(JAN_1, 2),
+        note: null,
+      });
+
+      beforeEach(async () => {
+        await tournaments.insertMany([ann, bob, cyd]);
+      });
+
+      const matching = async (
+        filter: Parameters<Collection<Tournament>['find']>[0],
+      ): Promise<string[]> => ids(await tournaments.find(filter, { sort: { id: 1 } }));
+
+      it('matches everything with an empty filter', async () => {
+        expect(await matching({})).toEqual(['ann', 'bob', 'cyd']);
+      });
+
+      it('matches equality on fields, ids, Dates and nested paths', async () => {
+        expect(await matching({ status: 'live' })).toEqual(['bob']);
+        expect(await matching({ id: 'cyd' })).toEqual(['cyd']);
+        expect(await matching({ startAt: hoursAfter(JAN_1, 1) })).toEqual(['bob']);
+        expect(await matching({ 'prize.currency': 'EUR' })).toEqual(['ann']);
+        expect(await matching({ status: 'upcoming', players: 5 })).toEqual(['ann']);
+        expect(await matching({ status: 'upcoming', players: 6 })).toEqual([]);
+      });
+
+      it('matches an array field by one of its elements', async () => {
+        expect(await matching({ tags: 'night' })).toEqual(['ann', 'bob']);
+        expect(await matching({ tags: 'final' })).toEqual(['ann']);
+      });
+
+      it('matches null against null and missing fields', async () => {
+        expect(await matching({ note: null })).toEqual(['ann', 'cyd']);
+      });
+
+      it('supports $eq, $ne, $in and $nin', async () => {
+        expect(await matching({ players: { $eq: 10 } })).toEqual(['bob']);
+        expect(await matching({ status: { $ne: 'upcoming' } })).toEqual(['bob', 'cyd']);
+        expect(await matching({ id: { $in: ['ann', 'cyd', 'dan'] } })).toEqual(['ann', 'cyd']);
+        expect(await matching({ status: { $nin: ['live', 'finished'] } })).toEqual(['ann']);
+        expect(await matching({ tags: { $in: ['final'] } })).toEqual(['ann']);
+      });
+
+      it('supports $lt, $lte, $gt and $gte on numbers and Dates', async () => {
+        expect(await matching({ players: { $lt: 10 } })).toEqual(['ann']);
+        expect(await matching({ players: { $lte: 10 } })).toEqual(['ann', 'bob']);
+        expect(await matching({ players: { $gt: 10 } })).toEqual(['cyd']);
+        expect(await matching({ players: { $gte: 10, $lt: 15 } })).toEqual(['bob']);
+        expect(await matching({ startAt: { $lte: hoursAfter(JAN_1, 1) } })).toEqual(['ann', 'bob']);
+        expect(await matching({ 'prize.amount': { $gt: 50 } })).toEqual(['ann']);
+      });
+
+      it('supports $exists', async () => {
+        expect(await matching({ prize: { $exists: true } })).toEqual(['ann', 'bob']);
+        expect(await matching({ prize: { $exists: false } })).toEqual(['cyd']);
+        expect(await matching({ note: { $exists: true } })).toEqual(['bob', 'cyd']);
+      });
+
+      it('counts matching documents', async () => {
+        expect(await tournaments.count({})).toBe(3);
+        expect(await tournaments.count({ players: { $gte: 10 } })).toBe(2);
+        expect(await tournaments.count({ status: 'upcoming', players: 99 })).toBe(0);
+      });
+    });
+
+    describe('sort, skip and limit', () => {
+      beforeEach(async () => {
+        await tournaments.insertMany([
+          tournament({ id: 'a', status: 'live', players: 3, startAt: hoursAfter(JAN_1, 2) }),
+          tournament({ id: 'b', status: 'upcoming', players: 1, startAt: hoursAfter(JAN_1, 3) }),
+          tournament({ id: 'c', status: 'live', players: 2, startAt: hoursAfter(JAN_1, 1) }),
+          tournament({ id: 'd', status: 'upcoming', players: 4, startAt: hoursAfter(JAN_1, 0) }),
+        ]);
+      });
+
+      it('sorts ascending and descending, by fields, Dates and id', async () => {
+        expect(ids(await tournaments.find({}, { sort: { players: 1 } }))).toEqual([
+          'b',
+          'c',
+          'a',
+          'd',
+        ]);
+        expect(ids(await tournaments.find({}, { sort: { startAt: -1 } }))).toEqual([
+          'b',
+          'a',
+          'c',
+          'd',
+        ]);
+        expect(ids(await tournaments.find({}, { sort: { id: -1 } }))).toEqual(['d', 'c', 'b', 'a']);
+      });
+
+      it('sorts by several keys in order', async () => {
+        const sorted = await tournaments.find({}, { sort: { status: 1, players: -1 } });
+        expect(ids(sorted)).toEqual(['a', 'c', 'd', 'b']);
+      });
+
+      it('skips and limits after sorting', async () => {
+        const sort = { players: 1 } as const;
+        expect(ids(await tournaments.find({}, { sort, limit: 2 }))).toEqual(['b', 'c']);
+        expect(ids(await tournaments.find({}, { sort, skip: 1, limit: 2 }))).toEqual(['c', 'a']);
+        expect(ids(await tournaments.find({}, { sort, skip: 3 }))).toEqual(['d']);
+        expect(ids(await tournaments.find({}, { sort, skip: 10 }))).toEqual([]);
+        expect(await tournaments.find({ status: 'live' }, { limit: 0 })).toHaveLength(2);
+      });
+
+      it('finds the first document in sort order', async () => {
+        const earliest = await tournaments.findOne({ status: 'live' }, { sort: { startAt: 1 } });
+        expect(earliest?.id).toBe('c');
+        expect(await tournaments.findOne({ status: 'finished' })).toBeNull();
+      });
+    });
+
+    describe('updates', () => {
+      it('applies $set, $inc, $unset and $push and returns the document after', async () => {
+        const stored = tournament({ players: 2, note: 'x', tags: ['a'] });
+        const other = tournament();
+        await tournaments.insertMany([stored, other]);
+        const updated = await tournaments.updateOne(
+          { id: stored.id },
+          {
+            $set: { title: 'Renamed', startAt: hoursAfter(JAN_1, 5), 'prize.amount': 10 },
+            $inc: { players: 3 },
+            $unset: { note: true },
+            $push: { tags: 'b' },
+          },
+        );
+        const { note: _removed, ...rest } = stored;
+        const expected = {
+          ...rest,
+          title: 'Renamed',
+          startAt: hoursAfter(JAN_1, 5),
+          prize: { amount: 10 },
+          players: 5,
+          tags: ['a', 'b'],
+        };
+        expect(updated).toEqual(expected);
+        expect(updated?.startAt).toBeInstanceOf(Date);
+        expect(await tournaments.findById(stored.id)).toEqual(expected);
+        expect(await tournaments.findById(other.id)).toEqual(other);
+      });
+
+      it('creates missing fields with $inc and $push', async () => {
+        const stored = tournament();
+        await tournaments.insertOne(stored);
+        const updated = await tournaments.updateOne(
+          { id: stored.id },
+          { $inc: { 'stats.rounds': 2 }, $push: { 'stats.winners': 'ann' } },
+        );
+        expect(updated).toMatchObject({ stats: { rounds: 2, winners: ['ann'] } });
+      });
+
+      it('keeps no reference to values given in an update', async () => {
+        const stored = tournament();
+        await tournaments.insertOne(stored);
+        const prize = { amount: 5, currency: 'EUR' };
+        await tournaments.updateOne({ id: stored.id }, { $set: { prize } });
+        prize.amount = 6;
+        expect((await tournaments.findById(stored.id))?.prize).toEqual({
+          amount: 5,
+          currency: 'EUR',
+        });
+      });
+
+      it('answers null and changes nothing when no document matches', async () => {
+        const stored = tournament();
+        await tournaments.insertOne(stored);
+        const updated = await tournaments.updateOne(
+          { id: stored.id, status: 'live' },
+          { $set: { title: 'never' } },
+        );
+        expect(updated).toBeNull();
+        expect(await tournaments.findById(stored.id)).toEqual(stored);
+      });
+
+      it('updates the first matching document in sort order', async () => {
+        await tournaments.insertMany([
+          tournament({ id: 'late', startAt: hoursAfter(JAN_1, 2) }),
+          tournament({ id: 'early', startAt: JAN_1 }),
+        ]);
+        const started = await tournaments.updateOne(
+          { status: 'upcoming' },
+          { $set: { status: 'live' } },
+          { sort: { startAt: 1 } },
+        );
+        expect(started?.id).toBe('early');
+        expect(await tournaments.count({ status: 'live' })).toBe(1);
+      });
+
+      it('upserts from the filter, $setOnInsert and $set when nothing matches', async () => {
+        const created = await tournaments.updateOne(
+          { id: 'new', status: 'upcoming' },
+          {
+            $setOnInsert: { title: 'Fresh', slug: 'fresh', startAt: JAN_1, tags: [] },
+            $set: { players: 1 },
+          },
+          { upsert: true },
+        );
+        const expected = {
+          id: 'new',
+          status: 'upcoming',
+          title: 'Fresh',
+          slug: 'fresh',
+          startAt: JAN_1,
+          tags: [],
+          players: 1,
+        };
+        expect(created).toEqual(expected);
+        expect(await tournaments.findById('new')).toEqual(expected);
+      });
+
+      it('upserting a document that exists updates it without $setOnInsert', async () => {
+        const stored = tournament({ players: 1 });
+        await tournaments.insertOne(stored);
+        const updated = await tournaments.updateOne(
+          { id: stored.id },
+          { $setOnInsert: { title: 'ignored' }, $inc: { players: 1 } },
+          { upsert: true },
+        );
+        expect(updated).toEqual({ ...stored, players: 2 });
+        expect(await tournaments.count({})).toBe(1);
+      });
+
+      it('gives an upserted document without an id in the filter a string id', async () => {
+        const created = await tournaments.updateOne(
+          { slug: 'generated' },
+          { $set: { title: 'Generated' } },
+          { upsert: true },
+        );
+        expect(typeof created?.id).toBe('string');
+        expect(created?.id).not.toBe('');
+        expect(await tournaments.findById(created?.id ?? '')).toEqual(created);
+        expect(await tournaments.findOne({ slug: 'generated' })).toEqual(created);
+      });
+
+      it('refuses an update that takes a unique value, leaving the document as it was', async () => {
+        const [first, second] = [tournament({ slug: 'one' }), tournament({ slug: 'two' })];
+        await tournaments.insertMany([first, second]);
+        const error = await rejection(
+          tournaments.updateOne({ id: second.id }, { $set: { slug: 'one' } }),
+        );
+        expect(error).toBeInstanceOf(DuplicateKeyError);
+        expect(error).toMatchObject({ index: 'slug_1' });
+        expect(await tournaments.findById(second.id)).toEqual(second);
+        await tournaments.insertOne(tournament({ slug: 'three' }));
+      });
+
+      it('updates every match with updateMany and counts them', async () => {
+        await tournaments.insertMany([
+          tournament({ id: 'a', players: 1 }),
+          tournament({ id: 'b', players: 2 }),
+          tournament({ id: 'c', players: 3, status: 'live' }),
+        ]);
+        expect(
+          await tournaments.updateMany({ status: 'upcoming' }, { $inc: { players: 10 } }),
+        ).toBe(2);
+        expect(await tournaments.updateMany({ status: 'finished' }, { $inc: { players: 1 } })).toBe(
+          0,
+        );
+        const players = (await tournaments.find({}, { sort: { id: 1 } })).map((t) => t.players);
+        expect(players).toEqual([11, 12, 3]);
+      });
+    });
+
+    describe('deletes', () => {
+      beforeEach(async () => {
+        await tournaments.insertMany([
+          tournament({ id: 'a', status: 'finished' }),
+          tournament({ id: 'b', status: 'finished' }),
+          tournament({ id: 'c', status: 'live' }),
+        ]);
+      });
+
+      it('deletes one matching document', async () => {
+        expect(await tournaments.deleteOne({ status: 'finished' })).toBe(true);
+        expect(await tournaments.count({ status: 'finished' })).toBe(1);
+        expect(await tournaments.deleteOne({ id: 'missing' })).toBe(false);
+      });
+
+      it('deletes every matching document and counts them', async () => {
+        expect(await tournaments.deleteMany({ status: 'finished' })).toBe(2);
+        expect(await tournaments.deleteMany({ status: 'finished' })).toBe(0);
+        expect(ids(await tournaments.find({}))).toEqual(['c']);
+      });
+
+      it('frees unique values and ids of deleted documents', async () => {
+        const first = tournament({ slug: 'reused' });
+        await tournaments.insertOne(first);
+        await tournaments.deleteOne({ id: first.id });
+        await tournaments.insertOne(first);
+        expect(await tournaments.findById(first.id)).toEqual(first);
+      });
+    });
+
+    describe('atomic conditional update', () => {
+      it('lets exactly one of 20 concurrent callers start an upcoming tournament', async () => {
+        const stored = tournament();
+        await tournaments.insertOne(stored);
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            tournaments.updateOne(
+              { id: stored.id, status: 'upcoming' },
+              { $set: { status: 'live', title: `started by ${i}` } },
+            ),
+          ),
+        );
+        const winners = results.filter((result) => result !== null);
+        expect(winners).toHaveLength(1);
+        expect(await tournaments.findById(stored.id)).toEqual(winners[0]);
+      });
+
+      it('lets exactly one of several replicas start an upcoming tournament', async () => {
+        const stored = tournament();
+        await tournaments.insertOne(stored);
+        const replicas = [
+          tournaments,
+          ...(await Promise.all(
+            [1, 2, 3].map(async () =>
+              (await fixture.connectAnother()).collection(tournamentsDefinition),
+            ),
+          )),
+        ];
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            (replicas[i % replicas.length] ?? tournaments).updateOne(
+              { id: stored.id, status: 'upcoming' },
+              { $set: { status: 'live', title: `started by ${i}` } },
+            ),
+          ),
+        );
+        expect(results.filter((result) => result !== null)).toHaveLength(1);
+      });
+
+      it('loses no increment under concurrency', async () => {
+        const stored = tournament({ players: 0 });
+        await tournaments.insertOne(stored);
+        await Promise.all(
+          Array.from({ length: 50 }, () =>
+            tournaments.updateOne({ id: stored.id }, { $inc: { players: 1 } }),
+          ),
+        );
+        expect((await tournaments.findById(stored.id))?.players).toBe(50);
+      });
+    });
+
+    describe('collections and lifecycle', () => {
+      it('returns the same data for a collection declared twice alike', async () => {
+        const stored = tournament();
+        await tournaments.insertOne(stored);
+        const again = store.collection<Tournament>({ ...tournamentsDefinition });
+        expect(await again.findById(stored.id)).toEqual(stored);
+      });
+
+      it('refuses a second, different definition under one name', () => {
+        expect(() =>
+          store.collection<Tournament>({ name: tournamentsDefinition.name, indexes: [] }),
+        ).toThrow(/other indexes/);
+      });
+
+      it('initialises again without error', async () => {
+        await store.init();
+        await tournaments.insertOne(tournament({ slug: 'after-init' }));
+        await expect(tournaments.insertOne(tournament({ slug: 'after-init' }))).rejects.toThrow(
+          DuplicateKeyError,
+        );
+      });
+
+      it('answers ping', async () => {
+        await expect(store.ping()).resolves.toBeUndefined();
+      });
+
+      it('rejects operations after close and closes twice without error', async () => {
+        await store.close();
+        await store.close();
+        await expect(tournaments.findById('any')).rejects.toThrow();
+        await expect(store.ping()).rejects.toThrow();
+      });
+    });
+  });
+}

@@ -1,0 +1,12 @@
+import { createMemoryDocumentStore } from '../src';
+import { describeDocumentStoreContract } from './contract';
+
+describeDocumentStoreContract('memory', async () => {
+  const store = createMemoryDocumentStore();
+  return {
+    store,
+    // One process holds one store: every "replica" shares it.
+    connectAnother: async () => store,
+    cleanup: () => store.close(),
+  };
+});
