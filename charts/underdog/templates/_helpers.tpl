@@ -32,7 +32,8 @@ where "key" is the component's block in values.yaml. "underdog.init" adds the de
 
 {{/*
 Facts about each component that come from its code, not from the operator: the name its
-resources get, and the infrastructure it connects to (which decides the environment it needs).
+resources get, the infrastructure it connects to (which decides the environment it needs) and,
+where there is one, the most replicas that can do useful work.
 */}}
 {{- define "underdog.componentFacts" -}}
 gateway:
@@ -47,6 +48,9 @@ tournament:
 gameEngine:
   name: game-engine
   uses: [kafka, redis]
+  # Engine replicas share the tournament.lifecycle and game.votes partitions (12 of each,
+  # co-partitioned by tournament): a 13th replica would own no partition and sit idle.
+  maxReplicas: 12
 ads:
   name: ads
   uses: [kafka, mongo]
@@ -69,6 +73,7 @@ component's block merged over componentDefaults. Safe to call more than once.
 {{- $values := mergeOverwrite (deepCopy .root.Values.componentDefaults) (deepCopy $own) }}
 {{- $_ := set . "name" $facts.name }}
 {{- $_ := set . "uses" $facts.uses }}
+{{- $_ := set . "maxReplicas" ($facts.maxReplicas | default 0 | int) }}
 {{- $_ := set . "fullname" (printf "%s-%s" (include "underdog.fullname" .root) $facts.name | trunc 63 | trimSuffix "-") }}
 {{- $_ := set . "values" $values }}
 {{- end }}
@@ -95,7 +100,7 @@ app.kubernetes.io/component: {{ .name }}
 
 {{/* Selector labels: stable across upgrades, so never the version. Argument: a component dict. */}}
 {{- define "underdog.selectorLabels" -}}
-{{- include "underdog.init" . }}
+{{- include "underdog.init" . -}}
 app.kubernetes.io/name: {{ include "underdog.name" .root }}
 app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .name }}
@@ -113,7 +118,7 @@ app.kubernetes.io/component: {{ .name }}
 {{- define "underdog.image" -}}
 {{- include "underdog.init" . }}
 {{- $global := .root.Values.global.image }}
-{{- $image := .values.image }}
+{{- $image := .values.image | default dict }}
 {{- $repository := $image.repository }}
 {{- with $global.registry }}
 {{- $repository = printf "%s/%s" (trimSuffix "/" .) $repository }}
@@ -143,7 +148,7 @@ Secret in "underdog.secretEnv".
 {{- $env := dict
   "PORT" ($v.port | toString)
   "HOST" "0.0.0.0"
-  "LOG_LEVEL" ($v.logLevel | default $root.Values.logLevel)
+  "LOG_LEVEL" $v.logLevel
   "NODE_ENV" "production"
 }}
 {{- if has "kafka" .uses }}
@@ -229,9 +234,10 @@ data:
 {{- $root := .root }}
 {{- $v := .values }}
 {{- if $v.enabled }}
-{{- $podSecurityContext := mergeOverwrite (deepCopy $root.Values.podSecurityContext) ($v.podSecurityContext | default dict) }}
-{{- $containerSecurityContext := mergeOverwrite (deepCopy $root.Values.containerSecurityContext) ($v.containerSecurityContext | default dict) }}
 {{- $autoscaling := $v.autoscaling | default dict }}
+{{- if and .maxReplicas (gt (int $v.replicaCount) .maxReplicas) }}
+{{- fail (printf "%s.replicaCount is %v, but at most %d replicas of %s can do work (one per Kafka partition)" .key $v.replicaCount .maxReplicas .name) }}
+{{- end }}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -278,7 +284,7 @@ spec:
       {{- end }}
       terminationGracePeriodSeconds: {{ $v.terminationGracePeriodSeconds }}
       securityContext:
-        {{- toYaml $podSecurityContext | nindent 8 }}
+        {{- toYaml $v.podSecurityContext | nindent 8 }}
       containers:
         - name: {{ .name }}
           image: {{ include "underdog.image" . }}
@@ -295,7 +301,9 @@ spec:
               valueFrom:
                 fieldRef:
                   fieldPath: metadata.name
-            {{- include "underdog.secretEnv" . | nindent 12 }}
+            {{- with include "underdog.secretEnv" . | trim }}
+            {{- . | nindent 12 }}
+            {{- end }}
             {{- with $v.extraEnv }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
@@ -319,7 +327,7 @@ spec:
             {{- toYaml . | nindent 12 }}
           {{- end }}
           securityContext:
-            {{- toYaml $containerSecurityContext | nindent 12 }}
+            {{- toYaml $v.containerSecurityContext | nindent 12 }}
           volumeMounts:
             - name: tmp
               mountPath: /tmp
@@ -392,8 +400,8 @@ spec:
 {{- $v := .values }}
 {{- $autoscaling := $v.autoscaling | default dict }}
 {{- if and $v.enabled $autoscaling.enabled }}
-{{- if and $autoscaling.maxReplicasLimit (gt (int $autoscaling.maxReplicas) (int $autoscaling.maxReplicasLimit)) }}
-{{- fail (printf "%s.autoscaling.maxReplicas is %v but at most %v replicas can do work: %s" .key $autoscaling.maxReplicas $autoscaling.maxReplicasLimit $autoscaling.maxReplicasReason) }}
+{{- if and .maxReplicas (gt (int $autoscaling.maxReplicas) .maxReplicas) }}
+{{- fail (printf "%s.autoscaling.maxReplicas is %v, but at most %d replicas of %s can do work (one per Kafka partition)" .key $autoscaling.maxReplicas .maxReplicas .name) }}
 {{- end }}
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler

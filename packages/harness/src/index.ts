@@ -20,6 +20,8 @@ import { errorMessage } from './util';
 export { freePort } from './ports';
 export { InfraError } from './process';
 export { smtpSinkClient } from './smtp-client';
+export { envNames, testInfra } from './test-env';
+export type { TestInfra } from './test-env';
 export type { SmtpSinkClient } from './smtp-client';
 export type { Infra, SinkMessage, StartOptions } from './types';
 

@@ -1,10 +1,12 @@
 import { createServer } from 'node:net';
 
 /**
- * Asks the kernel for an unused loopback port. Another process could take it before the server
- * binds it; the window is small and a clash shows up as a clear startup failure.
+ * Ports handed out by this process. The kernel may offer a just-closed port again, and servers
+ * started in parallel each ask for ports before any of them binds.
  */
-export function freePort(): Promise<number> {
+const handedOut = new Set<number>();
+
+function askKernel(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();
@@ -19,4 +21,19 @@ export function freePort(): Promise<number> {
       server.close(() => resolvePort(address.port));
     });
   });
+}
+
+/**
+ * An unused loopback port. Another process could still take it before the server binds it; the
+ * window is small and a clash shows up as a startup failure that names the server and its log.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await askKernel();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error('freePort: the kernel keeps offering ports that were already handed out');
 }
