@@ -10,7 +10,13 @@ const transform = {
     },
   ],
 };
-const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/gateway', '<rootDir>/proto', '<rootDir>/tools'];
+const roots = [
+  '<rootDir>/packages',
+  '<rootDir>/services',
+  '<rootDir>/gateway',
+  '<rootDir>/proto',
+  '<rootDir>/tools',
+];
 const common = {
   testEnvironment: 'node',
   transform,

@@ -24,7 +24,9 @@ const cacheDir = process.env.UNDERDOG_CACHE ?? join(homedir(), '.cache', 'underd
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, ...options });
   if (result.status !== 0) {
-    console.error(`run: ${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+    console.error(
+      `run: ${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`,
+    );
     process.exit(result.status ?? 1);
   }
 }
@@ -35,7 +37,15 @@ function ensurePnpm() {
   if (!existsSync(cli)) {
     console.log(`run: installing pnpm ${pnpmVersion} into ${prefix}`);
     mkdirSync(prefix, { recursive: true });
-    run('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `pnpm@${pnpmVersion}`]);
+    run('npm', [
+      'install',
+      '--prefix',
+      prefix,
+      '--no-audit',
+      '--no-fund',
+      '--no-save',
+      `pnpm@${pnpmVersion}`,
+    ]);
   }
   const binDir = join(prefix, 'bin');
   mkdirSync(binDir, { recursive: true });

@@ -11,7 +11,7 @@ async function main() {
     new Date().toISOString().replace(/[:.]/g, '-'),
   );
   const gatewayPort = process.env.PORT ? Number(process.env.PORT) : 8080;
-  let stack: Stack | undefined;
+  let stack: Stack | undefined = undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -44,7 +44,9 @@ async function main() {
   for (const proc of stack.processes) {
     console.log(`  ${proc.name.padEnd(13)} pid ${String(proc.pid).padEnd(8)} ${proc.url}`);
   }
-  console.log(`  infrastructure: kafka ${stack.infra.kafkaBrokers.join(',')}, ${stack.infra.redisUrl}, ${stack.infra.mongoUrl}, ${stack.infra.smtpUrl}`);
+  console.log(
+    `  infrastructure: kafka ${stack.infra.kafkaBrokers.join(',')}, ${stack.infra.redisUrl}, ${stack.infra.mongoUrl}, ${stack.infra.smtpUrl}`,
+  );
   console.log(`  logs: ${logDir}`);
   console.log(`\nGateway: ${stack.gatewayUrl}\n(Ctrl-C stops everything)`);
 }

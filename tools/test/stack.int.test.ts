@@ -29,7 +29,10 @@ describe('the distributed stack', () => {
     );
     for (const proc of stack.processes) {
       const response = await fetch(`${proc.url}/readyz`);
-      expect({ name: proc.name, status: response.status }).toEqual({ name: proc.name, status: 200 });
+      expect({ name: proc.name, status: response.status }).toEqual({
+        name: proc.name,
+        status: 200,
+      });
       const report = (await response.json()) as { checks: Record<string, boolean> };
       expect(Object.values(report.checks).every(Boolean)).toBe(true);
     }

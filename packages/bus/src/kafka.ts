@@ -109,7 +109,7 @@ export class KafkaBus implements EventBus {
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 4,
-      eachBatch: async ({ batch, heartbeat, isRunning, isStale }) => {
+      eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
         if (!isRunning() || isStale() || batch.messages.length === 0) return;
         const messages: BusMessage[] = batch.messages.map((message) => ({
           topic: batch.topic,
@@ -123,6 +123,8 @@ export class KafkaBus implements EventBus {
         // A throw here leaves the offset uncommitted: kafkajs retries the batch, and if this
         // consumer is gone by then, the partition's next owner starts from the same offset.
         await options.handleBatch(messages);
+        // resolveOffset moves kafkajs's fetch position; the commit makes it survive this member.
+        resolveOffset(batch.lastOffset());
         const next = (BigInt(batch.lastOffset()) + 1n).toString();
         await consumer.commitOffsets([
           { topic: batch.topic, partition: batch.partition, offset: next },

@@ -98,7 +98,8 @@ export class MemoryBus implements EventBus {
         const owned = this.partitionsOf(group, member);
         group.members = group.members.filter((m) => m !== member);
         // Like a Kafka consumer leaving: the batch in flight settles first, then others take over.
-        await Promise.allSettled(owned.map((key) => group.cursors.get(key)?.inFlight));
+        const inFlight = owned.flatMap((key) => group.cursors.get(key)?.inFlight ?? []);
+        await Promise.allSettled(inFlight);
         this.kickAll(options.groupId);
       },
     };
@@ -113,7 +114,8 @@ export class MemoryBus implements EventBus {
     const inFlight: Promise<void>[] = [];
     for (const group of this.groups.values()) {
       group.members = [];
-      for (const cursor of group.cursors.values()) if (cursor.inFlight) inFlight.push(cursor.inFlight);
+      for (const cursor of group.cursors.values())
+        if (cursor.inFlight) inFlight.push(cursor.inFlight);
     }
     await Promise.allSettled(inFlight);
   }

@@ -103,7 +103,10 @@ export function httpServerComponent(
       server.listen(options.port, options.host);
       await once(server, 'listening');
       const { port } = server.address() as AddressInfo;
-      options.logger?.info({ port, url: `http://${displayHost(options.host)}:${port}` }, 'listening');
+      options.logger?.info(
+        { port, url: `http://${displayHost(options.host)}:${port}` },
+        'listening',
+      );
     },
     async stop() {
       if (!server) return;

@@ -10,7 +10,11 @@ describe('ComponentGroup', () => {
       start: async () => void events.push(`start ${name}`),
       stop: async () => void events.push(`stop ${name}`),
     });
-    const group = new ComponentGroup(logger, [component('db'), component('consumer'), component('http')]);
+    const group = new ComponentGroup(logger, [
+      component('db'),
+      component('consumer'),
+      component('http'),
+    ]);
     await group.start();
     await group.stop();
     expect(events).toEqual([
@@ -45,9 +49,15 @@ describe('ComponentGroup', () => {
       { name: 'kafka', isReady: () => kafkaUp },
       { name: 'redis', isReady: async () => true },
     ]);
-    expect(await group.readiness()).toEqual({ ready: false, checks: { kafka: false, redis: false } });
+    expect(await group.readiness()).toEqual({
+      ready: false,
+      checks: { kafka: false, redis: false },
+    });
     await group.start();
-    expect(await group.readiness()).toEqual({ ready: false, checks: { kafka: false, redis: true } });
+    expect(await group.readiness()).toEqual({
+      ready: false,
+      checks: { kafka: false, redis: true },
+    });
     kafkaUp = true;
     expect((await group.readiness()).ready).toBe(true);
     await group.stop();

@@ -26,9 +26,21 @@ describe('createLogger', () => {
       'registered',
     );
     const text = JSON.stringify(lines);
-    for (const secret of ['hunter2', '123456', '654321', 'abc"', 'sid=secret', 'Bearer x', 'x1234567']) {
+    for (const secret of [
+      'hunter2',
+      '123456',
+      '654321',
+      'abc"',
+      'sid=secret',
+      'Bearer x',
+      'x1234567',
+    ]) {
       expect(text).not.toContain(secret);
     }
-    expect(lines[0]).toMatchObject({ service: 'auth', msg: 'registered', user: { email: 'a@b.c' } });
+    expect(lines[0]).toMatchObject({
+      service: 'auth',
+      msg: 'registered',
+      user: { email: 'a@b.c' },
+    });
   });
 });

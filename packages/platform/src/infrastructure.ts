@@ -77,7 +77,9 @@ export async function createDistributedInfrastructure(
   const missing = config.needs.filter((need) => !configured[need]);
   if (missing.length > 0) {
     throw new ConfigError(
-      missing.map((need) => `${variableOf[need]}: required by the ${config.service} service (not set)`),
+      missing.map(
+        (need) => `${variableOf[need]}: required by the ${config.service} service (not set)`,
+      ),
     );
   }
 

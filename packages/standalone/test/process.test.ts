@@ -18,7 +18,10 @@ describe('the standalone process', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
 
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no 'listening' line in:\n${output}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no 'listening' line in:\n${output}`)),
+        20_000,
+      );
       child.stdout.on('data', () => {
         const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
         if (match?.[1]) {

@@ -13,7 +13,10 @@ export const tournamentService: ServiceDefinition<TournamentConfig> = {
   config: tournamentConfig,
   create: ({ infrastructure }) => {
     // Declared now so the process connects to (and reports readiness of) what it will own.
-    infrastructure.documents.collection({ name: 'tournaments', indexes: [{ fields: { status: 1 } }] });
+    infrastructure.documents.collection({
+      name: 'tournaments',
+      indexes: [{ fields: { status: 1 } }],
+    });
     return {
       components: [],
       registerRpc: (router) =>
