@@ -21,8 +21,10 @@ async function main() {
     console.log('stack: stopped');
     process.exit(code);
   };
-  process.once('SIGINT', () => void stop(0));
-  process.once('SIGTERM', () => void stop(0));
+  // `on`, not `once`: wrappers such as tsx and pnpm relay the terminal's Ctrl-C, so a second
+  // SIGINT arrives while stopping, and the default action would kill us before the servers stop.
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
 
   console.log('stack: starting Redis, Kafka, the MongoDB-wire server and the SMTP sink…');
   stack = await startStack({

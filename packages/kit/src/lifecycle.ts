@@ -107,8 +107,10 @@ export async function runUntilSignal(group: ComponentGroup, logger: Logger): Pro
       },
     );
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  // `on`, not `once`: a wrapper (npm, pnpm, tsx) may relay the terminal's Ctrl-C, and a second
+  // SIGINT during the stop must not kill the process with its default action.
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
   try {
     await group.start();
   } catch (error) {
