@@ -44,4 +44,5 @@ module.exports = {
     },
   ],
   testTimeout: 60_000,
+  reporters: ['default', '<rootDir>/tools/jest-summary-reporter.js'],
 };

@@ -4,6 +4,9 @@
 export * from '../gen/underdog/tournament/v1/tournament_pb';
 export * from '../gen/underdog/events/v1/tournament_lifecycle_pb';
 export * from '../gen/underdog/events/v1/user_events_pb';
+export * from '../gen/underdog/events/v1/notification_requests_pb';
+export * from '../gen/underdog/auth/v1/auth_pb';
+export * from '../gen/underdog/notification/v1/notification_pb';
 
 export { EventHeader, eventTypeOf } from './events';
 export type { EventEnvelope } from './events';

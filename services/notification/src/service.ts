@@ -3,7 +3,7 @@ import { topics, type ServiceDefinition } from '@underdog/platform';
 import { notificationConfig, type NotificationConfig } from './config';
 
 /**
- * Messages to people: verification e-mails (see README). Skeleton: consumes user events.
+ * Messages to people: verification e-mails (see README). Skeleton: consumes notification requests.
  */
 export const notificationService: ServiceDefinition<NotificationConfig> = {
   name: 'notification',
@@ -20,13 +20,13 @@ export const notificationService: ServiceDefinition<NotificationConfig> = {
           start: async () => {
             subscription = await bus.subscribe({
               groupId: 'notification',
-              topics: [topics.userEvents.name],
+              topics: [topics.notificationRequests.name],
               fromBeginning: true,
               handleBatch: async (batch) => {
                 for (const message of batch) {
                   logger.debug(
                     { userId: message.key, eventType: message.headers['event-type'] },
-                    'user event seen',
+                    'notification request seen',
                   );
                 }
               },

@@ -15,10 +15,12 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file underdog/events/v1/user_events.proto.
  */
 export const file_underdog_events_v1_user_events: GenFile = /*@__PURE__*/
-  fileDesc("CiR1bmRlcmRvZy9ldmVudHMvdjEvdXNlcl9ldmVudHMucHJvdG8SEnVuZGVyZG9nLmV2ZW50cy52MSKbAgoJVXNlckV2ZW50Eg8KB3VzZXJfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKCnJlZ2lzdGVyZWQYAyABKAsyIi51bmRlcmRvZy5ldmVudHMudjEuVXNlclJlZ2lzdGVyZWRIABJJChN2ZXJpZmljYXRpb25fcmVzZW50GAQgASgLMioudW5kZXJkb2cuZXZlbnRzLnYxLlVzZXJWZXJpZmljYXRpb25SZXNlbnRIABI/Cg5lbWFpbF92ZXJpZmllZBgFIAEoCzIlLnVuZGVyZG9nLmV2ZW50cy52MS5Vc2VyRW1haWxWZXJpZmllZEgAQgYKBGtpbmQiuwEKDlVzZXJSZWdpc3RlcmVkEg0KBWVtYWlsGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIQCgh1c2VybmFtZRgDIAEoCRIZChF2ZXJpZmljYXRpb25fY29kZRgEIAEoCRIaChJ2ZXJpZmljYXRpb25fdG9rZW4YBSABKAkSOwoXdmVyaWZpY2F0aW9uX2V4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIrEBChZVc2VyVmVyaWZpY2F0aW9uUmVzZW50Eg0KBWVtYWlsGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIZChF2ZXJpZmljYXRpb25fY29kZRgDIAEoCRIaChJ2ZXJpZmljYXRpb25fdG9rZW4YBCABKAkSOwoXdmVyaWZpY2F0aW9uX2V4cGlyZXNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIhMKEVVzZXJFbWFpbFZlcmlmaWVkYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiR1bmRlcmRvZy9ldmVudHMvdjEvdXNlcl9ldmVudHMucHJvdG8SEnVuZGVyZG9nLmV2ZW50cy52MSKVAwoJVXNlckV2ZW50Eg8KB3VzZXJfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKCnJlZ2lzdGVyZWQYAyABKAsyIi51bmRlcmRvZy5ldmVudHMudjEuVXNlclJlZ2lzdGVyZWRIABI/Cg5lbWFpbF92ZXJpZmllZBgEIAEoCzIlLnVuZGVyZG9nLmV2ZW50cy52MS5Vc2VyRW1haWxWZXJpZmllZEgAEkEKD3Byb2ZpbGVfdXBkYXRlZBgFIAEoCzImLnVuZGVyZG9nLmV2ZW50cy52MS5Vc2VyUHJvZmlsZVVwZGF0ZWRIABI7Cgxyb2xlX2NoYW5nZWQYBiABKAsyIy51bmRlcmRvZy5ldmVudHMudjEuVXNlclJvbGVDaGFuZ2VkSAASQwoQcGFzc3dvcmRfY2hhbmdlZBgHIAEoCzInLnVuZGVyZG9nLmV2ZW50cy52MS5Vc2VyUGFzc3dvcmRDaGFuZ2VkSABCBgoEa2luZCJHCg5Vc2VyUmVnaXN0ZXJlZBINCgVlbWFpbBgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSEAoIdXNlcm5hbWUYAyABKAkiEwoRVXNlckVtYWlsVmVyaWZpZWQiKgoSVXNlclByb2ZpbGVVcGRhdGVkEhQKDGRpc3BsYXlfbmFtZRgBIAEoCSIfCg9Vc2VyUm9sZUNoYW5nZWQSDAoEcm9sZRgBIAEoCSIVChNVc2VyUGFzc3dvcmRDaGFuZ2VkYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * UserEvent is the value of topic `user.events` (key: user_id), produced by the auth service.
+ * It carries no secrets: analytics teams consume it. Verification codes and links travel on
+ * `notification.requests` instead.
  *
  * @generated from message underdog.events.v1.UserEvent
  */
@@ -44,16 +46,28 @@ export type UserEvent = Message<"underdog.events.v1.UserEvent"> & {
     case: "registered";
   } | {
     /**
-     * @generated from field: underdog.events.v1.UserVerificationResent verification_resent = 4;
-     */
-    value: UserVerificationResent;
-    case: "verificationResent";
-  } | {
-    /**
-     * @generated from field: underdog.events.v1.UserEmailVerified email_verified = 5;
+     * @generated from field: underdog.events.v1.UserEmailVerified email_verified = 4;
      */
     value: UserEmailVerified;
     case: "emailVerified";
+  } | {
+    /**
+     * @generated from field: underdog.events.v1.UserProfileUpdated profile_updated = 5;
+     */
+    value: UserProfileUpdated;
+    case: "profileUpdated";
+  } | {
+    /**
+     * @generated from field: underdog.events.v1.UserRoleChanged role_changed = 6;
+     */
+    value: UserRoleChanged;
+    case: "roleChanged";
+  } | {
+    /**
+     * @generated from field: underdog.events.v1.UserPasswordChanged password_changed = 7;
+     */
+    value: UserPasswordChanged;
+    case: "passwordChanged";
   } | { case: undefined; value?: undefined };
 };
 
@@ -65,10 +79,6 @@ export const UserEventSchema: GenMessage<UserEvent> = /*@__PURE__*/
   messageDesc(file_underdog_events_v1_user_events, 0);
 
 /**
- * UserRegistered carries everything the notification service needs to send the verification
- * e-mail without calling auth. verification_code and verification_token are secrets: never log
- * them; the topic's consumers are limited to services that must deliver them.
- *
  * @generated from message underdog.events.v1.UserRegistered
  */
 export type UserRegistered = Message<"underdog.events.v1.UserRegistered"> & {
@@ -86,21 +96,6 @@ export type UserRegistered = Message<"underdog.events.v1.UserRegistered"> & {
    * @generated from field: string username = 3;
    */
   username: string;
-
-  /**
-   * @generated from field: string verification_code = 4;
-   */
-  verificationCode: string;
-
-  /**
-   * @generated from field: string verification_token = 5;
-   */
-  verificationToken: string;
-
-  /**
-   * @generated from field: google.protobuf.Timestamp verification_expires_at = 6;
-   */
-  verificationExpiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -109,45 +104,6 @@ export type UserRegistered = Message<"underdog.events.v1.UserRegistered"> & {
  */
 export const UserRegisteredSchema: GenMessage<UserRegistered> = /*@__PURE__*/
   messageDesc(file_underdog_events_v1_user_events, 1);
-
-/**
- * UserVerificationResent replaces the code and token of any earlier event for this user.
- *
- * @generated from message underdog.events.v1.UserVerificationResent
- */
-export type UserVerificationResent = Message<"underdog.events.v1.UserVerificationResent"> & {
-  /**
-   * @generated from field: string email = 1;
-   */
-  email: string;
-
-  /**
-   * @generated from field: string display_name = 2;
-   */
-  displayName: string;
-
-  /**
-   * @generated from field: string verification_code = 3;
-   */
-  verificationCode: string;
-
-  /**
-   * @generated from field: string verification_token = 4;
-   */
-  verificationToken: string;
-
-  /**
-   * @generated from field: google.protobuf.Timestamp verification_expires_at = 5;
-   */
-  verificationExpiresAt?: Timestamp | undefined;
-};
-
-/**
- * Describes the message underdog.events.v1.UserVerificationResent.
- * Use `create(UserVerificationResentSchema)` to create a new message.
- */
-export const UserVerificationResentSchema: GenMessage<UserVerificationResent> = /*@__PURE__*/
-  messageDesc(file_underdog_events_v1_user_events, 2);
 
 /**
  * @generated from message underdog.events.v1.UserEmailVerified
@@ -160,5 +116,54 @@ export type UserEmailVerified = Message<"underdog.events.v1.UserEmailVerified"> 
  * Use `create(UserEmailVerifiedSchema)` to create a new message.
  */
 export const UserEmailVerifiedSchema: GenMessage<UserEmailVerified> = /*@__PURE__*/
+  messageDesc(file_underdog_events_v1_user_events, 2);
+
+/**
+ * @generated from message underdog.events.v1.UserProfileUpdated
+ */
+export type UserProfileUpdated = Message<"underdog.events.v1.UserProfileUpdated"> & {
+  /**
+   * @generated from field: string display_name = 1;
+   */
+  displayName: string;
+};
+
+/**
+ * Describes the message underdog.events.v1.UserProfileUpdated.
+ * Use `create(UserProfileUpdatedSchema)` to create a new message.
+ */
+export const UserProfileUpdatedSchema: GenMessage<UserProfileUpdated> = /*@__PURE__*/
   messageDesc(file_underdog_events_v1_user_events, 3);
+
+/**
+ * @generated from message underdog.events.v1.UserRoleChanged
+ */
+export type UserRoleChanged = Message<"underdog.events.v1.UserRoleChanged"> & {
+  /**
+   * "user" or "admin".
+   *
+   * @generated from field: string role = 1;
+   */
+  role: string;
+};
+
+/**
+ * Describes the message underdog.events.v1.UserRoleChanged.
+ * Use `create(UserRoleChangedSchema)` to create a new message.
+ */
+export const UserRoleChangedSchema: GenMessage<UserRoleChanged> = /*@__PURE__*/
+  messageDesc(file_underdog_events_v1_user_events, 4);
+
+/**
+ * @generated from message underdog.events.v1.UserPasswordChanged
+ */
+export type UserPasswordChanged = Message<"underdog.events.v1.UserPasswordChanged"> & {
+};
+
+/**
+ * Describes the message underdog.events.v1.UserPasswordChanged.
+ * Use `create(UserPasswordChangedSchema)` to create a new message.
+ */
+export const UserPasswordChangedSchema: GenMessage<UserPasswordChanged> = /*@__PURE__*/
+  messageDesc(file_underdog_events_v1_user_events, 5);
 
