@@ -15,18 +15,32 @@ export const errorCodes = {
 
 export type ErrorCode = keyof typeof errorCodes;
 
+export interface AppErrorOptions {
+  /** Which failure of its kind, UPPER_SNAKE_CASE (e.g. EMAIL_TAKEN); clients may branch on it. */
+  reason?: string;
+  cause?: unknown;
+}
+
 export class AppError extends Error {
+  readonly reason: string | undefined;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: Record<string, unknown>,
+    options: AppErrorOptions = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
+    this.reason = options.reason;
   }
 
   get status(): number {
     return errorCodes[this.code];
+  }
+
+  /** The code clients see: the specific reason when there is one, else the kind. */
+  get publicCode(): string {
+    return this.reason ?? this.code;
   }
 }
 

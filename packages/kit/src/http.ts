@@ -55,7 +55,7 @@ export function finishHttpApp(app: Express, logger: Logger): void {
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (isAppError(error)) {
-      res.status(error.status).json({ message: error.message, code: error.code });
+      res.status(error.status).json({ message: error.message, code: error.publicCode });
       return;
     }
     const status = httpStatusOf(error);

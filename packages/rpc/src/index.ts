@@ -10,6 +10,7 @@ export {
 } from './transport';
 export type { RpcEndpoint, TransportOptions } from './transport';
 export { ERROR_REASON_HEADER, errorReason, isRpcError, rpcError } from './errors';
+export { appErrorFromRpc, appErrorInterceptor } from './app-errors';
 export type { RpcErrorOptions } from './errors';
 
 export { Code, ConnectError, createClient } from '@connectrpc/connect';

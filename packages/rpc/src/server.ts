@@ -1,6 +1,7 @@
 import type { ConnectRouter } from '@connectrpc/connect';
 import { expressConnectMiddleware } from '@connectrpc/connect-express';
 import type { Handler } from 'express';
+import { appErrorInterceptor } from './app-errors';
 
 /**
  * A service's Connect handlers, e.g. `(router) => router.service(TournamentService, impl)`.
@@ -15,5 +16,5 @@ export type RegisterRoutes = (router: ConnectRouter) => void;
  * beside `/_health` and friends. Mount it before any JSON body parser: Connect reads the raw body.
  */
 export function createRpcRouter(register: RegisterRoutes): Handler {
-  return expressConnectMiddleware({ routes: register });
+  return expressConnectMiddleware({ routes: register, interceptors: [appErrorInterceptor] });
 }

@@ -7,6 +7,7 @@ import {
 } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import type { DescService } from '@bufbuild/protobuf';
+import { appErrorInterceptor } from './app-errors';
 import type { RegisterRoutes } from './server';
 
 export interface TransportOptions {
@@ -33,7 +34,10 @@ export function createInProcessTransport(
   register: RegisterRoutes,
   options: TransportOptions = {},
 ): Transport {
-  return createRouterTransport(register, { transport: options });
+  return createRouterTransport(register, {
+    transport: options,
+    router: { interceptors: [appErrorInterceptor] },
+  });
 }
 
 /** Where a service is reached: the run mode's choice, made once in configuration. */

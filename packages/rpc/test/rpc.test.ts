@@ -127,3 +127,28 @@ describe.each([
     expect(error).toMatchObject({ code: Code.Internal, rawMessage: 'internal error' });
   });
 });
+
+describe('AppError across the RPC boundary', () => {
+  it('reaches an in-process caller as the same AppError kind, reason and message', async () => {
+    const { AppError } = await import('@underdog/kit');
+    const { appErrorFromRpc, createInProcessTransport, createClient } = await import('../src');
+    const { TournamentService } = await import('@underdog/proto');
+    const client = createClient(
+      TournamentService,
+      createInProcessTransport((router) =>
+        router.service(TournamentService, {
+          getServerTime: () => {
+            throw new AppError('CONFLICT', 'Already registered', { reason: 'EMAIL_TAKEN' });
+          },
+        }),
+      ),
+    );
+    const error = await client.getServerTime({}).catch((caught: unknown) => caught);
+    const appError = appErrorFromRpc(error);
+    expect(appError).toBeInstanceOf(AppError);
+    expect(appError.code).toBe('CONFLICT');
+    expect(appError.reason).toBe('EMAIL_TAKEN');
+    expect(appError.message).toBe('Already registered');
+    expect(appError.status).toBe(409);
+  });
+});
