@@ -25,18 +25,23 @@ const external = [
   'utf-8-validate',
 ];
 
+// Every process entry (`src/main.ts`) and operator command (`src/cli.ts`) becomes `dist/<name>.js`.
 const entries = [
   ...readdirSync(join(root, 'services')).map((name) => `services/${name}`),
   'gateway',
   'packages/standalone',
-].filter((dir) => existsSync(join(root, dir, 'src', 'main.ts')));
+].flatMap((dir) =>
+  ['main', 'cli']
+    .filter((name) => existsSync(join(root, dir, 'src', `${name}.ts`)))
+    .map((name) => ({ dir, name })),
+);
 
 const started = Date.now();
 await Promise.all(
-  entries.map((dir) =>
+  entries.map(({ dir, name }) =>
     build({
-      entryPoints: [join(root, dir, 'src', 'main.ts')],
-      outfile: join(root, dir, 'dist', 'main.js'),
+      entryPoints: [join(root, dir, 'src', `${name}.ts`)],
+      outfile: join(root, dir, 'dist', `${name}.js`),
       bundle: true,
       platform: 'node',
       target: 'node20',
@@ -49,4 +54,4 @@ await Promise.all(
     }),
   ),
 );
-console.log(`build: bundled ${entries.length} processes in ${Date.now() - started} ms`);
+console.log(`build: bundled ${entries.length} entry points in ${Date.now() - started} ms`);

@@ -7,6 +7,9 @@ export * from '../gen/underdog/events/v1/user_events_pb';
 export * from '../gen/underdog/events/v1/notification_requests_pb';
 export * from '../gen/underdog/auth/v1/auth_pb';
 export * from '../gen/underdog/notification/v1/notification_pb';
+export * from '../gen/underdog/common/v1/actor_pb';
+export * from '../gen/underdog/ads/v1/ads_pb';
+export * from '../gen/underdog/events/v1/ads_catalog_pb';
 
 export { EventHeader, eventTypeOf } from './events';
 export type { EventEnvelope } from './events';

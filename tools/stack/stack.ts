@@ -114,6 +114,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     TOURNAMENT_URL: serviceUrls.get('tournament')!,
     GAME_ENGINE_URL: serviceUrls.get('game-engine')!,
     ADS_URL: serviceUrls.get('ads')!,
+    NOTIFICATION_URL: serviceUrls.get('notification')!,
   });
 
   return {

@@ -6,13 +6,15 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Actor } from "../../common/v1/actor_pb";
+import { file_underdog_common_v1_actor } from "../../common/v1/actor_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file underdog/tournament/v1/tournament.proto.
  */
 export const file_underdog_tournament_v1_tournament: GenFile = /*@__PURE__*/
-  fileDesc("Cid1bmRlcmRvZy90b3VybmFtZW50L3YxL3RvdXJuYW1lbnQucHJvdG8SFnVuZGVyZG9nLnRvdXJuYW1lbnQudjEiFgoUR2V0U2VydmVyVGltZVJlcXVlc3QiSAoVR2V0U2VydmVyVGltZVJlc3BvbnNlEi8KC3NlcnZlcl90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKOAgoKVG91cm5hbWVudBIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIYCgtkZXNjcmlwdGlvbhgDIAEoCUgAiAEBEjgKBnN0YXR1cxgEIAEoDjIoLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVG91cm5hbWVudFN0YXR1cxIsCghzdGFydF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoFcHJpemUYBiABKAlIAYgBARIZChFwYXJ0aWNpcGFudF9jb3VudBgHIAEoDRIaChJyb3VuZF90aW1lX3NlY29uZHMYCCABKA1CDgoMX2Rlc2NyaXB0aW9uQggKBl9wcml6ZSqRAQoQVG91cm5hbWVudFN0YXR1cxIhCh1UT1VSTkFNRU5UX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGlRPVVJOQU1FTlRfU1RBVFVTX1VQQ09NSU5HEAESGgoWVE9VUk5BTUVOVF9TVEFUVVNfTElWRRACEh4KGlRPVVJOQU1FTlRfU1RBVFVTX0ZJTklTSEVEEAMyhgEKEVRvdXJuYW1lbnRTZXJ2aWNlEnEKDUdldFNlcnZlclRpbWUSLC51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldFNlcnZlclRpbWVSZXF1ZXN0Gi0udW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRTZXJ2ZXJUaW1lUmVzcG9uc2UiA5ACAWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Cid1bmRlcmRvZy90b3VybmFtZW50L3YxL3RvdXJuYW1lbnQucHJvdG8SFnVuZGVyZG9nLnRvdXJuYW1lbnQudjEiFgoUR2V0U2VydmVyVGltZVJlcXVlc3QiSAoVR2V0U2VydmVyVGltZVJlc3BvbnNlEi8KC3NlcnZlcl90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIYChZMaXN0VG91cm5hbWVudHNSZXF1ZXN0IlIKF0xpc3RUb3VybmFtZW50c1Jlc3BvbnNlEjcKC3RvdXJuYW1lbnRzGAEgAygLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IiIKFEdldFRvdXJuYW1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIk8KFUdldFRvdXJuYW1lbnRSZXNwb25zZRI2Cgp0b3VybmFtZW50GAEgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IoACChdDcmVhdGVUb3VybmFtZW50UmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvchINCgV0aXRsZRgCIAEoCRIYCgtkZXNjcmlwdGlvbhgDIAEoCUgAiAEBEhIKBXByaXplGAQgASgJSAGIAQESLAoIc3RhcnRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh8KEnJvdW5kX3RpbWVfc2Vjb25kcxgGIAEoDUgCiAEBQg4KDF9kZXNjcmlwdGlvbkIICgZfcHJpemVCFQoTX3JvdW5kX3RpbWVfc2Vjb25kcyJSChhDcmVhdGVUb3VybmFtZW50UmVzcG9uc2USNgoKdG91cm5hbWVudBgBIAEoCzIiLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVG91cm5hbWVudCKMAgoXVXBkYXRlVG91cm5hbWVudFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISCgoCaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSGAoLZGVzY3JpcHRpb24YBCABKAlIAIgBARISCgVwcml6ZRgFIAEoCUgBiAEBEiwKCHN0YXJ0X2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfChJyb3VuZF90aW1lX3NlY29uZHMYByABKA1IAogBAUIOCgxfZGVzY3JpcHRpb25CCAoGX3ByaXplQhUKE19yb3VuZF90aW1lX3NlY29uZHMiUgoYVXBkYXRlVG91cm5hbWVudFJlc3BvbnNlEjYKCnRvdXJuYW1lbnQYASABKAsyIi51bmRlcmRvZy50b3VybmFtZW50LnYxLlRvdXJuYW1lbnQiTwoXRGVsZXRlVG91cm5hbWVudFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISCgoCaWQYAiABKAkiGgoYRGVsZXRlVG91cm5hbWVudFJlc3BvbnNlIkAKDU9mZmxpbmVDaG9pY2USFAoMcm91bmRfbnVtYmVyGAEgASgNEhkKEXNlbGVjdGVkX2ltYWdlX2lkGAIgASgJIpQBChlTYXZlT2ZmbGluZUNob2ljZXNSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkSNgoHY2hvaWNlcxgDIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZSKMAQoaU2F2ZU9mZmxpbmVDaG9pY2VzUmVzcG9uc2USNgoHY2hvaWNlcxgBIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZRI2Cgp0b3VybmFtZW50GAIgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IlsKGEdldE9mZmxpbmVDaG9pY2VzUmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvchIVCg10b3VybmFtZW50X2lkGAIgASgJIlMKGUdldE9mZmxpbmVDaG9pY2VzUmVzcG9uc2USNgoHY2hvaWNlcxgBIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZSJbChhIYXNPZmZsaW5lQ2hvaWNlc1JlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISFQoNdG91cm5hbWVudF9pZBgCIAEoCSIwChlIYXNPZmZsaW5lQ2hvaWNlc1Jlc3BvbnNlEhMKC2hhc19jaG9pY2VzGAEgASgIIo4CCgpUb3VybmFtZW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhgKC2Rlc2NyaXB0aW9uGAMgASgJSACIAQESOAoGc3RhdHVzGAQgASgOMigudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50U3RhdHVzEiwKCHN0YXJ0X2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgVwcml6ZRgGIAEoCUgBiAEBEhkKEXBhcnRpY2lwYW50X2NvdW50GAcgASgNEhoKEnJvdW5kX3RpbWVfc2Vjb25kcxgIIAEoDUIOCgxfZGVzY3JpcHRpb25CCAoGX3ByaXplKpEBChBUb3VybmFtZW50U3RhdHVzEiEKHVRPVVJOQU1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHgoaVE9VUk5BTUVOVF9TVEFUVVNfVVBDT01JTkcQARIaChZUT1VSTkFNRU5UX1NUQVRVU19MSVZFEAISHgoaVE9VUk5BTUVOVF9TVEFUVVNfRklOSVNIRUQQAzLSCAoRVG91cm5hbWVudFNlcnZpY2UScQoNR2V0U2VydmVyVGltZRIsLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0U2VydmVyVGltZVJlcXVlc3QaLS51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldFNlcnZlclRpbWVSZXNwb25zZSIDkAIBEncKD0xpc3RUb3VybmFtZW50cxIuLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuTGlzdFRvdXJuYW1lbnRzUmVxdWVzdBovLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuTGlzdFRvdXJuYW1lbnRzUmVzcG9uc2UiA5ACARJxCg1HZXRUb3VybmFtZW50EiwudW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRUb3VybmFtZW50UmVxdWVzdBotLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0VG91cm5hbWVudFJlc3BvbnNlIgOQAgESdQoQQ3JlYXRlVG91cm5hbWVudBIvLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QaMC51bmRlcmRvZy50b3VybmFtZW50LnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXNwb25zZRJ1ChBVcGRhdGVUb3VybmFtZW50Ei8udW5kZXJkb2cudG91cm5hbWVudC52MS5VcGRhdGVUb3VybmFtZW50UmVxdWVzdBowLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVXBkYXRlVG91cm5hbWVudFJlc3BvbnNlEnUKEERlbGV0ZVRvdXJuYW1lbnQSLy51bmRlcmRvZy50b3VybmFtZW50LnYxLkRlbGV0ZVRvdXJuYW1lbnRSZXF1ZXN0GjAudW5kZXJkb2cudG91cm5hbWVudC52MS5EZWxldGVUb3VybmFtZW50UmVzcG9uc2USewoSU2F2ZU9mZmxpbmVDaG9pY2VzEjEudW5kZXJkb2cudG91cm5hbWVudC52MS5TYXZlT2ZmbGluZUNob2ljZXNSZXF1ZXN0GjIudW5kZXJkb2cudG91cm5hbWVudC52MS5TYXZlT2ZmbGluZUNob2ljZXNSZXNwb25zZRJ9ChFHZXRPZmZsaW5lQ2hvaWNlcxIwLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0T2ZmbGluZUNob2ljZXNSZXF1ZXN0GjEudW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRPZmZsaW5lQ2hvaWNlc1Jlc3BvbnNlIgOQAgESfQoRSGFzT2ZmbGluZUNob2ljZXMSMC51bmRlcmRvZy50b3VybmFtZW50LnYxLkhhc09mZmxpbmVDaG9pY2VzUmVxdWVzdBoxLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuSGFzT2ZmbGluZUNob2ljZXNSZXNwb25zZSIDkAIBYgZwcm90bzM", [file_google_protobuf_timestamp, file_underdog_common_v1_actor]);
 
 /**
  * @generated from message underdog.tournament.v1.GetServerTimeRequest
@@ -43,6 +45,383 @@ export type GetServerTimeResponse = Message<"underdog.tournament.v1.GetServerTim
  */
 export const GetServerTimeResponseSchema: GenMessage<GetServerTimeResponse> = /*@__PURE__*/
   messageDesc(file_underdog_tournament_v1_tournament, 1);
+
+/**
+ * @generated from message underdog.tournament.v1.ListTournamentsRequest
+ */
+export type ListTournamentsRequest = Message<"underdog.tournament.v1.ListTournamentsRequest"> & {
+};
+
+/**
+ * Describes the message underdog.tournament.v1.ListTournamentsRequest.
+ * Use `create(ListTournamentsRequestSchema)` to create a new message.
+ */
+export const ListTournamentsRequestSchema: GenMessage<ListTournamentsRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 2);
+
+/**
+ * @generated from message underdog.tournament.v1.ListTournamentsResponse
+ */
+export type ListTournamentsResponse = Message<"underdog.tournament.v1.ListTournamentsResponse"> & {
+  /**
+   * @generated from field: repeated underdog.tournament.v1.Tournament tournaments = 1;
+   */
+  tournaments: Tournament[];
+};
+
+/**
+ * Describes the message underdog.tournament.v1.ListTournamentsResponse.
+ * Use `create(ListTournamentsResponseSchema)` to create a new message.
+ */
+export const ListTournamentsResponseSchema: GenMessage<ListTournamentsResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 3);
+
+/**
+ * @generated from message underdog.tournament.v1.GetTournamentRequest
+ */
+export type GetTournamentRequest = Message<"underdog.tournament.v1.GetTournamentRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.GetTournamentRequest.
+ * Use `create(GetTournamentRequestSchema)` to create a new message.
+ */
+export const GetTournamentRequestSchema: GenMessage<GetTournamentRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 4);
+
+/**
+ * @generated from message underdog.tournament.v1.GetTournamentResponse
+ */
+export type GetTournamentResponse = Message<"underdog.tournament.v1.GetTournamentResponse"> & {
+  /**
+   * @generated from field: underdog.tournament.v1.Tournament tournament = 1;
+   */
+  tournament?: Tournament | undefined;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.GetTournamentResponse.
+ * Use `create(GetTournamentResponseSchema)` to create a new message.
+ */
+export const GetTournamentResponseSchema: GenMessage<GetTournamentResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 5);
+
+/**
+ * @generated from message underdog.tournament.v1.CreateTournamentRequest
+ */
+export type CreateTournamentRequest = Message<"underdog.tournament.v1.CreateTournamentRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * @generated from field: optional string description = 3;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: optional string prize = 4;
+   */
+  prize?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp start_at = 5;
+   */
+  startAt?: Timestamp | undefined;
+
+  /**
+   * 5..120; absent means the default (15).
+   *
+   * @generated from field: optional uint32 round_time_seconds = 6;
+   */
+  roundTimeSeconds?: number | undefined;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.CreateTournamentRequest.
+ * Use `create(CreateTournamentRequestSchema)` to create a new message.
+ */
+export const CreateTournamentRequestSchema: GenMessage<CreateTournamentRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 6);
+
+/**
+ * @generated from message underdog.tournament.v1.CreateTournamentResponse
+ */
+export type CreateTournamentResponse = Message<"underdog.tournament.v1.CreateTournamentResponse"> & {
+  /**
+   * @generated from field: underdog.tournament.v1.Tournament tournament = 1;
+   */
+  tournament?: Tournament | undefined;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.CreateTournamentResponse.
+ * Use `create(CreateTournamentResponseSchema)` to create a new message.
+ */
+export const CreateTournamentResponseSchema: GenMessage<CreateTournamentResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 7);
+
+/**
+ * @generated from message underdog.tournament.v1.UpdateTournamentRequest
+ */
+export type UpdateTournamentRequest = Message<"underdog.tournament.v1.UpdateTournamentRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string title = 3;
+   */
+  title: string;
+
+  /**
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * @generated from field: optional string prize = 5;
+   */
+  prize?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp start_at = 6;
+   */
+  startAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional uint32 round_time_seconds = 7;
+   */
+  roundTimeSeconds?: number | undefined;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.UpdateTournamentRequest.
+ * Use `create(UpdateTournamentRequestSchema)` to create a new message.
+ */
+export const UpdateTournamentRequestSchema: GenMessage<UpdateTournamentRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 8);
+
+/**
+ * @generated from message underdog.tournament.v1.UpdateTournamentResponse
+ */
+export type UpdateTournamentResponse = Message<"underdog.tournament.v1.UpdateTournamentResponse"> & {
+  /**
+   * @generated from field: underdog.tournament.v1.Tournament tournament = 1;
+   */
+  tournament?: Tournament | undefined;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.UpdateTournamentResponse.
+ * Use `create(UpdateTournamentResponseSchema)` to create a new message.
+ */
+export const UpdateTournamentResponseSchema: GenMessage<UpdateTournamentResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 9);
+
+/**
+ * @generated from message underdog.tournament.v1.DeleteTournamentRequest
+ */
+export type DeleteTournamentRequest = Message<"underdog.tournament.v1.DeleteTournamentRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.DeleteTournamentRequest.
+ * Use `create(DeleteTournamentRequestSchema)` to create a new message.
+ */
+export const DeleteTournamentRequestSchema: GenMessage<DeleteTournamentRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 10);
+
+/**
+ * @generated from message underdog.tournament.v1.DeleteTournamentResponse
+ */
+export type DeleteTournamentResponse = Message<"underdog.tournament.v1.DeleteTournamentResponse"> & {
+};
+
+/**
+ * Describes the message underdog.tournament.v1.DeleteTournamentResponse.
+ * Use `create(DeleteTournamentResponseSchema)` to create a new message.
+ */
+export const DeleteTournamentResponseSchema: GenMessage<DeleteTournamentResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 11);
+
+/**
+ * @generated from message underdog.tournament.v1.OfflineChoice
+ */
+export type OfflineChoice = Message<"underdog.tournament.v1.OfflineChoice"> & {
+  /**
+   * 1..17
+   *
+   * @generated from field: uint32 round_number = 1;
+   */
+  roundNumber: number;
+
+  /**
+   * The zero-based option position as a string, "0".."3".
+   *
+   * @generated from field: string selected_image_id = 2;
+   */
+  selectedImageId: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.OfflineChoice.
+ * Use `create(OfflineChoiceSchema)` to create a new message.
+ */
+export const OfflineChoiceSchema: GenMessage<OfflineChoice> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 12);
+
+/**
+ * @generated from message underdog.tournament.v1.SaveOfflineChoicesRequest
+ */
+export type SaveOfflineChoicesRequest = Message<"underdog.tournament.v1.SaveOfflineChoicesRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: string tournament_id = 2;
+   */
+  tournamentId: string;
+
+  /**
+   * @generated from field: repeated underdog.tournament.v1.OfflineChoice choices = 3;
+   */
+  choices: OfflineChoice[];
+};
+
+/**
+ * Describes the message underdog.tournament.v1.SaveOfflineChoicesRequest.
+ * Use `create(SaveOfflineChoicesRequestSchema)` to create a new message.
+ */
+export const SaveOfflineChoicesRequestSchema: GenMessage<SaveOfflineChoicesRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 13);
+
+/**
+ * @generated from message underdog.tournament.v1.SaveOfflineChoicesResponse
+ */
+export type SaveOfflineChoicesResponse = Message<"underdog.tournament.v1.SaveOfflineChoicesResponse"> & {
+  /**
+   * @generated from field: repeated underdog.tournament.v1.OfflineChoice choices = 1;
+   */
+  choices: OfflineChoice[];
+
+  /**
+   * @generated from field: underdog.tournament.v1.Tournament tournament = 2;
+   */
+  tournament?: Tournament | undefined;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.SaveOfflineChoicesResponse.
+ * Use `create(SaveOfflineChoicesResponseSchema)` to create a new message.
+ */
+export const SaveOfflineChoicesResponseSchema: GenMessage<SaveOfflineChoicesResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 14);
+
+/**
+ * @generated from message underdog.tournament.v1.GetOfflineChoicesRequest
+ */
+export type GetOfflineChoicesRequest = Message<"underdog.tournament.v1.GetOfflineChoicesRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: string tournament_id = 2;
+   */
+  tournamentId: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.GetOfflineChoicesRequest.
+ * Use `create(GetOfflineChoicesRequestSchema)` to create a new message.
+ */
+export const GetOfflineChoicesRequestSchema: GenMessage<GetOfflineChoicesRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 15);
+
+/**
+ * @generated from message underdog.tournament.v1.GetOfflineChoicesResponse
+ */
+export type GetOfflineChoicesResponse = Message<"underdog.tournament.v1.GetOfflineChoicesResponse"> & {
+  /**
+   * @generated from field: repeated underdog.tournament.v1.OfflineChoice choices = 1;
+   */
+  choices: OfflineChoice[];
+};
+
+/**
+ * Describes the message underdog.tournament.v1.GetOfflineChoicesResponse.
+ * Use `create(GetOfflineChoicesResponseSchema)` to create a new message.
+ */
+export const GetOfflineChoicesResponseSchema: GenMessage<GetOfflineChoicesResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 16);
+
+/**
+ * @generated from message underdog.tournament.v1.HasOfflineChoicesRequest
+ */
+export type HasOfflineChoicesRequest = Message<"underdog.tournament.v1.HasOfflineChoicesRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: string tournament_id = 2;
+   */
+  tournamentId: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.HasOfflineChoicesRequest.
+ * Use `create(HasOfflineChoicesRequestSchema)` to create a new message.
+ */
+export const HasOfflineChoicesRequestSchema: GenMessage<HasOfflineChoicesRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 17);
+
+/**
+ * @generated from message underdog.tournament.v1.HasOfflineChoicesResponse
+ */
+export type HasOfflineChoicesResponse = Message<"underdog.tournament.v1.HasOfflineChoicesResponse"> & {
+  /**
+   * @generated from field: bool has_choices = 1;
+   */
+  hasChoices: boolean;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.HasOfflineChoicesResponse.
+ * Use `create(HasOfflineChoicesResponseSchema)` to create a new message.
+ */
+export const HasOfflineChoicesResponseSchema: GenMessage<HasOfflineChoicesResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 18);
 
 /**
  * Tournament is the tournament resource. The same message is the snapshot carried by
@@ -100,7 +479,7 @@ export type Tournament = Message<"underdog.tournament.v1.Tournament"> & {
  * Use `create(TournamentSchema)` to create a new message.
  */
 export const TournamentSchema: GenMessage<Tournament> = /*@__PURE__*/
-  messageDesc(file_underdog_tournament_v1_tournament, 2);
+  messageDesc(file_underdog_tournament_v1_tournament, 19);
 
 /**
  * TournamentStatus only moves forward: upcoming, then live at start_at, then finished when the
@@ -153,6 +532,82 @@ export const TournamentService: GenService<{
     methodKind: "unary";
     input: typeof GetServerTimeRequestSchema;
     output: typeof GetServerTimeResponseSchema;
+  },
+  /**
+   * ListTournaments returns every tournament, soonest first within each status.
+   *
+   * @generated from rpc underdog.tournament.v1.TournamentService.ListTournaments
+   */
+  listTournaments: {
+    methodKind: "unary";
+    input: typeof ListTournamentsRequestSchema;
+    output: typeof ListTournamentsResponseSchema;
+  },
+  /**
+   * @generated from rpc underdog.tournament.v1.TournamentService.GetTournament
+   */
+  getTournament: {
+    methodKind: "unary";
+    input: typeof GetTournamentRequestSchema;
+    output: typeof GetTournamentResponseSchema;
+  },
+  /**
+   * Admin only. start_at must be in the future.
+   *
+   * @generated from rpc underdog.tournament.v1.TournamentService.CreateTournament
+   */
+  createTournament: {
+    methodKind: "unary";
+    input: typeof CreateTournamentRequestSchema;
+    output: typeof CreateTournamentResponseSchema;
+  },
+  /**
+   * Admin only; upcoming tournaments only, except that a live one may change its texts (not its
+   * start). An unchanged start_at is accepted even when it is now in the past.
+   *
+   * @generated from rpc underdog.tournament.v1.TournamentService.UpdateTournament
+   */
+  updateTournament: {
+    methodKind: "unary";
+    input: typeof UpdateTournamentRequestSchema;
+    output: typeof UpdateTournamentResponseSchema;
+  },
+  /**
+   * Admin only; never a live tournament.
+   *
+   * @generated from rpc underdog.tournament.v1.TournamentService.DeleteTournament
+   */
+  deleteTournament: {
+    methodKind: "unary";
+    input: typeof DeleteTournamentRequestSchema;
+    output: typeof DeleteTournamentResponseSchema;
+  },
+  /**
+   * Verified users only, while the offline window is open (upcoming and before start_at - 5 min);
+   * all 17 rounds, options "0".."3"; once per user and tournament.
+   *
+   * @generated from rpc underdog.tournament.v1.TournamentService.SaveOfflineChoices
+   */
+  saveOfflineChoices: {
+    methodKind: "unary";
+    input: typeof SaveOfflineChoicesRequestSchema;
+    output: typeof SaveOfflineChoicesResponseSchema;
+  },
+  /**
+   * @generated from rpc underdog.tournament.v1.TournamentService.GetOfflineChoices
+   */
+  getOfflineChoices: {
+    methodKind: "unary";
+    input: typeof GetOfflineChoicesRequestSchema;
+    output: typeof GetOfflineChoicesResponseSchema;
+  },
+  /**
+   * @generated from rpc underdog.tournament.v1.TournamentService.HasOfflineChoices
+   */
+  hasOfflineChoices: {
+    methodKind: "unary";
+    input: typeof HasOfflineChoicesRequestSchema;
+    output: typeof HasOfflineChoicesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_underdog_tournament_v1_tournament, 0);
