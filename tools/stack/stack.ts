@@ -38,6 +38,8 @@ export interface StackOptions {
   gatewayPort?: number;
   logDir: string;
   logLevel?: string;
+  /** Extra variables for every process (e.g. lower rate limits in tests). */
+  env?: Record<string, string>;
   /** Called when a process exits while the stack is meant to be running. */
   onUnexpectedExit?: (name: ProcessName, code: number | null) => void;
 }
@@ -95,6 +97,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     processes.push({ name, pid: child.pid ?? -1, url: `http://127.0.0.1:${port}`, logFile });
   }
 
+  const gatewayPort = options.gatewayPort ?? (await freePort());
+  const gatewayUrl = `http://localhost:${gatewayPort}`;
   const serviceUrls = new Map<ProcessName, string>();
   for (const name of services) {
     const port = await freePort();
@@ -104,9 +108,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       REDIS_URL: infra.redisUrl,
       MONGO_URL: infra.mongoUrl,
       SMTP_URL: infra.smtpUrl,
+      PUBLIC_URL: gatewayUrl,
+      ...options.env,
     });
   }
-  const gatewayPort = options.gatewayPort ?? (await freePort());
   launch('gateway', gatewayPort, {
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     REDIS_URL: infra.redisUrl,
@@ -115,10 +120,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     GAME_ENGINE_URL: serviceUrls.get('game-engine')!,
     ADS_URL: serviceUrls.get('ads')!,
     NOTIFICATION_URL: serviceUrls.get('notification')!,
+    ...options.env,
   });
 
   return {
-    gatewayUrl: `http://localhost:${gatewayPort}`,
+    gatewayUrl,
     processes,
     infra,
     async waitUntilReady(timeoutMs = 90_000) {

@@ -88,10 +88,11 @@ export class KafkaBus implements EventBus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     const sessionTimeout = this.options.sessionTimeoutMs ?? 10_000;
+    const heartbeatEvery = Math.max(500, Math.floor(sessionTimeout / 5));
     const consumer = this.kafka.consumer({
       groupId: options.groupId,
       sessionTimeout,
-      heartbeatInterval: Math.max(500, Math.floor(sessionTimeout / 5)),
+      heartbeatInterval: heartbeatEvery,
       rebalanceTimeout: 30_000,
       maxWaitTimeInMs: 100,
       retry: { initialRetryTime: 100, retries: 8 },
@@ -122,7 +123,14 @@ export class KafkaBus implements EventBus {
         }));
         // A throw here leaves the offset uncommitted: kafkajs retries the batch, and if this
         // consumer is gone by then, the partition's next owner starts from the same offset.
-        await options.handleBatch(messages);
+        // Heartbeats go on while a long batch is handled, or the group would think us dead,
+        // rebalance and deliver the batch twice.
+        const beat = setInterval(() => void heartbeat().catch(() => undefined), heartbeatEvery);
+        try {
+          await options.handleBatch(messages);
+        } finally {
+          clearInterval(beat);
+        }
         // resolveOffset moves kafkajs's fetch position; the commit makes it survive this member.
         resolveOffset(batch.lastOffset());
         const next = (BigInt(batch.lastOffset()) + 1n).toString();

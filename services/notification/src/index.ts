@@ -1,1 +1,3 @@
-export { notificationService } from './service';
+export { createNotificationModule, notificationService } from './service';
+export type { NotificationAdapters } from './service';
+export { notificationConfig, type NotificationConfig } from './config';

@@ -1,40 +1,88 @@
-import type { Subscription } from '@underdog/bus';
-import { topics, type ServiceDefinition } from '@underdog/platform';
+import { withTimeout, type Component } from '@underdog/kit';
+import type { ServiceContext, ServiceDefinition, ServiceModule } from '@underdog/platform';
+import { NotificationService, timestampFromDate } from '@underdog/proto';
+import type { RegisterRoutes } from '@underdog/rpc';
 import { notificationConfig, type NotificationConfig } from './config';
+import { notificationRequestsConsumer } from './consumer';
+import {
+  Mailbox,
+  capturingMailer,
+  createMemoryMailer,
+  createSmtpMailer,
+  type Mailer,
+} from './mailer';
+
+/** Adapters a caller may provide instead of the ones the configuration picks (tests). */
+export interface NotificationAdapters {
+  /** Where e-mails are delivered; default: SMTP when `SMTP_URL` is set, else an in-memory outbox. */
+  mailer?: Mailer;
+}
 
 /**
- * Messages to people: verification e-mails (see README). Skeleton: consumes notification requests.
+ * Messages to people: consumes `notification.requests` and sends the e-mails (see README).
+ * Outside production every message sent is also kept in a development mailbox, listed by
+ * `NotificationService.ListMailbox`; in production that RPC does not exist.
  */
+export function createNotificationModule(
+  { infrastructure, logger, registry, nodeEnv }: ServiceContext,
+  config: NotificationConfig,
+  adapters: NotificationAdapters = {},
+): ServiceModule {
+  const delivery =
+    adapters.mailer ??
+    (config.smtpUrl === undefined
+      ? createMemoryMailer({ from: config.mailFrom })
+      : createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom }));
+  const mailbox = nodeEnv === 'production' ? undefined : new Mailbox();
+  const mailer = mailbox === undefined ? delivery : capturingMailer(delivery, mailbox);
+  // Never the URL itself: it may carry the SMTP password.
+  logger.info(
+    {
+      delivery: adapters.mailer ? 'provided' : config.smtpUrl === undefined ? 'memory' : 'smtp',
+      devMailbox: mailbox !== undefined,
+    },
+    'mail delivery configured',
+  );
+
+  const mailerComponent: Component = {
+    name: 'mailer',
+    stop: () => mailer.close(),
+    // Bounded, so /readyz answers in time even when the SMTP server does not.
+    isReady: () => withTimeout(mailer.verify(), 3_000, 'verifying the mailer').then(() => true),
+  };
+  return {
+    // The mailer first: stopped last, after the consumer has finished the batch in flight.
+    components: [
+      mailerComponent,
+      notificationRequestsConsumer({
+        bus: infrastructure.bus,
+        mailer,
+        publicUrl: config.publicUrl,
+        logger,
+        registry,
+      }),
+    ],
+    registerRpc: mailbox === undefined ? undefined : mailboxRoutes(mailbox),
+  };
+}
+
+/** ListMailbox: the development mailbox, newest first. */
+function mailboxRoutes(mailbox: Mailbox): RegisterRoutes {
+  return (router) =>
+    router.service(NotificationService, {
+      listMailbox: () => ({
+        messages: mailbox.list().map(({ sentAt, ...mail }) => ({
+          ...mail,
+          sentAt: timestampFromDate(sentAt),
+        })),
+      }),
+    });
+}
+
 export const notificationService: ServiceDefinition<NotificationConfig> = {
   name: 'notification',
   defaultPort: 8085,
   needs: ['bus'],
   config: notificationConfig,
-  create: ({ infrastructure, logger }) => {
-    const { bus } = infrastructure;
-    let subscription: Subscription | undefined;
-    return {
-      components: [
-        {
-          name: 'user-events-consumer',
-          start: async () => {
-            subscription = await bus.subscribe({
-              groupId: 'notification',
-              topics: [topics.notificationRequests.name],
-              fromBeginning: true,
-              handleBatch: async (batch) => {
-                for (const message of batch) {
-                  logger.debug(
-                    { userId: message.key, eventType: message.headers['event-type'] },
-                    'notification request seen',
-                  );
-                }
-              },
-            });
-          },
-          stop: async () => subscription?.stop(),
-        },
-      ],
-    };
-  },
+  create: (context, config) => createNotificationModule(context, config),
 };
