@@ -41,7 +41,12 @@ export function createMemoryBus(options: { logger?: Logger; defaultPartitions?: 
 }
 
 export class MemoryBus implements EventBus {
-  private readonly logs = new Map<string, { spec: TopicSpec; partitions: BusMessage[][] }>();
+  private readonly logs = new Map<
+    string,
+    // `nextOffsets` is kept apart from the entries: compaction removes entries, and offsets
+    // must never be handed out twice.
+    { spec: TopicSpec; partitions: BusMessage[][]; nextOffsets: number[] }
+  >();
   private readonly groups = new Map<string, Group>();
   private nextMemberId = 1;
   private closed = false;
@@ -65,7 +70,7 @@ export class MemoryBus implements EventBus {
       entries.push({
         topic,
         partition,
-        offset: String(nextOffset(entries)),
+        offset: String(log.nextOffsets[partition]!++),
         key: message.key,
         value: message.value.slice(),
         headers: { ...message.headers },
@@ -131,6 +136,7 @@ export class MemoryBus implements EventBus {
       log = {
         spec: resolved,
         partitions: Array.from({ length: resolved.partitions }, () => []),
+        nextOffsets: Array.from({ length: resolved.partitions }, () => 0),
       };
       this.logs.set(name, log);
     }
@@ -144,7 +150,7 @@ export class MemoryBus implements EventBus {
         const key = `${topic}/${partition}`;
         if (group.cursors.has(key)) return;
         group.cursors.set(key, {
-          committed: member.fromBeginning ? firstOffset(entries) : nextOffset(entries),
+          committed: member.fromBeginning ? firstOffset(entries) : log.nextOffsets[partition]!,
           running: false,
           inFlight: undefined,
         });
@@ -225,11 +231,6 @@ export class MemoryBus implements EventBus {
 function splitKey(key: string): [string, number] {
   const slash = key.lastIndexOf('/');
   return [key.slice(0, slash), Number(key.slice(slash + 1))];
-}
-
-function nextOffset(entries: BusMessage[]): number {
-  const last = entries[entries.length - 1];
-  return last ? Number(last.offset) + 1 : 0;
 }
 
 function firstOffset(entries: BusMessage[]): number {

@@ -108,6 +108,18 @@ export function describeEventBusContract(
       expect(message?.timestamp).toBeGreaterThan(Date.now() - 60_000);
     });
 
+    it('delivers every message of a key on a compacted topic to a subscribed group', async () => {
+      const topic = unique('catalog');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 1, compacted: true }]);
+      const received: string[] = [];
+      await subscribe(topic, unique('group'), (m) => void received.push(decode(m.value)));
+      await fixture.bus.publish(topic, [{ key: 'ad-1', value: encode('ad-1:1') }]);
+      await waitFor(() => received.length === 1, 'the first version');
+      await fixture.bus.publish(topic, [{ key: 'ad-1', value: encode('ad-1:2') }]);
+      await waitFor(() => received.length === 2, 'the second version of the same key');
+      expect(received).toEqual(['ad-1:1', 'ad-1:2']);
+    });
+
     it('keeps the order of messages with the same key across partitions', async () => {
       const topic = unique('order');
       await fixture.bus.ensureTopics([{ name: topic, partitions: 3 }]);

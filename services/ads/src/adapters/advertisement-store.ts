@@ -1,0 +1,128 @@
+import type { Collection, CollectionDefinition, DocumentStore } from '@underdog/documents';
+import type { Advertisement, AdvertisementChanges, DisplayPosition } from '../domain/advertisement';
+
+/**
+ * An advertisement as stored, with the bookkeeping of its `ads.catalog` publication. The document
+ * is its own outbox: a write and the note that the catalog still has to hear of it are one atomic
+ * document update, so no change is lost between the database and Kafka (see catalog-sync.ts).
+ */
+interface StoredAdvertisement extends Advertisement {
+  /** Bumped by every write; the catalog sync compares it before and after it publishes. */
+  revision: number;
+  /** From a write until `ads.catalog` is known to carry it. */
+  catalogPending: boolean;
+  /** Set by a delete until the tombstone is out; the ad no longer exists for callers. */
+  deletedAt?: Date;
+}
+
+export const advertisementsCollection: CollectionDefinition<StoredAdvertisement> = {
+  name: 'advertisements',
+  indexes: [
+    { fields: { displayPosition: 1, isActive: 1, createdAt: 1 } },
+    { fields: { catalogPending: 1 } },
+  ],
+};
+
+/** What the catalog has to say about an ad: its current state, or that it is gone. */
+export type CatalogState =
+  | { kind: 'live'; revision: number; advertisement: Advertisement }
+  | { kind: 'deleted'; revision: number }
+  | { kind: 'gone' };
+
+const notDeleted = { deletedAt: null } as const;
+
+/** The `advertisements` collection: queries for the use cases and for the catalog sync. */
+export class AdvertisementStore {
+  private readonly collection: Collection<StoredAdvertisement>;
+
+  constructor(documents: DocumentStore) {
+    this.collection = documents.collection(advertisementsCollection);
+  }
+
+  async insert(advertisement: Advertisement): Promise<void> {
+    await this.collection.insertOne({ ...advertisement, revision: 1, catalogPending: true });
+  }
+
+  /** Active ads of one position, oldest first (so "the first one" stays the same). */
+  async listActive(position: DisplayPosition): Promise<Advertisement[]> {
+    const stored = await this.collection.find(
+      { ...notDeleted, displayPosition: position, isActive: true },
+      { sort: { createdAt: 1, id: 1 } },
+    );
+    return stored.map(toAdvertisement);
+  }
+
+  /** Every ad, newest first. */
+  async listAll(): Promise<Advertisement[]> {
+    const stored = await this.collection.find(notDeleted, { sort: { createdAt: -1, id: -1 } });
+    return stored.map(toAdvertisement);
+  }
+
+  /** The ad after the change, or null when there is no such ad. */
+  async update(
+    id: string,
+    changes: AdvertisementChanges,
+    updatedAt: Date,
+  ): Promise<Advertisement | null> {
+    const updated = await this.collection.updateOne(
+      { id, ...notDeleted },
+      {
+        $set: { ...definedOnly(changes), updatedAt, catalogPending: true },
+        $inc: { revision: 1 },
+      },
+    );
+    return updated && toAdvertisement(updated);
+  }
+
+  /** Hides the ad at once; `purge` removes it once its tombstone is published. */
+  async markDeleted(id: string, deletedAt: Date): Promise<boolean> {
+    const deleted = await this.collection.updateOne(
+      { id, ...notDeleted },
+      { $set: { deletedAt, catalogPending: true }, $inc: { revision: 1 } },
+    );
+    return deleted !== null;
+  }
+
+  async catalogState(id: string): Promise<CatalogState> {
+    const stored = await this.collection.findById(id);
+    if (!stored) return { kind: 'gone' };
+    if (stored.deletedAt) return { kind: 'deleted', revision: stored.revision };
+    return { kind: 'live', revision: stored.revision, advertisement: toAdvertisement(stored) };
+  }
+
+  /** The catalog carries `revision`; a later write keeps the ad pending for its own sync. */
+  async markCatalogSynced(id: string, revision: number): Promise<void> {
+    await this.collection.updateOne({ id, revision }, { $set: { catalogPending: false } });
+  }
+
+  /** Removes a deleted ad whose tombstone is published. */
+  async purge(id: string, revision: number): Promise<void> {
+    await this.collection.deleteOne({ id, revision, deletedAt: { $exists: true } });
+  }
+
+  async catalogPendingIds(): Promise<string[]> {
+    const pending = await this.collection.find({ catalogPending: true });
+    return pending.map((stored) => stored.id);
+  }
+}
+
+function toAdvertisement(stored: StoredAdvertisement): Advertisement {
+  return {
+    id: stored.id,
+    title: stored.title,
+    type: stored.type,
+    content: stored.content,
+    displayPosition: stored.displayPosition,
+    isActive: stored.isActive,
+    duration: stored.duration,
+    createdAt: stored.createdAt,
+    updatedAt: stored.updatedAt,
+  };
+}
+
+/** Absent fields stay as they are, in both adapters (`$set: { title: undefined }` would not). */
+function definedOnly<T extends object>(changes: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(changes).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
+}

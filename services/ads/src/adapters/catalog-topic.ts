@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import type { EventBus, OutgoingMessage } from '@underdog/bus';
+import { eventHeaders, topics } from '@underdog/platform';
+import type { Advertisement } from '../domain/advertisement';
+import { encodeSnapshot, snapshotEventType } from '../mapping';
+
+/**
+ * The compacted `ads.catalog` topic (key: ad id). A change publishes the ad's snapshot; a delete
+ * publishes a tombstone: the key with an empty value. An empty value is also the binary encoding
+ * of an `AdvertisementSnapshot` without an advertisement, so a consumer decoding every message
+ * the same way reads a tombstone as "no such ad" (see README, "ads.catalog").
+ */
+export class CatalogTopic {
+  constructor(private readonly bus: EventBus) {}
+
+  async publishSnapshot(advertisement: Advertisement): Promise<void> {
+    await this.publish(advertisement.id, encodeSnapshot(advertisement));
+  }
+
+  async publishTombstone(id: string): Promise<void> {
+    await this.publish(id, new Uint8Array());
+  }
+
+  private async publish(id: string, value: Uint8Array): Promise<void> {
+    const message: OutgoingMessage = {
+      key: id,
+      value,
+      headers: { [eventHeaders.type]: snapshotEventType, [eventHeaders.id]: randomUUID() },
+    };
+    await this.bus.publish(topics.adsCatalog.name, [message]);
+  }
+}

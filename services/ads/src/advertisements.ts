@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { AdvertisementStore } from './adapters/advertisement-store';
+import type { CatalogSync } from './catalog-sync';
+import { requireAdmin, type Actor } from './domain/access';
+import type { Advertisement, Clock } from './domain/advertisement';
+import { adsErrors } from './domain/errors';
+import {
+  advertisementChangesInput,
+  newAdvertisementInput,
+  parseDisplayPosition,
+  parseInput,
+} from './domain/validation';
+
+export interface AdvertisementsDependencies {
+  store: AdvertisementStore;
+  catalog: CatalogSync;
+  clock: Clock;
+}
+
+/**
+ * The ads use cases: who may do what, the rules, and the catalog publication after each change.
+ * Inputs are unchecked values (from a request); access is checked before the input is.
+ */
+export class Advertisements {
+  constructor(private readonly deps: AdvertisementsDependencies) {}
+
+  /**
+   * With a position: the active ads of that position, oldest first, for anyone (the client
+   * shows the first). Without: every ad, newest first, for admins (the dashboard).
+   */
+  async list(actor: Actor | undefined, position: string | undefined): Promise<Advertisement[]> {
+    if (position === undefined) {
+      requireAdmin(actor);
+      return this.deps.store.listAll();
+    }
+    return this.deps.store.listActive(parseDisplayPosition(position));
+  }
+
+  async create(actor: Actor | undefined, input: unknown): Promise<Advertisement> {
+    requireAdmin(actor);
+    const fields = parseInput(newAdvertisementInput, input);
+    const now = this.deps.clock.now();
+    const advertisement: Advertisement = {
+      id: randomUUID(),
+      ...fields,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.deps.store.insert(advertisement);
+    await this.deps.catalog.afterWrite(advertisement.id);
+    return advertisement;
+  }
+
+  /** Changes only the fields given; `isActive` hides or shows the ad. */
+  async update(actor: Actor | undefined, id: string, input: unknown): Promise<Advertisement> {
+    requireAdmin(actor);
+    const changes = parseInput(advertisementChangesInput, input);
+    const updated = await this.deps.store.update(id, changes, this.deps.clock.now());
+    if (!updated) throw adsErrors.notFound();
+    await this.deps.catalog.afterWrite(id);
+    return updated;
+  }
+
+  async delete(actor: Actor | undefined, id: string): Promise<void> {
+    requireAdmin(actor);
+    const deleted = await this.deps.store.markDeleted(id, this.deps.clock.now());
+    if (!deleted) throw adsErrors.notFound();
+    await this.deps.catalog.afterWrite(id);
+  }
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import {
+  advertisementRules as rules,
+  advertisementTypes,
+  displayPositions,
+  type AdvertisementChanges,
+  type AdvertisementFields,
+  type DisplayPosition,
+} from './advertisement';
+import { adsErrors } from './errors';
+
+/**
+ * Input rules with the product's messages (spec §5, server-enforced). Handlers parse requests
+ * with these, so the rest of the service works with values that are already valid.
+ */
+
+/** Lengths in characters (code points), so an emoji counts once, as a person would count it. */
+const characters = (value: string) => Array.from(value).length;
+
+const title = (emptyMessage: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, emptyMessage)
+    .refine(
+      (value) => characters(value) <= rules.maxTitleLength,
+      `Title must be at most ${rules.maxTitleLength} characters`,
+    );
+
+/** Content is kept as given (markup may care about whitespace) but may not be blank. */
+const content = (emptyMessage: string) =>
+  z
+    .string()
+    .refine((value) => value.trim().length > 0, emptyMessage)
+    .refine(
+      (value) => characters(value) <= rules.maxContentLength,
+      `Content must be at most ${rules.maxContentLength} characters`,
+    );
+
+const type = z.enum(advertisementTypes, {
+  error: `Type must be one of ${advertisementTypes.join(', ')}`,
+});
+
+export const displayPosition = z.enum(displayPositions, {
+  error: `displayPosition must be one of ${displayPositions.join(', ')}`,
+});
+
+const durationMessage = `Duration must be between ${rules.minDuration} and ${rules.maxDuration} seconds`;
+const duration = z
+  .number(durationMessage)
+  .int(durationMessage)
+  .min(rules.minDuration, durationMessage)
+  .max(rules.maxDuration, durationMessage);
+
+/** Keys in the order of the admin form, so the first problem reported is the form's first. */
+export const newAdvertisementInput = z.object({
+  title: title('Title is required'),
+  type,
+  content: content('Content is required'),
+  displayPosition: displayPosition.default(rules.defaultDisplayPosition),
+  duration: duration.default(rules.defaultDuration),
+  isActive: z.boolean().default(true),
+}) satisfies z.ZodType<AdvertisementFields>;
+
+/** Every field optional; one that is given follows the same rules as on create. */
+export const advertisementChangesInput = z.object({
+  title: title('Title cannot be empty').optional(),
+  type: type.optional(),
+  content: content('Content cannot be empty').optional(),
+  displayPosition: displayPosition.optional(),
+  duration: duration.optional(),
+  isActive: z.boolean().optional(),
+}) satisfies z.ZodType<AdvertisementChanges>;
+
+/**
+ * Parses `value` or throws the first problem as BAD_REQUEST / VALIDATION_FAILED: the client
+ * shows one message at a time, in the order of the form's fields.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw adsErrors.invalid(result.error.issues[0]?.message ?? 'Invalid request');
+}
+
+export function parseDisplayPosition(value: string): DisplayPosition {
+  return parseInput(displayPosition, value);
+}
