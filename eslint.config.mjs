@@ -45,6 +45,7 @@ export default tseslint.config(
     files: [
       '**/config.ts',
       '**/main.ts',
+      '**/cli.ts',
       'packages/harness/**/*.ts',
       'tools/**',
       '**/test/**/*.ts',

@@ -1,8 +1,42 @@
-import { parseEnv, type Environment } from '@underdog/kit';
+import { ConfigError, envFields, parseEnv, type Environment } from '@underdog/kit';
+import { z } from 'zod';
+import type { AdminAccount } from './accounts';
+import { passwordRule } from './domain/validation';
 
 /** The auth service's own variables (the common ones are read by @underdog/platform). */
-export function authConfig(env: Environment) {
-  return parseEnv({}, env);
+export function authConfig(env: Environment): AuthConfig {
+  const parsed = parseEnv(
+    {
+      ADMIN_EMAIL: z
+        .string()
+        .trim()
+        .toLowerCase()
+        .pipe(z.email('must be an e-mail address'))
+        .optional(),
+      ADMIN_PASSWORD: passwordRule.optional(),
+      ADMIN_DISPLAY_NAME: z.string().trim().min(2).max(50).default('Admin'),
+    },
+    env,
+  );
+  const { ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = parsed;
+  if (email === undefined && password === undefined) return { admin: undefined };
+  if (email === undefined || password === undefined) {
+    const missing = email === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD';
+    throw new ConfigError([
+      `${missing}: ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither (not set)`,
+    ]);
+  }
+  return { admin: { email, password, displayName: parsed.ADMIN_DISPLAY_NAME } };
 }
 
-export type AuthConfig = ReturnType<typeof authConfig>;
+export interface AuthConfig {
+  /** The first admin, created (or promoted) at start; from ADMIN_EMAIL / ADMIN_PASSWORD. */
+  admin: AdminAccount | undefined;
+}
+
+/** The `grant-admin` CLI's variables. */
+export function cliConfig(env: Environment) {
+  return parseEnv({ AUTH_URL: envFields.url().default('http://127.0.0.1:8081') }, env);
+}
+
+export type CliConfig = ReturnType<typeof cliConfig>;

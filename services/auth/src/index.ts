@@ -1,1 +1,2 @@
-export { authService } from './service';
+export { authService, defineAuthService, type AuthServiceOptions } from './service';
+export { authConfig, type AuthConfig } from './config';

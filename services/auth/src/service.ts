@@ -1,20 +1,50 @@
 import type { ServiceDefinition } from '@underdog/platform';
+import { Accounts } from './accounts';
+import { adminBootstrap } from './admin-bootstrap';
+import { AuthEvents } from './adapters/events';
+import { hashSecret, randomSecret } from './adapters/secrets';
+import { SessionStore } from './adapters/sessions';
+import { ResendThrottle } from './adapters/throttle';
+import { UsersRepository } from './adapters/users';
 import { authConfig, type AuthConfig } from './config';
+import { verificationRules } from './domain/verification';
+import { authRoutes } from './handlers';
 
-/** Users, sessions, e-mail verification and roles (see README). Skeleton: owns its collection. */
-export const authService: ServiceDefinition<AuthConfig> = {
-  name: 'auth',
-  defaultPort: 8081,
-  needs: ['documents'],
-  config: authConfig,
-  create: ({ infrastructure }) => {
-    infrastructure.documents.collection({
-      name: 'users',
-      indexes: [
-        { fields: { email: 1 }, unique: true },
-        { fields: { username: 1 }, unique: true },
-      ],
-    });
-    return { components: [] };
-  },
-};
+export interface AuthServiceOptions {
+  /** The clock every rule is measured against (code expiry, resend interval, sessions). */
+  now?: () => Date;
+}
+
+/**
+ * Users, credentials, sessions, e-mail verification and roles (see README). Tests pass their own
+ * clock; everything else uses `authService`.
+ */
+export function defineAuthService(options: AuthServiceOptions = {}): ServiceDefinition<AuthConfig> {
+  const now = options.now ?? (() => new Date());
+  return {
+    name: 'auth',
+    defaultPort: 8081,
+    needs: ['documents', 'store', 'bus'],
+    config: authConfig,
+    create: async ({ infrastructure, logger }, config) => {
+      const accounts = new Accounts({
+        users: new UsersRepository(infrastructure.documents),
+        sessions: new SessionStore(infrastructure.store),
+        resendThrottle: new ResendThrottle(
+          infrastructure.store,
+          verificationRules.resendIntervalMs,
+        ),
+        events: new AuthEvents(infrastructure.bus, now),
+        now,
+        logger,
+        dummyPasswordHash: await hashSecret(randomSecret()),
+      });
+      return {
+        components: config.admin ? [adminBootstrap(accounts, config.admin, logger)] : [],
+        registerRpc: authRoutes(accounts),
+      };
+    },
+  };
+}
+
+export const authService = defineAuthService();

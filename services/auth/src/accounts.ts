@@ -1,0 +1,391 @@
+import { randomUUID } from 'node:crypto';
+import { isAppError, type AppError, type Logger } from '@underdog/kit';
+import type { AuthEvents } from './adapters/events';
+import {
+  hashSecret,
+  randomSecret,
+  randomVerificationCode,
+  sha256,
+  verifySecret,
+} from './adapters/secrets';
+import type { SessionStore } from './adapters/sessions';
+import type { ResendThrottle } from './adapters/throttle';
+import type { UsersRepository } from './adapters/users';
+import { authErrors } from './domain/errors';
+import { isSessionAlive, type Session } from './domain/session';
+import { emptyStatistics, type PendingVerification, type Role, type User } from './domain/user';
+import { maxUsernameAttempts, usernameBase, usernameCandidate } from './domain/username';
+import { passwordLength } from './domain/validation';
+import {
+  acceptsToken,
+  codeRefusal,
+  mayResend,
+  verificationExpiry,
+  type CodeRefusal,
+} from './domain/verification';
+
+export interface AccountsDependencies {
+  users: UsersRepository;
+  sessions: SessionStore;
+  resendThrottle: ResendThrottle;
+  events: AuthEvents;
+  now: () => Date;
+  logger: Logger;
+  /** A hash of a random password: logins for unknown e-mails verify against it (same timing). */
+  dummyPasswordHash: string;
+}
+
+/** A user with a session just opened or resolved for them. */
+export interface SignedIn {
+  user: User;
+  session: Session;
+}
+
+/** A fresh verification: what is stored, and the secrets that only the e-mail carries. */
+interface NewVerification {
+  verification: PendingVerification;
+  code: string;
+  token: string;
+}
+
+/** Inputs are validated and normalised by the handlers; e-mails arrive trimmed and lower-case. */
+export interface Registration {
+  email: string;
+  displayName: string;
+  password: string;
+  deviceId: string;
+}
+
+export interface AdminAccount {
+  email: string;
+  password: string;
+  displayName: string;
+}
+
+/** A verification attempt that lost a race should look again, but not for ever. */
+const MAX_CODE_ROUNDS = 3;
+
+/**
+ * The auth use cases: accounts, credentials, sessions, e-mail verification and roles. The rules
+ * themselves are pure functions in `domain/`; this class sequences them with the adapters.
+ */
+export class Accounts {
+  private readonly users: UsersRepository;
+  private readonly sessions: SessionStore;
+  private readonly events: AuthEvents;
+  private readonly now: () => Date;
+  private readonly logger: Logger;
+
+  constructor(private readonly deps: AccountsDependencies) {
+    this.users = deps.users;
+    this.sessions = deps.sessions;
+    this.events = deps.events;
+    this.now = deps.now;
+    this.logger = deps.logger;
+  }
+
+  async register(registration: Registration): Promise<SignedIn> {
+    // Checked first so a taken e-mail costs no hashing; the unique index still decides races.
+    if (await this.users.byEmail(registration.email)) throw authErrors.emailTaken();
+    const now = this.now();
+    const passwordHash = await hashSecret(registration.password);
+    const { verification, code, token } = await this.newVerification(now);
+    const user = await this.insertWithUsername({
+      id: randomUUID(),
+      email: registration.email,
+      displayName: registration.displayName,
+      passwordHash,
+      role: 'user',
+      isEmailVerified: false,
+      emailVerificationSentAt: now,
+      verification,
+      statistics: emptyStatistics(),
+      createdAt: now,
+    });
+    if (user === 'email-taken') throw authErrors.emailTaken();
+    // The registration e-mail counts as a send: a resend right after it waits like any other.
+    await this.deps.resendThrottle.claim(user.email);
+    await this.events.verificationEmailRequested(user.id, {
+      email: user.email,
+      displayName: user.displayName,
+      code,
+      token,
+      expiresAt: verification.expiresAt,
+    });
+    await this.events.userChanged(user.id, {
+      case: 'registered',
+      value: { email: user.email, displayName: user.displayName, username: user.username },
+    });
+    this.logger.info({ userId: user.id }, 'user registered');
+    return { user, session: await this.openSession(user.id, registration.deviceId) };
+  }
+
+  /** Every failure is the same error; an unknown e-mail costs the same hashing as a known one. */
+  async login(email: string, password: string, deviceId: string): Promise<SignedIn> {
+    // No stored password is longer, and hashing megabytes on request would be an easy DoS.
+    if (password.length > passwordLength.max) throw authErrors.invalidCredentials();
+    const user = await this.users.byEmail(email);
+    const matches = await verifySecret(user?.passwordHash ?? this.deps.dummyPasswordHash, password);
+    if (!user || !matches) throw authErrors.invalidCredentials();
+    this.logger.info({ userId: user.id }, 'user logged in');
+    return { user, session: await this.openSession(user.id, deviceId) };
+  }
+
+  /** Ends the session; an unknown or expired one is already ended. */
+  async logout(sessionId: string): Promise<void> {
+    const session = sessionId ? await this.sessions.find(sessionId) : null;
+    if (session) await this.sessions.delete(session);
+  }
+
+  /** The session's user; the use extends the idle timeout. */
+  async resolveSession(sessionId: string): Promise<SignedIn> {
+    const session = sessionId ? await this.sessions.find(sessionId) : null;
+    if (!session) throw authErrors.noSession();
+    const now = this.now();
+    const user = isSessionAlive(session, now) ? await this.users.byId(session.userId) : null;
+    if (!user) {
+      await this.sessions.delete(session);
+      throw authErrors.noSession();
+    }
+    if (!(await this.sessions.touch(session, now))) throw authErrors.noSession();
+    return { user, session: { ...session, lastSeenAt: now } };
+  }
+
+  /**
+   * Verifies with the 6-digit code of the session's user, or else of the user with `email`.
+   * Every attempt is counted before the code is compared, so even concurrent guesses get five
+   * tries in all; the fifth wrong one voids the code.
+   */
+  async verifyWithCode(code: string, owner: { sessionId?: string; email?: string }): Promise<User> {
+    let user = await this.codeOwner(owner);
+    if (!user) {
+      await verifySecret(this.deps.dummyPasswordHash, code);
+      throw authErrors.codeInvalid();
+    }
+    for (let round = 0; round < MAX_CODE_ROUNDS; round += 1) {
+      if (user.isEmailVerified) return user;
+      const now = this.now();
+      const refusal = codeRefusal(user.verification, now);
+      if (refusal) throw refusalError(refusal);
+      const pending = user.verification;
+      if (!pending) throw authErrors.noCode();
+      const spent = await this.users.spendCodeAttempt(user.id, pending);
+      if (spent) {
+        if (await verifySecret(pending.codeHash, code))
+          return this.completeVerification(user, pending);
+        const attempts = spent.verification?.failedAttempts ?? 0;
+        this.logger.info({ userId: user.id, attempts }, 'wrong verification code');
+        throw codeRefusal(spent.verification, now) === 'CODE_VOIDED'
+          ? authErrors.codeVoided()
+          : authErrors.codeInvalid();
+      }
+      // Verified, resent or voided meanwhile: decide on the current state.
+      const current = await this.users.byId(user.id);
+      if (!current) throw authErrors.codeInvalid();
+      user = current;
+    }
+    throw authErrors.codeInvalid();
+  }
+
+  /**
+   * Verifies with the link token. A link used twice finds nothing; if the caller's session
+   * shows the e-mail already verified, that is still a success.
+   */
+  async verifyWithToken(token: string, sessionId?: string): Promise<User> {
+    const user = token ? await this.users.byTokenHash(sha256(token)) : null;
+    const pending = user?.verification;
+    if (user && pending && acceptsToken(pending, this.now())) {
+      return this.completeVerification(user, pending);
+    }
+    const signedIn = sessionId ? await this.resolveSessionOrNull(sessionId) : null;
+    if (signedIn?.user.isEmailVerified) return signedIn.user;
+    throw authErrors.tokenInvalid();
+  }
+
+  /**
+   * Sends a new code and link, replacing the old ones. Unknown and already verified addresses
+   * get the same answer without an e-mail, after the same work, so the answer reveals nothing.
+   */
+  async resendVerification(email: string): Promise<void> {
+    if (!(await this.deps.resendThrottle.claim(email))) throw authErrors.resendTooSoon();
+    const now = this.now();
+    const { verification, code, token } = await this.newVerification(now);
+    const user = await this.users.byEmail(email);
+    if (!user || user.isEmailVerified) return;
+    if (!mayResend(user.emailVerificationSentAt, now)) throw authErrors.resendTooSoon();
+    const updated = await this.users.replaceVerification(
+      user.id,
+      user.emailVerificationSentAt,
+      verification,
+      now,
+    );
+    if (!updated) {
+      // Another request got there first: it verified the address or sent a code just now.
+      if ((await this.users.byId(user.id))?.isEmailVerified) return;
+      throw authErrors.resendTooSoon();
+    }
+    await this.events.verificationEmailRequested(user.id, {
+      email: updated.email,
+      displayName: updated.displayName,
+      code,
+      token,
+      expiresAt: verification.expiresAt,
+    });
+    this.logger.info({ userId: user.id }, 'verification e-mail resent');
+  }
+
+  async updateProfile(sessionId: string, displayName: string): Promise<User> {
+    const { user } = await this.resolveSession(sessionId);
+    if (user.displayName === displayName) return user;
+    const updated = await this.users.setDisplayName(user.id, displayName);
+    if (!updated) throw authErrors.noSession();
+    await this.events.userChanged(user.id, { case: 'profileUpdated', value: { displayName } });
+    return updated;
+  }
+
+  /** Ends every session of the user, the caller's included, and opens a new one for the caller. */
+  async changePassword(sessionId: string, current: string, next: string): Promise<Session> {
+    const { user, session } = await this.resolveSession(sessionId);
+    if (!(await verifySecret(user.passwordHash, current))) throw authErrors.wrongPassword();
+    if (!(await this.users.setPasswordHash(user.id, await hashSecret(next)))) {
+      throw authErrors.noSession();
+    }
+    await this.sessions.deleteAllOf(user.id);
+    const fresh = await this.openSession(user.id, session.deviceId);
+    await this.events.userChanged(user.id, { case: 'passwordChanged', value: {} });
+    this.logger.info({ userId: user.id }, 'password changed; other sessions ended');
+    return fresh;
+  }
+
+  async setRole(email: string, role: Role): Promise<User> {
+    const result = await this.users.setRole(email, role);
+    if (!result) throw authErrors.userNotFound();
+    if (result.changed) {
+      await this.events.userChanged(result.user.id, { case: 'roleChanged', value: { role } });
+      this.logger.info({ userId: result.user.id, role }, 'role changed');
+    }
+    return result.user;
+  }
+
+  /**
+   * Makes sure the configured first admin exists: created verified if missing, promoted if
+   * present (its password is left alone: the admin may have changed it). Idempotent, and safe
+   * when several replicas start at once: the unique e-mail index picks the one that creates it.
+   */
+  async ensureAdmin(admin: AdminAccount): Promise<void> {
+    if (await this.users.byEmail(admin.email)) {
+      await this.setRole(admin.email, 'admin');
+      return;
+    }
+    const now = this.now();
+    const user = await this.insertWithUsername({
+      id: randomUUID(),
+      email: admin.email,
+      displayName: admin.displayName,
+      passwordHash: await hashSecret(admin.password),
+      role: 'admin',
+      isEmailVerified: true,
+      emailVerificationSentAt: null,
+      statistics: emptyStatistics(),
+      createdAt: now,
+    });
+    if (user === 'email-taken') {
+      await this.setRole(admin.email, 'admin');
+      return;
+    }
+    await this.events.userChanged(
+      user.id,
+      {
+        case: 'registered',
+        value: { email: user.email, displayName: user.displayName, username: user.username },
+      },
+      { case: 'emailVerified', value: {} },
+      { case: 'roleChanged', value: { role: 'admin' } },
+    );
+    this.logger.info({ userId: user.id }, 'first admin created');
+  }
+
+  private async completeVerification(user: User, pending: PendingVerification): Promise<User> {
+    const verified = await this.users.markVerified(user.id, pending);
+    if (!verified) {
+      // Used by a concurrent request: fine if that one verified the address.
+      const current = await this.users.byId(user.id);
+      if (current?.isEmailVerified) return current;
+      throw authErrors.codeInvalid();
+    }
+    await this.events.userChanged(user.id, { case: 'emailVerified', value: {} });
+    this.logger.info({ userId: user.id }, 'e-mail verified');
+    return verified;
+  }
+
+  /** Whose code: the session's user (preferred), else the user with the e-mail, if any. */
+  private async codeOwner(owner: { sessionId?: string; email?: string }): Promise<User | null> {
+    if (owner.sessionId) {
+      const signedIn = await this.resolveSessionOrNull(owner.sessionId);
+      if (signedIn) return signedIn.user;
+      if (!owner.email) throw authErrors.noSession();
+    }
+    if (owner.email) return this.users.byEmail(owner.email);
+    throw authErrors.noSession();
+  }
+
+  private async resolveSessionOrNull(sessionId: string): Promise<SignedIn | null> {
+    try {
+      return await this.resolveSession(sessionId);
+    } catch (error) {
+      if (isAppError(error) && error.reason === 'NO_SESSION') return null;
+      throw error;
+    }
+  }
+
+  private async openSession(userId: string, deviceId: string): Promise<Session> {
+    const now = this.now();
+    const session: Session = {
+      id: randomSecret(),
+      userId,
+      deviceId,
+      createdAt: now,
+      lastSeenAt: now,
+    };
+    await this.sessions.create(session);
+    return session;
+  }
+
+  private async newVerification(now: Date): Promise<NewVerification> {
+    const code = randomVerificationCode();
+    const token = randomSecret();
+    return {
+      verification: {
+        codeHash: await hashSecret(code),
+        tokenHash: sha256(token),
+        expiresAt: verificationExpiry(now),
+        failedAttempts: 0,
+      },
+      code,
+      token,
+    };
+  }
+
+  /** Inserts with the derived username, or the next candidate while it is taken. */
+  private async insertWithUsername(user: Omit<User, 'username'>): Promise<User | 'email-taken'> {
+    const base = usernameBase(user.email);
+    for (let attempt = 0; attempt < maxUsernameAttempts; attempt += 1) {
+      const candidate: User = { ...user, username: usernameCandidate(base, attempt, Math.random) };
+      const outcome = await this.users.insert(candidate);
+      if (outcome === 'inserted') return candidate;
+      if (outcome === 'email-taken') return 'email-taken';
+    }
+    throw new Error(`no free username for ${base} after ${maxUsernameAttempts} attempts`);
+  }
+}
+
+function refusalError(refusal: CodeRefusal): AppError {
+  switch (refusal) {
+    case 'NO_CODE':
+      return authErrors.noCode();
+    case 'CODE_VOIDED':
+      return authErrors.codeVoided();
+    case 'CODE_EXPIRED':
+      return authErrors.codeExpired();
+  }
+}

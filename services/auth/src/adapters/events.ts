@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { EventBus } from '@underdog/bus';
+import { eventHeaders, topics } from '@underdog/platform';
+import {
+  NotificationRequestSchema,
+  UserEventSchema,
+  create,
+  eventTypeOf,
+  timestampFromDate,
+  toBinary,
+  type MessageInitShape,
+} from '@underdog/proto';
+
+/** What happened to a user, as published on `user.events` (no secrets: analytics reads it). */
+export type UserChange = NonNullable<MessageInitShape<typeof UserEventSchema>['kind']>;
+
+export interface VerificationEmail {
+  email: string;
+  displayName: string;
+  code: string;
+  token: string;
+  expiresAt: Date;
+}
+
+/**
+ * The auth service's producer: `user.events` for facts about users, `notification.requests` for
+ * the verification e-mail (which carries the code and token, so it goes to that topic only).
+ * Both keyed by user id, so one user's messages stay in order.
+ */
+export class AuthEvents {
+  constructor(
+    private readonly bus: EventBus,
+    private readonly now: () => Date,
+  ) {}
+
+  async userChanged(userId: string, ...changes: UserChange[]): Promise<void> {
+    const occurredAt = timestampFromDate(this.now());
+    const events = changes.map((kind) => create(UserEventSchema, { userId, occurredAt, kind }));
+    await this.bus.publish(
+      topics.userEvents.name,
+      events.map((event) => ({
+        key: userId,
+        value: toBinary(UserEventSchema, event),
+        headers: headersFor(event),
+      })),
+    );
+  }
+
+  async verificationEmailRequested(userId: string, email: VerificationEmail): Promise<void> {
+    const request = create(NotificationRequestSchema, {
+      userId,
+      occurredAt: timestampFromDate(this.now()),
+      kind: {
+        case: 'verificationEmail',
+        value: { ...email, expiresAt: timestampFromDate(email.expiresAt) },
+      },
+    });
+    await this.bus.publish(topics.notificationRequests.name, [
+      {
+        key: userId,
+        value: toBinary(NotificationRequestSchema, request),
+        headers: headersFor(request),
+      },
+    ]);
+  }
+}
+
+function headersFor(event: Parameters<typeof eventTypeOf>[0]): Record<string, string> {
+  return { [eventHeaders.type]: eventTypeOf(event), [eventHeaders.id]: randomUUID() };
+}

@@ -1,0 +1,132 @@
+import { defineScript, type LiveStore } from '@underdog/store';
+import { sessionExpiresAt, sessionRules, type Session } from '../domain/session';
+import { sha256 } from './secrets';
+
+/**
+ * KEYS: [session, userSessions]. ARGV: [userId, deviceId, createdAt, lastSeenAt, ttlMs,
+ * userSessionsTtlMs]. Writes the session with its expiry and lists it under its user, in one
+ * step, so no session ever exists without an expiry or outside its user's list.
+ */
+const createSessionScript = defineScript<number>({
+  name: 'authCreateSession',
+  lua: `
+redis.call('HSET', KEYS[1], 'userId', ARGV[1], 'deviceId', ARGV[2], 'createdAt', ARGV[3], 'lastSeenAt', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('SADD', KEYS[2], KEYS[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+return 1
+`,
+  memory: (
+    redis,
+    [session = '', userSessions = ''],
+    [userId = '', deviceId = '', createdAt = '', lastSeenAt = '', ttlMs = '', listTtlMs = ''],
+  ) => {
+    redis.hSet(session, { userId, deviceId, createdAt, lastSeenAt });
+    redis.expire(session, Number(ttlMs));
+    redis.sAdd(userSessions, session);
+    redis.expire(userSessions, Number(listTtlMs));
+    return 1;
+  },
+});
+
+/**
+ * KEYS: [session]. ARGV: [lastSeenAt, ttlMs]. Records a use and extends the expiry only if the
+ * session still exists: a logout racing with a request must not bring the session back.
+ */
+const touchSessionScript = defineScript<number>({
+  name: 'authTouchSession',
+  lua: `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'lastSeenAt', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`,
+  memory: (redis, [session = ''], [lastSeenAt = '', ttlMs = '']) => {
+    if (redis.ttlMs(session) === -2) return 0;
+    redis.hSet(session, { lastSeenAt });
+    redis.expire(session, Number(ttlMs));
+    return 1;
+  },
+});
+
+const sessionKey = (id: string) => `auth:session:${sha256(id)}`;
+const userSessionsKey = (userId: string) => `auth:user-sessions:${userId}`;
+
+/**
+ * Sessions in the live store (Redis in distributed mode). Only a hash of the id is stored, so
+ * reading the store does not yield usable cookies. The store's expiry removes idle sessions;
+ * the caller still checks the rules against its own clock (`isSessionAlive`).
+ */
+export class SessionStore {
+  constructor(private readonly store: LiveStore) {}
+
+  async create(session: Session): Promise<void> {
+    const key = sessionKey(session.id);
+    const list = userSessionsKey(session.userId);
+    await this.store.run(
+      createSessionScript,
+      [key, list],
+      [
+        session.userId,
+        session.deviceId,
+        session.createdAt.getTime(),
+        session.lastSeenAt.getTime(),
+        remainingMs(session, session.lastSeenAt),
+        sessionRules.absoluteTimeoutMs,
+      ],
+    );
+    await this.forgetEnded(list, key);
+  }
+
+  async find(id: string): Promise<Session | null> {
+    const fields = await this.store.hGetAll(sessionKey(id));
+    const { userId, deviceId = '', createdAt, lastSeenAt } = fields;
+    if (userId === undefined || createdAt === undefined || lastSeenAt === undefined) return null;
+    return {
+      id,
+      userId,
+      deviceId,
+      createdAt: new Date(Number(createdAt)),
+      lastSeenAt: new Date(Number(lastSeenAt)),
+    };
+  }
+
+  /** Records a use at `now`; false when the session was deleted meanwhile. */
+  async touch(session: Session, now: Date): Promise<boolean> {
+    const touched = await this.store.run(
+      touchSessionScript,
+      [sessionKey(session.id)],
+      [now.getTime(), remainingMs(session, now)],
+    );
+    return touched === 1;
+  }
+
+  async delete(session: Pick<Session, 'id' | 'userId'>): Promise<void> {
+    const key = sessionKey(session.id);
+    await this.store.del(key);
+    await this.store.sRem(userSessionsKey(session.userId), key);
+  }
+
+  /** Ends every session of a user (password change). */
+  async deleteAllOf(userId: string): Promise<void> {
+    const list = userSessionsKey(userId);
+    const keys = await this.store.sMembers(list);
+    await this.store.del(...keys, list);
+  }
+
+  /** Drops list entries whose session has expired, so a user's list does not grow for ever. */
+  private async forgetEnded(list: string, keep: string): Promise<void> {
+    const keys = await this.store.sMembers(list);
+    for (const key of keys) {
+      if (key !== keep && (await this.store.ttlMs(key)) === -2) await this.store.sRem(list, key);
+    }
+  }
+}
+
+/** The store expiry for a use at `now`: the idle limit, never past the absolute one. */
+function remainingMs(session: Pick<Session, 'createdAt'>, now: Date): number {
+  const expiresAt = sessionExpiresAt({ createdAt: session.createdAt, lastSeenAt: now });
+  return Math.max(1, expiresAt.getTime() - now.getTime());
+}

@@ -1,0 +1,44 @@
+import { AppError } from '@underdog/kit';
+
+/**
+ * Every failure the auth service reports, with its stable reason and the message the client
+ * shows. Login failures share one error whatever the cause, so they reveal nothing.
+ */
+export const authErrors = {
+  emailTaken: () =>
+    new AppError('CONFLICT', 'Username might already be taken or invalid data provided', {
+      reason: 'EMAIL_TAKEN',
+    }),
+  invalidCredentials: () =>
+    new AppError('UNAUTHENTICATED', 'Invalid username or password', {
+      reason: 'INVALID_CREDENTIALS',
+    }),
+  noSession: () => new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NO_SESSION' }),
+  wrongPassword: () =>
+    new AppError('BAD_REQUEST', 'Current password is incorrect', { reason: 'WRONG_PASSWORD' }),
+  codeInvalid: () =>
+    new AppError('BAD_REQUEST', 'Invalid verification code', { reason: 'CODE_INVALID' }),
+  codeVoided: () =>
+    new AppError('BAD_REQUEST', 'Too many wrong attempts. Request a new code.', {
+      reason: 'CODE_VOIDED',
+    }),
+  codeExpired: () =>
+    new AppError('BAD_REQUEST', 'Verification code has expired. Request a new code.', {
+      reason: 'CODE_EXPIRED',
+    }),
+  noCode: () =>
+    new AppError('BAD_REQUEST', 'No verification code is pending. Request a new code.', {
+      reason: 'NO_CODE',
+    }),
+  tokenInvalid: () =>
+    new AppError('BAD_REQUEST', 'Invalid or expired verification link', {
+      reason: 'TOKEN_INVALID',
+    }),
+  resendTooSoon: () =>
+    new AppError('RATE_LIMITED', 'Please wait a minute before requesting another code.', {
+      reason: 'RESEND_TOO_SOON',
+    }),
+  userNotFound: () => new AppError('NOT_FOUND', 'User not found', { reason: 'USER_NOT_FOUND' }),
+  invalidRole: () =>
+    new AppError('BAD_REQUEST', 'Role must be user or admin', { reason: 'VALIDATION_FAILED' }),
+} as const;

@@ -1,0 +1,71 @@
+import { AppError } from '@underdog/kit';
+import { z } from 'zod';
+
+/**
+ * Input rules with the product's exact messages (spec §5). Handlers parse requests with these,
+ * so the rest of the service works with values that are already valid and normalised.
+ */
+export const passwordLength = { min: 8, max: 128 } as const;
+
+const hasLetterAndDigit = (value: string) => /\p{L}/u.test(value) && /\d/.test(value);
+
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(
+    z.email('Please enter a valid email address').max(254, 'Please enter a valid email address'),
+  );
+
+const displayName = z
+  .string()
+  .trim()
+  .min(2, 'Display name must be at least 2 characters')
+  .max(50, 'Display name must be at most 50 characters');
+
+/** A password being chosen; `label` is "Password" or "New password" as the form calls it. */
+const newPassword = (label: string) =>
+  z
+    .string()
+    .min(passwordLength.min, `${label} must be at least ${passwordLength.min} characters`)
+    .max(passwordLength.max, `${label} must be at most ${passwordLength.max} characters`)
+    .refine(hasLetterAndDigit, `${label} must contain at least one letter and one number`);
+
+export const verificationCode = z
+  .string()
+  .length(6, 'Verification code must be 6 digits')
+  .regex(/^\d+$/, 'Verification code must contain only numbers');
+
+export const registerInput = z.object({
+  email,
+  displayName,
+  password: newPassword('Password'),
+});
+
+export const loginInput = z.object({
+  email,
+  password: z.string().min(1, 'Password is required'),
+});
+
+export const emailInput = z.object({ email });
+
+export const profileInput = z.object({ displayName });
+
+export const changePasswordInput = z.object({
+  currentPassword: z.string().min(1, 'Current password is required'),
+  newPassword: newPassword('New password'),
+});
+
+/** A chosen password (e.g. `ADMIN_PASSWORD`) checked against the same rules as at register. */
+export const passwordRule = newPassword('Password');
+
+/**
+ * Parses `value` or throws the first problem as BAD_REQUEST / VALIDATION_FAILED: the client
+ * shows one message at a time, in the order of the form's fields.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const message = result.error.issues[0]?.message ?? 'Invalid request';
+  throw new AppError('BAD_REQUEST', message, { reason: 'VALIDATION_FAILED' });
+}

@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import type { BusMessage, Subscription } from '@underdog/bus';
+import {
+  ComponentGroup,
+  createLogger,
+  createMetricsRegistry,
+  type Environment,
+} from '@underdog/kit';
+import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
+import {
+  AuthService,
+  NotificationRequestSchema,
+  UserEventSchema,
+  fromBinary,
+  timestampDate,
+  type UserEvent,
+  type VerificationEmailRequested,
+} from '@underdog/proto';
+import {
+  ConnectError,
+  createClient,
+  createInProcessTransport,
+  errorReason,
+  type Client,
+  type Transport,
+} from '@underdog/rpc';
+import { createMemoryStore } from '@underdog/store';
+import { defineAuthService } from '../src';
+
+const logger = createLogger({ service: 'auth-test', level: 'silent' });
+const registry = createMetricsRegistry('auth-test');
+
+/** A clock the test moves by hand; the service and the live store both read it. */
+export class TestClock {
+  private current = new Date('2030-01-01T12:00:00.000Z');
+
+  now = (): Date => new Date(this.current);
+
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export const minutes = (n: number) => n * 60_000;
+export const hours = (n: number) => n * 60 * 60_000;
+export const days = (n: number) => n * 24 * 60 * 60_000;
+
+/** Everything a message on a topic carries that tests look at. */
+interface Received<T> {
+  key: string;
+  headers: Record<string, string>;
+  value: T;
+}
+
+/** Collects a topic's messages as they are published, decoded. */
+class TopicRecorder<T> {
+  readonly received: Received<T>[] = [];
+  private subscription: Subscription | undefined;
+
+  constructor(
+    private readonly topic: string,
+    private readonly decode: (value: Uint8Array) => T,
+  ) {}
+
+  async start(infrastructure: Infrastructure, groupId: string): Promise<void> {
+    this.subscription = await infrastructure.bus.subscribe({
+      groupId,
+      topics: [this.topic],
+      fromBeginning: true,
+      handleBatch: async (batch: BusMessage[]) => {
+        for (const message of batch) {
+          this.received.push({
+            key: message.key,
+            headers: message.headers,
+            value: this.decode(message.value),
+          });
+        }
+      },
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.subscription?.stop() ?? Promise.resolve();
+  }
+}
+
+/** The verification e-mails the notification service would send, read from the bus. */
+export class Mailbox {
+  private readonly read = new Map<string, number>();
+
+  constructor(private readonly recorder: TopicRecorder<VerificationEmailRequested>) {}
+
+  /** Every verification e-mail requested for `email`, oldest first. */
+  all(email: string): VerificationEmailRequested[] {
+    return this.recorder.received.map((m) => m.value).filter((mail) => mail.email === email);
+  }
+
+  /** The next e-mail to `email` not returned before; waits briefly for it to arrive. */
+  async next(email: string): Promise<VerificationEmailRequested> {
+    const index = this.read.get(email) ?? 0;
+    for (let waited = 0; waited < 2_000; waited += 10) {
+      const mail = this.all(email)[index];
+      if (mail) {
+        this.read.set(email, index + 1);
+        return mail;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no verification e-mail #${index + 1} for ${email}`);
+  }
+
+  get raw(): Received<VerificationEmailRequested>[] {
+    return this.recorder.received;
+  }
+}
+
+export interface TestAuth {
+  client: Client<typeof AuthService>;
+  /** Reaches this instance's Connect handlers in-process (for the CLI). */
+  transport: Transport;
+  clock: TestClock;
+  infrastructure: Infrastructure;
+  mailbox: Mailbox;
+  userEvents: Received<UserEvent>[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The auth service as it runs in standalone mode: its definition's `create` on the in-memory
+ * adapters, its components started, and a client calling its Connect handlers in-process.
+ */
+export async function startAuth(
+  options: { env?: Environment; infrastructure?: Infrastructure } = {},
+): Promise<TestAuth> {
+  const clock = new TestClock();
+  const store = createMemoryStore({ now: () => clock.now().getTime() });
+  const infrastructure: Infrastructure = options.infrastructure ?? {
+    ...createMemoryInfrastructure(logger),
+    store,
+  };
+  const definition = defineAuthService({ now: clock.now });
+  const module = await definition.create(
+    { logger, registry, infrastructure, nodeEnv: 'test' },
+    definition.config(options.env ?? {}),
+  );
+  if (!module.registerRpc) throw new Error('the auth service registers no RPC handlers');
+  const group = new ComponentGroup(logger, [...infrastructure.components, ...module.components]);
+  await group.start();
+
+  const mail = new TopicRecorder(topics.notificationRequests.name, (value) => {
+    const request = fromBinary(NotificationRequestSchema, value);
+    if (request.kind.case !== 'verificationEmail') throw new Error('unexpected request');
+    return request.kind.value;
+  });
+  const events = new TopicRecorder(topics.userEvents.name, (value) =>
+    fromBinary(UserEventSchema, value),
+  );
+  // Groups of their own, so they see every message whoever else consumes the topics.
+  await mail.start(infrastructure, `test-notifications-${randomUUID()}`);
+  await events.start(infrastructure, `test-user-events-${randomUUID()}`);
+
+  const transport = createInProcessTransport(module.registerRpc);
+  return {
+    client: createClient(AuthService, transport),
+    transport,
+    clock,
+    infrastructure,
+    mailbox: new Mailbox(mail),
+    userEvents: events.received,
+    stop: async () => {
+      await mail.stop();
+      await events.stop();
+      await group.stop();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * Another replica of the service on the same infrastructure and clock, as a second pod would
+ * be; its components (the admin bootstrap) are started by the caller.
+ */
+export async function createReplica(auth: TestAuth, env: Environment) {
+  const definition = defineAuthService({ now: auth.clock.now });
+  const module = await definition.create(
+    { logger, registry, infrastructure: auth.infrastructure, nodeEnv: 'test' },
+    definition.config(env),
+  );
+  return new ComponentGroup(logger, module.components);
+}
+
+let playerCount = 0;
+
+/** Registration details of a fresh, valid player. */
+export function newPlayer(
+  overrides: Partial<{ email: string; displayName: string; password: string }> = {},
+) {
+  playerCount += 1;
+  return {
+    email: `player${playerCount}@example.com`,
+    displayName: `Player ${playerCount}`,
+    password: 'correct horse 1',
+    deviceId: `device-${playerCount}`,
+    ...overrides,
+  };
+}
+
+/** Registers a player and returns what the tests need next: the session and the code. */
+export async function registerPlayer(
+  auth: TestAuth,
+  overrides: Parameters<typeof newPlayer>[0] = {},
+) {
+  const player = newPlayer(overrides);
+  const response = await auth.client.register(player);
+  const mail = await auth.mailbox.next(player.email.trim().toLowerCase());
+  return {
+    player,
+    user: response.user!,
+    sessionId: response.session!.id,
+    code: mail.code,
+    token: mail.token,
+    response,
+  };
+}
+
+/** The error an RPC failed with, as the caller sees it: code, reason header and message. */
+export async function rpcFailure(call: Promise<unknown>) {
+  try {
+    await call;
+  } catch (error) {
+    if (!(error instanceof ConnectError)) throw error;
+    return { code: error.code, reason: errorReason(error), message: error.rawMessage };
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** A wrong code for `code`: same length, every digit different. */
+export function wrongCode(code: string): string {
+  return [...code].map((digit) => String((Number(digit) + 1) % 10)).join('');
+}
+
+export const expiresAt = (mail: VerificationEmailRequested) =>
+  mail.expiresAt ? timestampDate(mail.expiresAt) : undefined;

@@ -1,0 +1,228 @@
+import { Code } from '@underdog/rpc';
+import {
+  expiresAt,
+  minutes,
+  registerPlayer,
+  rpcFailure,
+  startAuth,
+  wrongCode,
+  type TestAuth,
+} from './support';
+
+const failure = (reason: string, message: string) => ({
+  code: Code.InvalidArgument,
+  reason,
+  message,
+});
+const codeInvalid = failure('CODE_INVALID', 'Invalid verification code');
+const codeVoided = failure('CODE_VOIDED', 'Too many wrong attempts. Request a new code.');
+const codeExpired = failure('CODE_EXPIRED', 'Verification code has expired. Request a new code.');
+const tokenInvalid = failure('TOKEN_INVALID', 'Invalid or expired verification link');
+const resendTooSoon = {
+  code: Code.ResourceExhausted,
+  reason: 'RESEND_TOO_SOON',
+  message: 'Please wait a minute before requesting another code.',
+};
+
+describe('e-mail verification', () => {
+  let auth: TestAuth;
+  beforeEach(async () => {
+    auth = await startAuth();
+  });
+  afterEach(() => auth.stop());
+
+  const verifyCode = (code: string, owner: { sessionId?: string; email?: string }) =>
+    auth.client.verifyEmail({ proof: { case: 'code', value: code }, ...owner });
+  const verifyToken = (token: string, sessionId = '') =>
+    auth.client.verifyEmail({ proof: { case: 'token', value: token }, sessionId });
+
+  it("verifies the session's user with the e-mailed code and announces it", async () => {
+    const { sessionId, code, user } = await registerPlayer(auth);
+
+    const verified = await verifyCode(code, { sessionId });
+
+    expect(verified.user).toMatchObject({ id: user.id, isEmailVerified: true });
+    const session = await auth.client.getSession({ sessionId });
+    expect(session.user?.isEmailVerified).toBe(true);
+    expect(auth.userEvents.map((event) => event.headers['event-type'])).toEqual([
+      'underdog.events.v1.UserRegistered',
+      'underdog.events.v1.UserEmailVerified',
+    ]);
+  });
+
+  it('verifies by e-mail address when there is no session', async () => {
+    const { code } = await registerPlayer(auth, { email: 'gina@example.com' });
+
+    const verified = await verifyCode(code, { email: ' Gina@Example.com ' });
+
+    expect(verified.user?.isEmailVerified).toBe(true);
+  });
+
+  it('answers an already verified user with the user (verifying twice is harmless)', async () => {
+    const { sessionId, code } = await registerPlayer(auth);
+    await verifyCode(code, { sessionId });
+
+    const again = await verifyCode(code, { sessionId });
+
+    expect(again.user?.isEmailVerified).toBe(true);
+    expect(auth.userEvents).toHaveLength(2);
+  });
+
+  it('refuses a wrong code, and the fifth wrong one voids the code for good', async () => {
+    const { sessionId, code } = await registerPlayer(auth);
+
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      expect(await rpcFailure(verifyCode(wrongCode(code), { sessionId }))).toEqual(codeInvalid);
+    }
+    expect(await rpcFailure(verifyCode(wrongCode(code), { sessionId }))).toEqual(codeVoided);
+
+    expect(await rpcFailure(verifyCode(code, { sessionId }))).toEqual(codeVoided);
+  });
+
+  it('counts concurrent wrong guesses too: no more than five are ever checked', async () => {
+    const { sessionId, code } = await registerPlayer(auth);
+
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, () => rpcFailure(verifyCode(wrongCode(code), { sessionId }))),
+    );
+
+    expect(outcomes.filter((outcome) => outcome.reason === 'CODE_INVALID')).toHaveLength(4);
+    expect(outcomes.filter((outcome) => outcome.reason === 'CODE_VOIDED')).toHaveLength(4);
+    expect(await rpcFailure(verifyCode(code, { sessionId }))).toEqual(codeVoided);
+  });
+
+  it('accepts the right code on the fifth try', async () => {
+    const { sessionId, code } = await registerPlayer(auth);
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      await rpcFailure(verifyCode(wrongCode(code), { sessionId }));
+    }
+
+    const verified = await verifyCode(code, { sessionId });
+
+    expect(verified.user?.isEmailVerified).toBe(true);
+  });
+
+  it('refuses a code after its 10 minutes', async () => {
+    const { sessionId, code, player } = await registerPlayer(auth);
+    const [mail] = auth.mailbox.all(player.email);
+    expect(expiresAt(mail!)).toEqual(new Date(auth.clock.now().getTime() + minutes(10)));
+
+    auth.clock.advance(minutes(10));
+
+    expect(await rpcFailure(verifyCode(code, { sessionId }))).toEqual(codeExpired);
+  });
+
+  it('checks the code format with the form messages', async () => {
+    const { sessionId } = await registerPlayer(auth);
+
+    expect(await rpcFailure(verifyCode('12345', { sessionId }))).toEqual(
+      failure('VALIDATION_FAILED', 'Verification code must be 6 digits'),
+    );
+    expect(await rpcFailure(verifyCode('12a456', { sessionId }))).toEqual(
+      failure('VALIDATION_FAILED', 'Verification code must contain only numbers'),
+    );
+  });
+
+  it('gives an unknown e-mail the answer of a wrong code', async () => {
+    const outcome = await rpcFailure(verifyCode('123456', { email: 'ghost@example.com' }));
+
+    expect(outcome).toEqual(codeInvalid);
+  });
+
+  it('verifies with the link token alone, once', async () => {
+    const { token, user } = await registerPlayer(auth);
+
+    const verified = await verifyToken(token);
+
+    expect(verified.user).toMatchObject({ id: user.id, isEmailVerified: true });
+    expect(await rpcFailure(verifyToken(token))).toEqual(tokenInvalid);
+  });
+
+  it('treats a second click on the link as success when the session is already verified', async () => {
+    const { token, sessionId } = await registerPlayer(auth);
+    await verifyToken(token);
+
+    const again = await verifyToken(token, sessionId);
+
+    expect(again.user?.isEmailVerified).toBe(true);
+  });
+
+  it('refuses made-up and expired link tokens', async () => {
+    const { token } = await registerPlayer(auth);
+    expect(await rpcFailure(verifyToken('made-up'))).toEqual(tokenInvalid);
+
+    auth.clock.advance(minutes(10));
+
+    expect(await rpcFailure(verifyToken(token))).toEqual(tokenInvalid);
+  });
+
+  it('resends a new code and link that replace the old ones', async () => {
+    const { sessionId, code, token, player } = await registerPlayer(auth);
+    auth.clock.advance(minutes(1));
+
+    const resent = await auth.client.resendVerification({ email: player.email });
+
+    expect(resent.message).toBe('A new verification email has been sent.');
+    const mail = await auth.mailbox.next(player.email);
+    expect(mail.token).not.toBe(token);
+    if (mail.code !== code) {
+      expect(await rpcFailure(verifyCode(code, { sessionId }))).toEqual(codeInvalid);
+    }
+    expect(await rpcFailure(verifyToken(token))).toEqual(tokenInvalid);
+    const verified = await verifyCode(mail.code, { sessionId });
+    expect(verified.user?.isEmailVerified).toBe(true);
+  });
+
+  it('gives a voided or expired code a fresh start after a resend', async () => {
+    const { sessionId, code, player } = await registerPlayer(auth);
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await rpcFailure(verifyCode(wrongCode(code), { sessionId }));
+    }
+    auth.clock.advance(minutes(11));
+
+    await auth.client.resendVerification({ email: player.email });
+    const mail = await auth.mailbox.next(player.email);
+
+    expect((await verifyCode(mail.code, { sessionId })).user?.isEmailVerified).toBe(true);
+  });
+
+  it('allows one resend a minute per account, counting the registration e-mail', async () => {
+    const { player } = await registerPlayer(auth);
+
+    auth.clock.advance(minutes(1) - 1);
+    expect(await rpcFailure(auth.client.resendVerification({ email: player.email }))).toEqual(
+      resendTooSoon,
+    );
+    auth.clock.advance(1);
+    await auth.client.resendVerification({ email: player.email });
+    expect(await rpcFailure(auth.client.resendVerification({ email: player.email }))).toEqual(
+      resendTooSoon,
+    );
+
+    expect(auth.mailbox.all(player.email)).toHaveLength(2);
+  });
+
+  it('answers a resend for an unknown or verified address like a real one, sending nothing', async () => {
+    const { player, sessionId, code } = await registerPlayer(auth);
+    await verifyCode(code, { sessionId });
+    auth.clock.advance(minutes(1));
+
+    const unknown = await auth.client.resendVerification({ email: 'ghost@example.com' });
+    const verified = await auth.client.resendVerification({ email: player.email });
+
+    expect(unknown.message).toBe('A new verification email has been sent.');
+    expect(verified.message).toBe('A new verification email has been sent.');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(auth.mailbox.raw).toHaveLength(1);
+    // The limit applies to unknown addresses too, so it reveals nothing either.
+    expect(
+      await rpcFailure(auth.client.resendVerification({ email: 'ghost@example.com' })),
+    ).toEqual(resendTooSoon);
+  });
+
+  it('checks the address of a resend', async () => {
+    expect(await rpcFailure(auth.client.resendVerification({ email: 'nope' }))).toEqual(
+      failure('VALIDATION_FAILED', 'Please enter a valid email address'),
+    );
+  });
+});
