@@ -1,17 +1,103 @@
 import { envFields, parseEnv, type Environment } from '@underdog/kit';
+import { parseAll } from '@underdog/platform';
+import { z } from 'zod';
+import type { RateLimitRule } from './rate-limiter';
 
-/** The gateway's variables in distributed mode: where each service answers Connect-RPC. */
-export function gatewayConfig(env: Environment) {
-  return parseEnv(
-    {
-      PORT: envFields.port(8080),
-      HOST: envFields.host(),
-      LOG_LEVEL: envFields.logLevel(),
-      NODE_ENV: envFields.nodeEnv(),
-      TOURNAMENT_URL: envFields.url(),
+const count = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+/**
+ * The edge's own settings, the same in both run modes: the session cookie, which proxies to
+ * trust for the client address, and the rate limits (a fixed window shared by every limit).
+ */
+const settingsShape = {
+  COOKIE_SECURE: envFields.booleanFlag(false),
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
+  RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: count(10),
+  RATE_LIMIT_LOGIN_FAILURES_PER_IP: count(50),
+  RATE_LIMIT_REGISTRATIONS_PER_IP: count(20),
+  RATE_LIMIT_RESENDS_PER_IP: count(10),
+  RATE_LIMIT_VERIFICATIONS_PER_IP: count(50),
+  RATE_LIMIT_VERIFICATIONS_PER_ACCOUNT: count(10),
+};
+
+export interface RateLimits {
+  loginFailuresPerAccount: RateLimitRule;
+  loginFailuresPerIp: RateLimitRule;
+  registrationsPerIp: RateLimitRule;
+  resendsPerIp: RateLimitRule;
+  verificationsPerIp: RateLimitRule;
+  verificationsPerAccount: RateLimitRule;
+}
+
+export interface GatewaySettings {
+  /** HTTPS deployment: the cookie is `__Host-underdog_session` and Secure. */
+  cookieSecure: boolean;
+  /** How many proxies in front of the gateway append to X-Forwarded-For; 0 trusts none. */
+  trustProxy: number;
+  /** Whether `GET /api/dev/mailbox` exists: everywhere but production. */
+  devMailbox: boolean;
+  /** Whether the GraphQL schema can be introspected: everywhere but production. */
+  introspection: boolean;
+  rateLimits: RateLimits;
+}
+
+export type NodeEnv = 'development' | 'production' | 'test';
+
+/** The edge settings from the environment; standalone mode calls this with its own env. */
+export function gatewaySettings(env: Environment, nodeEnv: NodeEnv): GatewaySettings {
+  return settingsFrom(parseEnv(settingsShape, env), nodeEnv);
+}
+
+function settingsFrom(
+  parsed: z.infer<z.ZodObject<typeof settingsShape>>,
+  nodeEnv: NodeEnv,
+): GatewaySettings {
+  const windowMs = parsed.RATE_LIMIT_WINDOW_SECONDS * 1000;
+  const rule = (limit: number): RateLimitRule => ({ limit, windowMs });
+  return {
+    cookieSecure: parsed.COOKIE_SECURE,
+    trustProxy: parsed.TRUST_PROXY,
+    devMailbox: nodeEnv !== 'production',
+    introspection: nodeEnv !== 'production',
+    rateLimits: {
+      loginFailuresPerAccount: rule(parsed.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT),
+      loginFailuresPerIp: rule(parsed.RATE_LIMIT_LOGIN_FAILURES_PER_IP),
+      registrationsPerIp: rule(parsed.RATE_LIMIT_REGISTRATIONS_PER_IP),
+      resendsPerIp: rule(parsed.RATE_LIMIT_RESENDS_PER_IP),
+      verificationsPerIp: rule(parsed.RATE_LIMIT_VERIFICATIONS_PER_IP),
+      verificationsPerAccount: rule(parsed.RATE_LIMIT_VERIFICATIONS_PER_ACCOUNT),
     },
-    env,
+  };
+}
+
+/**
+ * The gateway's variables in distributed mode: where each service and Redis answer, plus the
+ * edge settings. Every problem is listed at once.
+ */
+export function gatewayConfig(env: Environment) {
+  const [process, settings] = parseAll(
+    () =>
+      parseEnv(
+        {
+          PORT: envFields.port(8080),
+          HOST: envFields.host(),
+          LOG_LEVEL: envFields.logLevel(),
+          NODE_ENV: envFields.nodeEnv(),
+          AUTH_URL: envFields.url(),
+          TOURNAMENT_URL: envFields.url(),
+          NOTIFICATION_URL: envFields.url(),
+          REDIS_URL: envFields.url(),
+        },
+        env,
+      ),
+    () => parseEnv(settingsShape, env),
   );
+  return { ...process, settings: settingsFrom(settings, process.NODE_ENV) };
 }
 
 export type GatewayConfig = ReturnType<typeof gatewayConfig>;

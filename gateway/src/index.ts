@@ -1,2 +1,3 @@
-export { createGatewayApp, type GatewayAppOptions } from './app';
-export { createGatewayClients, type GatewayClients } from './clients';
+export { createGateway, type Gateway, type GatewayOptions } from './app';
+export { createGatewayClients, type GatewayClients, type GatewayEndpoints } from './clients';
+export { gatewaySettings, type GatewaySettings } from './config';

@@ -1,12 +1,14 @@
+import { hostname } from 'node:os';
 import {
   ComponentGroup,
+  ConfigError,
   createLogger,
   createMetricsRegistry,
-  httpServerComponent,
   runUntilSignal,
   type Component,
 } from '@underdog/kit';
-import { createGatewayApp } from './app';
+import { createDistributedInfrastructure } from '@underdog/platform';
+import { createGateway } from './app';
 import { createGatewayClients } from './clients';
 import { gatewayConfig } from './config';
 
@@ -22,12 +24,39 @@ async function main() {
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const registry = createMetricsRegistry('gateway');
   const clients = createGatewayClients({
+    auth: { mode: 'http', baseUrl: config.AUTH_URL },
     tournament: { mode: 'http', baseUrl: config.TOURNAMENT_URL },
+    notification: { mode: 'http', baseUrl: config.NOTIFICATION_URL },
   });
   const components: Component[] = [];
   const group = new ComponentGroup(logger, components);
-  const app = createGatewayApp({ logger, registry, clients, readiness: () => group.readiness() });
-  components.push(httpServerComponent(app, { port: config.PORT, host: config.HOST, logger }));
+  try {
+    const infrastructure = await createDistributedInfrastructure(
+      {
+        service: 'gateway',
+        instanceId: `${hostname()}-${process.pid}`,
+        needs: ['store'],
+        redisUrl: config.REDIS_URL,
+        mongoDb: 'unused',
+      },
+      logger,
+    );
+    const gateway = await createGateway({
+      logger,
+      registry,
+      clients,
+      store: infrastructure.store,
+      settings: config.settings,
+      readiness: () => group.readiness(),
+    });
+    components.push(
+      ...infrastructure.components,
+      gateway.listen({ port: config.PORT, host: config.HOST, logger }),
+    );
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not create the gateway');
+    process.exit(error instanceof ConfigError ? 78 : 1);
+  }
   await runUntilSignal(group, logger);
 }
 

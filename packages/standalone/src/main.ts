@@ -1,4 +1,4 @@
-import { createLogger, runUntilSignal } from '@underdog/kit';
+import { ConfigError, createLogger, runUntilSignal, type ComponentGroup } from '@underdog/kit';
 import { standaloneConfig } from './config';
 import { createStandalone } from './standalone';
 
@@ -11,13 +11,20 @@ async function main() {
     process.exit(78);
   }
   const logger = createLogger({ service: 'underdog', level: config.LOG_LEVEL });
-  const { group } = await createStandalone({
-    logger,
-    env: process.env,
-    port: config.PORT,
-    host: config.HOST,
-    nodeEnv: config.NODE_ENV,
-  });
+  let group: ComponentGroup;
+  try {
+    ({ group } = await createStandalone({
+      logger,
+      env: process.env,
+      port: config.PORT,
+      host: config.HOST,
+      nodeEnv: config.NODE_ENV,
+    }));
+  } catch (error) {
+    // The services' and the gateway's own variables are parsed while they are created.
+    logger.fatal({ err: error }, 'could not create the standalone game');
+    process.exit(error instanceof ConfigError ? 78 : 1);
+  }
   await runUntilSignal(group, logger);
 }
 

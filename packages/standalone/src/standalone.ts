@@ -1,11 +1,10 @@
 import { adsService } from '@underdog/ads';
 import { authService } from '@underdog/auth';
 import { gameEngineService } from '@underdog/game-engine';
-import { createGatewayApp, createGatewayClients } from '@underdog/gateway';
+import { createGateway, createGatewayClients, gatewaySettings } from '@underdog/gateway';
 import {
   ComponentGroup,
   createMetricsRegistry,
-  httpServerComponent,
   type Component,
   type Environment,
   type HttpServerComponent,
@@ -18,6 +17,7 @@ import {
   type ServiceDefinition,
   type ServiceModule,
 } from '@underdog/platform';
+import type { RegisterRoutes } from '@underdog/rpc';
 import { tournamentService } from '@underdog/tournament';
 
 export interface StandaloneOptions {
@@ -61,18 +61,33 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
   const ads = await create(adsService);
   const notification = await create(notificationService);
 
-  if (!tournament.registerRpc) throw new Error('the tournament service has no RPC handlers');
   const clients = createGatewayClients({
-    tournament: { mode: 'in-process', routes: tournament.registerRpc },
+    auth: { mode: 'in-process', routes: rpcRoutesOf('auth', auth) },
+    tournament: { mode: 'in-process', routes: rpcRoutesOf('tournament', tournament) },
+    // In production the notification service serves no RPC (its mailbox is for development)
+    // and the gateway never calls it; calls would answer Unimplemented.
+    notification: { mode: 'in-process', routes: notification.registerRpc ?? (() => undefined) },
   });
   const components: Component[] = [];
   const group = new ComponentGroup(logger, components);
-  const app = createGatewayApp({ logger, registry, clients, readiness: () => group.readiness() });
-  const http = httpServerComponent(app, { port: options.port, host: options.host, logger });
+  const gateway = await createGateway({
+    logger,
+    registry,
+    clients,
+    store: infrastructure.store,
+    settings: gatewaySettings(env, options.nodeEnv),
+    readiness: () => group.readiness(),
+  });
+  const http = gateway.listen({ port: options.port, host: options.host, logger });
   components.push(
     ...infrastructure.components,
     ...[auth, tournament, gameEngine, ads, notification].flatMap((module) => module.components),
     http,
   );
   return { group, http };
+}
+
+function rpcRoutesOf(name: string, module: ServiceModule): RegisterRoutes {
+  if (!module.registerRpc) throw new Error(`the ${name} service has no RPC handlers`);
+  return module.registerRpc;
 }

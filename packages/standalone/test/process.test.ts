@@ -36,5 +36,6 @@ describe('the standalone process', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(output).toContain('"msg":"stopped"');
+    expect(output).not.toContain('failed to stop');
   });
 });

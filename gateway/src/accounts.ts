@@ -1,0 +1,263 @@
+import { createHash } from 'node:crypto';
+import { AppError } from '@underdog/kit';
+import { timestampDate, type VerifyEmailRequest } from '@underdog/proto';
+import { appErrorFromRpc } from '@underdog/rpc';
+import type { GatewayClients } from './clients';
+import type { RateLimits } from './config';
+import type { RateLimitBucket, RateLimiter } from './rate-limiter';
+import { notAuthenticated, type Caller, type SignedIn } from './session';
+import { toUserView, type UserView } from './users';
+
+export interface RegisterInput {
+  email: string;
+  displayName: string;
+  password: string;
+}
+
+export interface LoginInput {
+  email: string;
+  password: string;
+}
+
+/** The 6-digit code (for the session's user, else for `email`), or the e-mailed link's token. */
+export type VerifyEmailInput = { code: string; email?: string | undefined } | { token: string };
+
+export interface ChangePasswordInput {
+  currentPassword: string;
+  newPassword: string;
+}
+
+export interface MailboxMessageView {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** ISO 8601. */
+  sentAt: string | null;
+}
+
+/**
+ * The account operations behind both edges: REST handlers and GraphQL resolvers translate their
+ * input, call one of these and render the result. This is where the session cookie is set and
+ * cleared and where the edge's rate limits apply; the rules about users, passwords and codes
+ * live in the auth service.
+ */
+export class Accounts {
+  constructor(
+    private readonly clients: GatewayClients,
+    private readonly limiter: RateLimiter,
+    private readonly limits: RateLimits,
+  ) {}
+
+  /** The signed-in user, or null for a visitor. */
+  async me(caller: Caller): Promise<UserView | null> {
+    const signedIn = await caller.session.current();
+    return signedIn ? toUserView(signedIn.user) : null;
+  }
+
+  /** The signed-in user; 401 for a visitor. */
+  async currentUser(caller: Caller): Promise<UserView> {
+    return toUserView((await caller.session.require()).user);
+  }
+
+  async register(
+    caller: Caller,
+    input: RegisterInput,
+  ): Promise<{ message: string; user: UserView }> {
+    await this.limiter.take([this.ipBucket('register', caller, this.limits.registrationsPerIp)]);
+    const response = await call(
+      this.clients.auth.register({ ...input, deviceId: caller.deviceId }),
+    );
+    const user = await this.startSession(caller, response);
+    return { message: response.message, user };
+  }
+
+  /**
+   * Failed logins are counted per account and per client address; a slot is taken before the
+   * password is checked and given back unless the credentials were wrong, so parallel guesses
+   * cannot overrun the limit, and once it is reached the answer is the same 429 whether or not
+   * the password was right.
+   */
+  async login(caller: Caller, input: LoginInput): Promise<UserView> {
+    const response = await this.throttleLoginFailures(caller, input.email, () =>
+      this.clients.auth.login({ ...input, deviceId: caller.deviceId }),
+    );
+    return this.startSession(caller, response);
+  }
+
+  async logout(caller: Caller): Promise<void> {
+    const sessionId = caller.session.cookieSessionId;
+    if (sessionId) await this.endSession(sessionId);
+    caller.session.ended();
+  }
+
+  async updateProfile(caller: Caller, input: { displayName: string }): Promise<UserView> {
+    const { user } = await this.withSession(caller, (sessionId) =>
+      this.clients.auth.updateProfile({ sessionId, displayName: input.displayName }),
+    );
+    return toUserView(required(user, 'user'));
+  }
+
+  async verifyEmail(caller: Caller, input: VerifyEmailInput): Promise<UserView> {
+    // A stale cookie is dropped here, so a code sent with an e-mail still reaches that account.
+    const signedIn = await caller.session.current();
+    const account = signedIn?.user.email ?? ('email' in input ? input.email : undefined);
+    await this.limiter.take([
+      this.ipBucket('verify', caller, this.limits.verificationsPerIp),
+      ...(account ? [accountBucket('verify', account, this.limits.verificationsPerAccount)] : []),
+    ]);
+    const proof: VerifyEmailRequest['proof'] =
+      'token' in input
+        ? { case: 'token', value: input.token }
+        : { case: 'code', value: input.code };
+    const { user } = await this.guardSession(
+      caller,
+      this.clients.auth.verifyEmail({
+        proof,
+        sessionId: signedIn?.sessionId ?? '',
+        email: 'email' in input ? (input.email ?? '') : '',
+      }),
+    );
+    const verified = required(user, 'user');
+    if (signedIn && signedIn.user.id === verified.id) {
+      caller.session.refreshed(verified);
+    }
+    return toUserView(verified);
+  }
+
+  async resendVerification(caller: Caller, input: { email: string }): Promise<string> {
+    await this.limiter.take([this.ipBucket('resend', caller, this.limits.resendsPerIp)]);
+    const { message } = await call(this.clients.auth.resendVerification({ email: input.email }));
+    return message;
+  }
+
+  /**
+   * Changes the password and moves this client to the rotated session (the auth service ends
+   * every other one). Wrong current passwords count as login failures of the account, so a
+   * borrowed session cannot be used to guess the password.
+   */
+  async changePassword(caller: Caller, input: ChangePasswordInput): Promise<string> {
+    const signedIn = await caller.session.require();
+    const { session } = await this.guardSession(
+      caller,
+      this.throttleLoginFailures(caller, signedIn.user.email, () =>
+        this.clients.auth.changePassword({ sessionId: signedIn.sessionId, ...input }),
+      ),
+    );
+    caller.session.started(required(session, 'session').id, signedIn.user);
+    return 'Password changed';
+  }
+
+  /** Every e-mail the notification service captured, newest first (outside production only). */
+  async mailbox(): Promise<MailboxMessageView[]> {
+    const { messages } = await call(this.clients.notification.listMailbox({}));
+    return messages.map((message) => ({
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      sentAt: message.sentAt ? timestampDate(message.sentAt).toISOString() : null,
+    }));
+  }
+
+  private async throttleLoginFailures<T>(
+    caller: Caller,
+    email: string,
+    attempt: () => Promise<T>,
+  ): Promise<T> {
+    const slots = await this.limiter.take([
+      accountBucket('login', email, this.limits.loginFailuresPerAccount),
+      this.ipBucket('login', caller, this.limits.loginFailuresPerIp),
+    ]);
+    try {
+      const result = await call(attempt());
+      await slots.release();
+      return result;
+    } catch (error) {
+      if (!isCredentialFailure(error)) await slots.release();
+      throw error;
+    }
+  }
+
+  /**
+   * Moves the client to a new session. The session it came with, if any, is ended first: after
+   * a login the old cookie is worth nothing, whoever holds a copy of it.
+   */
+  private async startSession(
+    caller: Caller,
+    response: { user?: SignedIn['user'] | undefined; session?: { id: string } | undefined },
+  ): Promise<UserView> {
+    const user = required(response.user, 'user');
+    const session = required(response.session, 'session');
+    const previous = caller.session.cookieSessionId;
+    if (previous && previous !== session.id) await this.endSession(previous);
+    caller.session.started(session.id, user);
+    return toUserView(user);
+  }
+
+  /** Logs a session out; one that is already gone is fine. */
+  private async endSession(sessionId: string): Promise<void> {
+    try {
+      await call(this.clients.auth.logout({ sessionId }));
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'UNAUTHENTICATED')) throw error;
+    }
+  }
+
+  private async withSession<T>(caller: Caller, run: (sessionId: string) => Promise<T>): Promise<T> {
+    const { sessionId } = await caller.session.require();
+    return this.guardSession(caller, run(sessionId));
+  }
+
+  /** A call made with the caller's session: if the auth service has forgotten it, 401. */
+  private async guardSession<T>(caller: Caller, pending: Promise<T>): Promise<T> {
+    try {
+      return await call(pending);
+    } catch (error) {
+      if (error instanceof AppError && error.reason === 'NO_SESSION') {
+        caller.session.ended();
+        throw notAuthenticated();
+      }
+      throw error;
+    }
+  }
+
+  private ipBucket(action: string, caller: Caller, rule: RateLimitBucket['rule']): RateLimitBucket {
+    return { key: `${action}:ip:${caller.ip}`, rule };
+  }
+}
+
+/** Awaits an RPC and turns its failure back into the AppError the service threw. */
+async function call<T>(pending: Promise<T>): Promise<T> {
+  try {
+    return await pending;
+  } catch (error) {
+    throw appErrorFromRpc(error);
+  }
+}
+
+/**
+ * A wrong password (login's INVALID_CREDENTIALS, change-password's WRONG_PASSWORD), as opposed
+ * to a malformed request, a lost session or a service outage, which give their slot back.
+ */
+function isCredentialFailure(error: unknown): boolean {
+  return (
+    error instanceof AppError &&
+    (error.reason === 'INVALID_CREDENTIALS' || error.reason === 'WRONG_PASSWORD')
+  );
+}
+
+/** Per-account counters are keyed by the normalised e-mail, hashed to keep addresses out of Redis. */
+function accountBucket(
+  action: string,
+  email: string,
+  rule: RateLimitBucket['rule'],
+): RateLimitBucket {
+  const digest = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+  return { key: `${action}:account:${digest.slice(0, 32)}`, rule };
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`the auth service answered without a ${what}`);
+  return value;
+}

@@ -1,0 +1,49 @@
+import type { IncomingMessage } from 'node:http';
+import type { Request, Response } from 'express';
+import type { GatewayClients } from './clients';
+import { RequestSession, SessionCookie, type Caller } from './session';
+
+/** Builds the `Caller` of an HTTP request or a WebSocket upgrade, for either edge. */
+export class Callers {
+  constructor(
+    private readonly auth: GatewayClients['auth'],
+    readonly cookie: SessionCookie,
+  ) {}
+
+  /** An HTTP request: the session cookie can be set and cleared on its response. */
+  fromHttp(req: Request, res: Response): Caller {
+    return {
+      // `req.ip` honours X-Forwarded-For only as far as express's 'trust proxy' allows.
+      ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      deviceId: deviceIdOf(req),
+      session: new RequestSession(
+        this.auth,
+        this.cookie,
+        this.cookie.read(req.headers.cookie),
+        (header) => res.append('Set-Cookie', header),
+      ),
+    };
+  }
+
+  /**
+   * A WebSocket connection's upgrade request. Nothing can set a cookie once the socket is open,
+   * so clearing a stale one is left to the next HTTP request.
+   */
+  fromUpgrade(req: IncomingMessage): Caller {
+    return {
+      ip: req.socket.remoteAddress ?? 'unknown',
+      deviceId: deviceIdOf(req),
+      session: new RequestSession(
+        this.auth,
+        this.cookie,
+        this.cookie.read(req.headers.cookie),
+        () => undefined,
+      ),
+    };
+  }
+}
+
+function deviceIdOf(req: IncomingMessage): string {
+  const header = req.headers['x-device-id'];
+  return (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+}

@@ -1,0 +1,18 @@
+import type { Logger } from '@underdog/kit';
+import type { Accounts } from '../accounts';
+import type { GatewayClients } from '../clients';
+import type { Caller } from '../session';
+
+/** What every resolver gets: who is calling (session, cookie setter) and what to delegate to. */
+export interface GraphQLContext {
+  caller: Caller;
+  accounts: Accounts;
+  clients: GatewayClients;
+  logger: Logger;
+}
+
+/** A domain module's resolvers; each field resolver translates its arguments and delegates. */
+export type Resolvers = Record<
+  string,
+  Record<string, (parent: unknown, args: never, context: GraphQLContext) => unknown>
+>;

@@ -1,0 +1,106 @@
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { Logger } from '@underdog/kit';
+import type { RequestHandler } from 'express';
+import { GraphQLError, getOperationAST, parse } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { Callers } from '../callers';
+import type { GraphQLContext } from './context';
+import { createSchema } from './schema';
+
+export interface GraphQLOptions {
+  logger: Logger;
+  callers: Callers;
+  /** The rest of the context, the same for every request. */
+  services: Omit<GraphQLContext, 'caller' | 'logger'>;
+  introspection: boolean;
+}
+
+export interface GraphQLEndpoint {
+  /** Express middleware for `/graphql` over HTTP (after express.json()). */
+  http: RequestHandler;
+  /** The graphql-ws server for `/graphql` WebSocket upgrades. */
+  webSocket: WebSocketServer;
+  /** Closes every graphql-ws connection (1001, going away) and refuses new ones. */
+  closeWebSockets(): Promise<void>;
+  /** Stops Apollo; after the HTTP server has drained its requests. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql` with one schema.
+ * Apollo's CSRF prevention stays on: a GET or a "simple" POST without a JSON content type or
+ * an `apollo-require-preflight` / `x-apollo-operation-name` header is refused with 400.
+ */
+export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<GraphQLEndpoint> {
+  const logger = options.logger.child({ component: 'graphql' });
+  const schema = createSchema();
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    csrfPrevention: true,
+    introspection: options.introspection,
+    includeStacktraceInErrorResponses: false,
+    // The process's lifecycle owns SIGINT/SIGTERM (runUntilSignal) and stops Apollo in order;
+    // Apollo's own handlers would race it and re-raise the signal.
+    stopOnTerminationSignals: false,
+    logger,
+    plugins: [
+      options.introspection
+        ? ApolloServerPluginLandingPageLocalDefault({ embed: true })
+        : ApolloServerPluginLandingPageDisabled(),
+    ],
+  });
+  await apollo.start();
+
+  const webSocket = new WebSocketServer({ noServer: true });
+  const subscriptions = useServer(
+    {
+      schema,
+      context: ({ extra }): GraphQLContext => ({
+        ...options.services,
+        logger,
+        caller: options.callers.fromUpgrade(extra.request),
+      }),
+      onSubscribe: (_ctx, _id, payload) => refuseMutations(payload),
+    },
+    webSocket,
+  );
+
+  return {
+    http: expressMiddleware(apollo, {
+      context: async ({ req, res }) => ({
+        ...options.services,
+        logger,
+        caller: options.callers.fromHttp(req, res),
+      }),
+    }),
+    webSocket,
+    closeWebSockets: async () => {
+      await subscriptions.dispose();
+    },
+    stop: () => apollo.stop(),
+  };
+}
+
+/**
+ * Mutations go over HTTP: the ones that start or end a session must set a cookie, which no
+ * WebSocket message can do, and one rule for all is simpler than a list.
+ */
+function refuseMutations(payload: {
+  query: string;
+  operationName?: string | null | undefined;
+}): GraphQLError[] | undefined {
+  let operation;
+  try {
+    operation = getOperationAST(parse(payload.query), payload.operationName ?? undefined);
+  } catch {
+    return undefined; // graphql-ws reports the syntax error itself
+  }
+  if (operation?.operation !== 'mutation') return undefined;
+  return [
+    new GraphQLError('Mutations must be sent over HTTP', { extensions: { code: 'BAD_REQUEST' } }),
+  ];
+}

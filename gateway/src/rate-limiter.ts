@@ -1,0 +1,84 @@
+import { AppError } from '@underdog/kit';
+import { defineScript, incrementIfBelow, type LiveStore } from '@underdog/store';
+
+/** At most `limit` hits per fixed window of `windowMs`, the window starting at the first hit. */
+export interface RateLimitRule {
+  limit: number;
+  windowMs: number;
+}
+
+/** One counter: what is counted (e.g. `login:ip:203.0.113.9`) under which rule. */
+export interface RateLimitBucket {
+  key: string;
+  rule: RateLimitRule;
+}
+
+/** Slots taken by `RateLimiter.take`; `release` gives them back (e.g. after a login succeeded). */
+export interface RateLimitSlots {
+  release(): Promise<void>;
+}
+
+/**
+ * KEYS: [counter]. Gives one slot back: decrements the counter while it is positive, keeping its
+ * expiry. A counter that expired meanwhile stays gone instead of coming back negative and
+ * without an expiry.
+ */
+const releaseSlot = defineScript<number>({
+  name: 'gatewayReleaseRateLimitSlot',
+  lua: `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current and current > 0 then
+  return redis.call('DECR', KEYS[1])
+end
+return 0
+`,
+  memory: (redis, [counter = '']) => {
+    const current = Number(redis.get(counter) ?? 0);
+    return current > 0 ? redis.incrBy(counter, -1) : 0;
+  },
+});
+
+export function tooManyAttempts(): AppError {
+  return new AppError('RATE_LIMITED', 'Too many attempts. Please try again later.');
+}
+
+/**
+ * Fixed-window counters in the live store, so every gateway replica shares them (Redis in
+ * distributed mode). Taking a slot is atomic (`incrementIfBelow`): a burst of parallel requests
+ * cannot get past the limit between a check and an increment.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly store: LiveStore,
+    private readonly prefix = 'gateway:ratelimit:',
+  ) {}
+
+  /**
+   * Takes one slot from every bucket, or none: when one bucket is full, the slots already taken
+   * are given back and a 429 `RATE_LIMITED` AppError is thrown.
+   */
+  async take(buckets: readonly RateLimitBucket[]): Promise<RateLimitSlots> {
+    const taken: string[] = [];
+    for (const { key, rule } of buckets) {
+      const counter = this.prefix + key;
+      const count = await this.store.run(incrementIfBelow, [counter], [rule.limit, rule.windowMs]);
+      if (count < 0) {
+        await this.give(taken);
+        throw tooManyAttempts();
+      }
+      taken.push(counter);
+    }
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        await this.give(taken);
+      },
+    };
+  }
+
+  private async give(counters: readonly string[]): Promise<void> {
+    for (const counter of counters) await this.store.run(releaseSlot, [counter], []);
+  }
+}

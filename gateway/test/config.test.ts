@@ -1,0 +1,78 @@
+import { ConfigError } from '@underdog/kit';
+import { gatewayConfig, gatewaySettings } from '../src/config';
+
+const urls = {
+  AUTH_URL: 'http://auth:8081',
+  TOURNAMENT_URL: 'http://tournament:8082',
+  NOTIFICATION_URL: 'http://notification:8085',
+  REDIS_URL: 'redis://redis:6379',
+};
+
+/** The variables a ConfigError names, sorted. */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    gatewayConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      return error.problems.map((problem) => problem.split(':')[0] ?? problem).sort();
+    }
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('gateway configuration', () => {
+  it('defaults to the documented limits, plain-HTTP cookie and no trusted proxy', () => {
+    const settings = gatewaySettings({}, 'development');
+    const window = 15 * 60_000;
+    expect(settings).toEqual({
+      cookieSecure: false,
+      trustProxy: 0,
+      devMailbox: true,
+      introspection: true,
+      rateLimits: {
+        loginFailuresPerAccount: { limit: 10, windowMs: window },
+        loginFailuresPerIp: { limit: 50, windowMs: window },
+        registrationsPerIp: { limit: 20, windowMs: window },
+        resendsPerIp: { limit: 10, windowMs: window },
+        verificationsPerIp: { limit: 50, windowMs: window },
+        verificationsPerAccount: { limit: 10, windowMs: window },
+      },
+    });
+  });
+
+  it('takes lower limits and a shorter window from the environment', () => {
+    const settings = gatewaySettings(
+      { RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '3', RATE_LIMIT_WINDOW_SECONDS: '60' },
+      'test',
+    );
+    expect(settings.rateLimits.loginFailuresPerAccount).toEqual({ limit: 3, windowMs: 60_000 });
+  });
+
+  it('hides the mailbox and introspection in production', () => {
+    expect(gatewaySettings({}, 'production')).toMatchObject({
+      devMailbox: false,
+      introspection: false,
+    });
+  });
+
+  it('needs every service URL and Redis in distributed mode, listing all that are missing', () => {
+    expect(problemsOf({ TOURNAMENT_URL: urls.TOURNAMENT_URL, TRUST_PROXY: 'yes' })).toEqual([
+      'AUTH_URL',
+      'NOTIFICATION_URL',
+      'REDIS_URL',
+      'TRUST_PROXY',
+    ]);
+  });
+
+  it('reads a complete distributed environment', () => {
+    const config = gatewayConfig({
+      ...urls,
+      NODE_ENV: 'production',
+      COOKIE_SECURE: 'true',
+      TRUST_PROXY: '1',
+    });
+    expect(config).toMatchObject({ ...urls, NODE_ENV: 'production', PORT: 8080 });
+    expect(config.settings).toMatchObject({ cookieSecure: true, trustProxy: 1, devMailbox: false });
+  });
+});

@@ -1,0 +1,177 @@
+import { AppError, ComponentGroup, createLogger, createMetricsRegistry } from '@underdog/kit';
+import {
+  AuthService,
+  NotificationService,
+  Role,
+  TournamentService,
+  timestampFromDate,
+  type MessageInitShape,
+  type UserSchema,
+} from '@underdog/proto';
+import type { ServiceImpl } from '@underdog/rpc';
+import { createMemoryStore, type LiveStore } from '@underdog/store';
+import { createGateway, createGatewayClients, gatewaySettings, type GatewaySettings } from '../src';
+
+export const validPassword = 'right-password1';
+
+/** What the stub auth service was asked, so tests can check what the gateway passed on. */
+export interface AuthCalls {
+  register: Array<{ email: string; deviceId: string }>;
+  login: Array<{ email: string; deviceId: string }>;
+  logout: string[];
+  getSession: string[];
+}
+
+/**
+ * A small stand-in for the auth service with one account (`ann@example.com` / `validPassword`)
+ * and its sessions in a Map. It answers like the real one where the gateway depends on it:
+ * INVALID_CREDENTIALS for a wrong login, NO_SESSION for an unknown session.
+ */
+export function stubAuth(calls: AuthCalls): Partial<ServiceImpl<typeof AuthService>> {
+  const sessions = new Map<string, string>();
+  let next = 0;
+  const openSession = (email: string, deviceId: string) => {
+    next += 1;
+    const id = `session-${next}`;
+    sessions.set(id, email);
+    return { id, userId: `user-${email}`, deviceId };
+  };
+  const noSession = () =>
+    new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NO_SESSION' });
+  return {
+    register: ({ email, displayName, deviceId }) => {
+      calls.register.push({ email, deviceId });
+      return {
+        user: userMessage(email, displayName),
+        session: openSession(email, deviceId),
+        message: 'Account created! Check your e-mail for the verification code.',
+      };
+    },
+    login: ({ email, password, deviceId }) => {
+      calls.login.push({ email, deviceId });
+      if (email.toLowerCase() !== 'ann@example.com' || password !== validPassword) {
+        throw new AppError('UNAUTHENTICATED', 'Invalid username or password', {
+          reason: 'INVALID_CREDENTIALS',
+        });
+      }
+      return { user: userMessage('ann@example.com', 'Ann'), session: openSession(email, deviceId) };
+    },
+    logout: ({ sessionId }) => {
+      calls.logout.push(sessionId);
+      sessions.delete(sessionId);
+      return {};
+    },
+    getSession: ({ sessionId }) => {
+      calls.getSession.push(sessionId);
+      const email = sessions.get(sessionId);
+      if (!email) throw noSession();
+      return { user: userMessage(email, 'Ann'), session: { id: sessionId } };
+    },
+    updateProfile: ({ sessionId, displayName }) => {
+      const email = sessions.get(sessionId);
+      if (!email) throw noSession();
+      return { user: userMessage(email, displayName) };
+    },
+    verifyEmail: () => {
+      throw new AppError('BAD_REQUEST', 'Invalid verification code', { reason: 'CODE_INVALID' });
+    },
+    resendVerification: () => ({ message: 'A new verification email has been sent.' }),
+  };
+}
+
+export function userMessage(
+  email: string,
+  displayName: string,
+): MessageInitShape<typeof UserSchema> {
+  return {
+    id: `user-${email}`,
+    username: email.split('@')[0] ?? email,
+    email,
+    displayName,
+    role: Role.USER,
+    isEmailVerified: false,
+    createdAt: timestampFromDate(new Date('2030-01-01T00:00:00.000Z')),
+    statistics: { gamesPlayed: 3, wins: 1, totalPrizes: 500 },
+  };
+}
+
+export const mail = {
+  to: 'ann@example.com',
+  subject: 'Verify your e-mail for Underdog',
+  text: 'Your code is 123456',
+  html: '<p>Your code is 123456</p>',
+  sentAt: new Date('2030-01-01T00:00:05.000Z'),
+};
+
+export interface TestGateway {
+  url(path: string): string;
+  calls: AuthCalls;
+  store: LiveStore;
+  stop(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  env?: Record<string, string>;
+  nodeEnv?: 'development' | 'production' | 'test';
+  settings?: Partial<GatewaySettings>;
+}
+
+/** The gateway on a free port, in front of stub services called in-process. */
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const logger = createLogger({ service: 'gateway-test', level: 'silent' });
+  const calls: AuthCalls = { register: [], login: [], logout: [], getSession: [] };
+  const clients = createGatewayClients({
+    auth: { mode: 'in-process', routes: (router) => router.service(AuthService, stubAuth(calls)) },
+    tournament: {
+      mode: 'in-process',
+      routes: (router) =>
+        router.service(TournamentService, {
+          getServerTime: () => ({ serverTime: timestampFromDate(new Date()) }),
+        }),
+    },
+    notification: {
+      mode: 'in-process',
+      routes: (router) =>
+        router.service(NotificationService, {
+          listMailbox: () => ({
+            messages: [{ ...mail, sentAt: timestampFromDate(mail.sentAt) }],
+          }),
+        }),
+    },
+  });
+  const store = createMemoryStore();
+  const group = new ComponentGroup(logger, []);
+  const gateway = await createGateway({
+    logger,
+    registry: createMetricsRegistry('gateway-test'),
+    clients,
+    store,
+    settings: {
+      ...gatewaySettings(options.env ?? {}, options.nodeEnv ?? 'test'),
+      ...options.settings,
+    },
+    readiness: () => group.readiness(),
+  });
+  const http = gateway.listen({ port: 0, host: '127.0.0.1' });
+  await http.start?.();
+  return {
+    url: (path) => `http://127.0.0.1:${http.port()}${path}`,
+    calls,
+    store,
+    stop: async () => {
+      await http.stop?.();
+      await store.close();
+    },
+  };
+}
+
+/** The headers every browser request of the web app carries on a mutation. */
+export const jsonHeaders = { 'content-type': 'application/json', 'x-device-id': 'device-test-1' };
+
+/** The `name=value` part of a response's session cookie, to send back. */
+export function cookieFrom(response: Response): string {
+  const header = response.headers.get('set-cookie');
+  const pair = header?.split(';', 1)[0];
+  if (!pair) throw new Error('the response set no cookie');
+  return pair;
+}
