@@ -41,7 +41,10 @@ describe('accounts on the distributed stack', () => {
         const setCookie = response.headers.get('set-cookie');
         if (setCookie) cookie = setCookie.split(';')[0];
         const text = await response.text();
-        return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+        return {
+          status: response.status,
+          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+        };
       },
     };
   }
@@ -83,8 +86,13 @@ describe('accounts on the distributed stack', () => {
     const bob = client();
     const email = `bob-${randomUUID().slice(0, 8)}@example.com`;
     expect(
-      (await bob.call('POST', '/api/register', { email, displayName: 'Bob', password: 'builder42' }))
-        .status,
+      (
+        await bob.call('POST', '/api/register', {
+          email,
+          displayName: 'Bob',
+          password: 'builder42',
+        })
+      ).status,
     ).toBe(200);
     const { token } = await verificationMail(email);
     const visitor = client();
