@@ -168,12 +168,16 @@ Secret in "underdog.secretEnv".
 {{- $_ := set $env "SMTP_URL" $root.Values.smtp.url }}
 {{- end }}
 {{- $_ := set $env "MAIL_FROM" $v.mailFrom }}
+{{- $_ := set $env "PUBLIC_URL" $v.publicUrl }}
 {{- end }}
 {{- if eq .key "auth" }}
 {{- $_ := set $env "ADMIN_EMAIL" $v.admin.email }}
 {{- end }}
 {{- if eq .key "gateway" }}
-{{- range $key, $variable := dict "auth" "AUTH_URL" "tournament" "TOURNAMENT_URL" "gameEngine" "GAME_ENGINE_URL" "ads" "ADS_URL" }}
+{{- $_ := set $env "TRUST_PROXY" (toString $v.trustProxy) }}
+{{- /* The session cookie gets Secure and the __Host- prefix whenever the ingress serves HTTPS. */}}
+{{- $_ := set $env "COOKIE_SECURE" (ternary "true" "false" (and $root.Values.ingress.enabled (gt (len $root.Values.ingress.tls) 0))) }}
+{{- range $key, $variable := dict "auth" "AUTH_URL" "tournament" "TOURNAMENT_URL" "gameEngine" "GAME_ENGINE_URL" "ads" "ADS_URL" "notification" "NOTIFICATION_URL" }}
 {{- $target := dict "root" $root "key" $key }}
 {{- include "underdog.init" $target }}
 {{- $_ := set $env $variable (printf "http://%s:%v" $target.fullname $target.values.port) }}
