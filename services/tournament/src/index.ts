@@ -1,1 +1,8 @@
-export { tournamentService } from './service';
+export {
+  createTournamentApp,
+  createTournamentService,
+  tournamentService,
+  type TournamentApp,
+  type TournamentServiceOptions,
+} from './service';
+export { tournamentConfig, type TournamentConfig } from './config';

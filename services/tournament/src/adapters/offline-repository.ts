@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DuplicateKeyError,
+  type Collection,
+  type CollectionDefinition,
+  type DocumentStore,
+} from '@underdog/documents';
+import type { OfflineChoice } from '../domain/offline';
+
+/** The spec's `offline_choices` entity: one row per user, tournament and round. */
+interface OfflineChoiceDocument extends OfflineChoice {
+  id: string;
+  userId: string;
+  tournamentId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * A user's offline registration for a tournament, id `${tournamentId}:${userId}`. Inserting it
+ * is the atomic "save once": of two parallel saves only one insert succeeds.
+ */
+interface RegistrationDocument {
+  id: string;
+  tournamentId: string;
+  userId: string;
+  deviceId?: string;
+  createdAt: Date;
+}
+
+/**
+ * Which user a device backs in a tournament, id `${tournamentId}:${deviceId}`. A collection of
+ * its own rather than a unique index on registrations, because FerretDB has no partial index to
+ * leave registrations without a device id out of it.
+ */
+interface DeviceClaimDocument {
+  id: string;
+  tournamentId: string;
+  deviceId: string;
+  userId: string;
+  createdAt: Date;
+}
+
+const choicesCollection: CollectionDefinition<OfflineChoiceDocument> = {
+  name: 'offline_choices',
+  indexes: [
+    { fields: { userId: 1, tournamentId: 1, roundNumber: 1 }, unique: true },
+    { fields: { tournamentId: 1, roundNumber: 1 } },
+  ],
+};
+const registrationsCollection: CollectionDefinition<RegistrationDocument> = {
+  name: 'offline_registrations',
+  indexes: [{ fields: { tournamentId: 1 } }],
+};
+const deviceClaimsCollection: CollectionDefinition<DeviceClaimDocument> = {
+  name: 'tournament_device_claims',
+  indexes: [{ fields: { tournamentId: 1 } }],
+};
+
+export type DeviceClaim = 'claimed' | 'already-yours' | 'taken';
+
+const registrationId = (tournamentId: string, userId: string) => `${tournamentId}:${userId}`;
+const deviceClaimId = (tournamentId: string, deviceId: string) => `${tournamentId}:${deviceId}`;
+
+export class OfflineRepository {
+  private readonly choices: Collection<OfflineChoiceDocument>;
+  private readonly registrations: Collection<RegistrationDocument>;
+  private readonly deviceClaims: Collection<DeviceClaimDocument>;
+
+  constructor(documents: DocumentStore) {
+    this.choices = documents.collection(choicesCollection);
+    this.registrations = documents.collection(registrationsCollection);
+    this.deviceClaims = documents.collection(deviceClaimsCollection);
+  }
+
+  /** Makes `deviceId` back `userId` in the tournament, unless it already backs someone else. */
+  async claimDevice(
+    tournamentId: string,
+    deviceId: string,
+    userId: string,
+    now: Date,
+  ): Promise<DeviceClaim> {
+    const id = deviceClaimId(tournamentId, deviceId);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      try {
+        await this.deviceClaims.insertOne({ id, tournamentId, deviceId, userId, createdAt: now });
+        return 'claimed';
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+      }
+      const holder = await this.deviceClaims.findById(id);
+      if (holder) return holder.userId === userId ? 'already-yours' : 'taken';
+      // Released between our insert and this read: try again.
+    }
+    return 'taken';
+  }
+
+  async releaseDevice(tournamentId: string, deviceId: string, userId: string): Promise<void> {
+    await this.deviceClaims.deleteOne({ id: deviceClaimId(tournamentId, deviceId), userId });
+  }
+
+  /** False when the user is already registered for the tournament. */
+  async register(
+    tournamentId: string,
+    userId: string,
+    deviceId: string | undefined,
+    now: Date,
+  ): Promise<boolean> {
+    try {
+      await this.registrations.insertOne({
+        id: registrationId(tournamentId, userId),
+        tournamentId,
+        userId,
+        ...(deviceId === undefined ? {} : { deviceId }),
+        createdAt: now,
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  async registeredDevice(tournamentId: string, userId: string): Promise<string | undefined> {
+    const registration = await this.registrations.findById(registrationId(tournamentId, userId));
+    return registration?.deviceId;
+  }
+
+  async isRegistered(tournamentId: string, userId: string): Promise<boolean> {
+    return (await this.registrations.findById(registrationId(tournamentId, userId))) !== null;
+  }
+
+  /** Undoes a registration whose choices could not be stored, so the user can try again. */
+  async unregister(tournamentId: string, userId: string): Promise<void> {
+    await this.choices.deleteMany({ tournamentId, userId });
+    await this.registrations.deleteOne({ id: registrationId(tournamentId, userId) });
+  }
+
+  async insertChoices(
+    tournamentId: string,
+    userId: string,
+    choices: readonly OfflineChoice[],
+    now: Date,
+  ): Promise<void> {
+    await this.choices.insertMany(
+      choices.map(({ roundNumber, selectedImageId }) => ({
+        id: randomUUID(),
+        userId,
+        tournamentId,
+        roundNumber,
+        selectedImageId,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+  }
+
+  async choicesOf(tournamentId: string, userId: string): Promise<OfflineChoice[]> {
+    const rows = await this.choices.find({ tournamentId, userId }, { sort: { roundNumber: 1 } });
+    return rows.map(({ roundNumber, selectedImageId }) => ({ roundNumber, selectedImageId }));
+  }
+
+  /** Everything recorded for a deleted tournament. */
+  async deleteForTournament(tournamentId: string): Promise<void> {
+    await this.choices.deleteMany({ tournamentId });
+    await this.registrations.deleteMany({ tournamentId });
+    await this.deviceClaims.deleteMany({ tournamentId });
+  }
+}

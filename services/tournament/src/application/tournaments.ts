@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@underdog/kit';
+import type { LifecycleOutbox } from '../adapters/lifecycle-outbox';
+import type { OfflineRepository } from '../adapters/offline-repository';
+import type { PendingEvent, TournamentRepository } from '../adapters/tournament-repository';
+import { requireAdmin, type Caller } from '../domain/access';
+import { tournamentErrors } from '../domain/errors';
+import {
+  assertDeletable,
+  compareForListing,
+  fieldsForCreate,
+  fieldsForUpdate,
+  type Clock,
+  type Tournament,
+  type TournamentDraft,
+} from '../domain/tournament';
+
+export interface TournamentsDependencies {
+  repository: TournamentRepository;
+  offline: OfflineRepository;
+  outbox: LifecycleOutbox;
+  now: Clock;
+  logger: Logger;
+}
+
+const newEvent = (occurredAt: Date): PendingEvent => ({ id: randomUUID(), occurredAt });
+
+/** Tournaments: reading them, admin management, and the end of a game. */
+export class Tournaments {
+  constructor(private readonly deps: TournamentsDependencies) {}
+
+  async list(): Promise<Tournament[]> {
+    return (await this.deps.repository.findAll()).sort(compareForListing);
+  }
+
+  async get(id: string): Promise<Tournament> {
+    const tournament = await this.deps.repository.findById(id);
+    if (!tournament) throw tournamentErrors.notFound();
+    return tournament;
+  }
+
+  async create(caller: Caller, draft: TournamentDraft): Promise<Tournament> {
+    requireAdmin(caller);
+    const now = this.deps.now();
+    const { description, prize, ...fields } = fieldsForCreate(draft, now);
+    const tournament: Tournament = {
+      id: randomUUID(),
+      ...fields,
+      ...(description === undefined ? {} : { description }),
+      ...(prize === undefined ? {} : { prize }),
+      status: 'upcoming',
+      participantCount: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const created = newEvent(now);
+    await this.deps.repository.insert(tournament, created);
+    await this.deps.outbox.publish({ kind: 'created', event: created, tournament });
+    this.deps.logger.info({ tournamentId: tournament.id }, 'tournament created');
+    return tournament;
+  }
+
+  async update(caller: Caller, id: string, draft: TournamentDraft): Promise<Tournament> {
+    requireAdmin(caller);
+    // The write is conditional on the status the edit was judged against. If the scheduler
+    // started the tournament meanwhile, the edit is judged again under the live rules; status
+    // only moves forward, so this loops at most twice more.
+    for (;;) {
+      const current = await this.get(id);
+      const now = this.deps.now();
+      const fields = fieldsForUpdate(current, draft, now);
+      const updated = newEvent(now);
+      const tournament = await this.deps.repository.update(
+        id,
+        current.status,
+        fields,
+        now,
+        updated,
+      );
+      if (tournament) {
+        await this.deps.outbox.publish({ kind: 'updated', event: updated, tournament });
+        this.deps.logger.info({ tournamentId: id }, 'tournament updated');
+        return tournament;
+      }
+    }
+  }
+
+  async delete(caller: Caller, id: string): Promise<void> {
+    requireAdmin(caller);
+    for (;;) {
+      const current = await this.get(id);
+      assertDeletable(current);
+      const now = this.deps.now();
+      const deleted = newEvent(now);
+      const tournament = await this.deps.repository.markDeleted(id, now, deleted);
+      if (tournament) {
+        await this.deps.outbox.publish({ kind: 'deleted', event: deleted, tournament });
+        await this.deps.offline.deleteForTournament(id);
+        this.deps.logger.info({ tournamentId: id }, 'tournament deleted');
+        return;
+      }
+    }
+  }
+
+  /**
+   * live → finished, when its game has ended (the game engine will drive this). Returns the
+   * finished tournament, or null when it was not live (already finished, or never started), so
+   * a repeated call changes nothing. The event id is deterministic, like the live one.
+   */
+  async markFinished(id: string): Promise<Tournament | null> {
+    const now = this.deps.now();
+    const finished: PendingEvent = { id: `${id}:finished`, occurredAt: now };
+    const tournament = await this.deps.repository.finishIfLive(id, now, finished);
+    if (tournament) {
+      await this.deps.outbox.publish({ kind: 'finished', event: finished, tournament });
+      this.deps.logger.info({ tournamentId: id }, 'tournament finished');
+    }
+    return tournament;
+  }
+}

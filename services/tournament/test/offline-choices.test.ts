@@ -1,0 +1,327 @@
+import type { Actor } from '@underdog/proto';
+import {
+  HOUR,
+  MINUTE,
+  actors,
+  failureOf,
+  fullChoices,
+  inFuture,
+  startHarness,
+  timestampAt,
+  type Harness,
+} from './support';
+
+describe('offline choices', () => {
+  let h: Harness;
+  let tournamentId: string;
+  let startAt: Date;
+
+  beforeEach(async () => {
+    h = await startHarness();
+    startAt = inFuture(h.clock, HOUR);
+    const { tournament } = await h.client.createTournament({
+      actor: actors.admin(),
+      title: 'Friday night',
+      startAt: timestampAt(startAt),
+    });
+    tournamentId = tournament!.id;
+  });
+  afterEach(() => h.stop());
+
+  const save = (actor: Actor, choices = fullChoices(), id = tournamentId) =>
+    h.client.saveOfflineChoices({ actor, tournamentId: id, choices });
+  const participants = async () =>
+    (await h.client.getTournament({ id: tournamentId })).tournament!.participantCount;
+  const invalid = (message: string) => ({
+    code: 'BAD_REQUEST',
+    reason: 'VALIDATION_FAILED',
+    message,
+  });
+  const alreadyRegistered = {
+    code: 'CONFLICT',
+    reason: 'ALREADY_REGISTERED',
+    message: 'You have already registered offline choices for this tournament',
+  };
+  const deviceUsed = {
+    code: 'FORBIDDEN',
+    reason: 'DEVICE_ALREADY_USED',
+    message: 'This device is already registered for this tournament with another account',
+  };
+
+  it('saves all 17 choices, makes the user a participant and reports them back by round', async () => {
+    const choices = fullChoices().reverse();
+    const saved = await save(actors.user('ann'), choices);
+
+    const byRound = fullChoices();
+    expect(
+      saved.choices.map(({ roundNumber, selectedImageId }) => [roundNumber, selectedImageId]),
+    ).toEqual(byRound.map(({ roundNumber, selectedImageId }) => [roundNumber, selectedImageId]));
+    expect(saved.tournament).toMatchObject({ id: tournamentId, participantCount: 1 });
+    expect(await participants()).toBe(1);
+    expect(
+      (await h.client.hasOfflineChoices({ actor: actors.user('ann'), tournamentId })).hasChoices,
+    ).toBe(true);
+    const { choices: stored } = await h.client.getOfflineChoices({
+      actor: actors.user('ann'),
+      tournamentId,
+    });
+    expect(stored.map((c) => [c.roundNumber, c.selectedImageId])).toEqual(
+      byRound.map((c) => [c.roundNumber, c.selectedImageId]),
+    );
+  });
+
+  it('counts every user who saves', async () => {
+    await save(actors.user('ann'));
+    await save(actors.user('bob'));
+    expect(await participants()).toBe(2);
+  });
+
+  it('reports no choices to visitors and to users who saved none', async () => {
+    expect((await h.client.hasOfflineChoices({ tournamentId })).hasChoices).toBe(false);
+    expect(
+      (await h.client.hasOfflineChoices({ actor: actors.visitor(), tournamentId })).hasChoices,
+    ).toBe(false);
+    expect(
+      (await h.client.hasOfflineChoices({ actor: actors.user('ann'), tournamentId })).hasChoices,
+    ).toBe(false);
+    expect(
+      (await h.client.getOfflineChoices({ actor: actors.user('ann'), tournamentId })).choices,
+    ).toEqual([]);
+    expect(
+      await failureOf(h.client.getOfflineChoices({ actor: actors.visitor(), tournamentId })),
+    ).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'NO_SESSION' });
+  });
+
+  it('keeps each user to their own choices', async () => {
+    await save(
+      actors.user('ann'),
+      fullChoices(() => '0'),
+    );
+    const { choices } = await h.client.getOfflineChoices({
+      actor: actors.user('bob'),
+      tournamentId,
+    });
+    expect(choices).toEqual([]);
+  });
+
+  describe('who may save', () => {
+    it('refuses visitors as not authenticated', async () => {
+      expect(await failureOf(save(actors.visitor()))).toEqual({
+        code: 'UNAUTHENTICATED',
+        reason: 'NO_SESSION',
+        message: 'Not authenticated',
+      });
+    });
+
+    it('refuses users who have not verified their e-mail', async () => {
+      expect(await failureOf(save(actors.unverified()))).toEqual({
+        code: 'FORBIDDEN',
+        reason: 'EMAIL_NOT_VERIFIED',
+        message: 'Please verify your email address first',
+      });
+      expect(await participants()).toBe(0);
+    });
+  });
+
+  describe('what may be saved', () => {
+    const coverAll = 'Offline choices must cover all 17 rounds';
+    const roundsOnce = 'Round numbers must be 1 to 17, each once';
+    const options = 'Each choice must be an option from "0" to "3"';
+    const withChoice = (round: number, selectedImageId: string) =>
+      fullChoices().map((c) => (c.roundNumber === round ? { ...c, selectedImageId } : c));
+
+    it.each([
+      ['no choices', [], coverAll],
+      ['16 rounds', fullChoices().slice(1), coverAll],
+      [
+        'a round twice',
+        [...fullChoices().slice(1), { roundNumber: 2, selectedImageId: '0' }],
+        roundsOnce,
+      ],
+      [
+        'round 0',
+        [{ roundNumber: 0, selectedImageId: '0' }, ...fullChoices().slice(1)],
+        roundsOnce,
+      ],
+      [
+        'round 18',
+        [...fullChoices().slice(1), { roundNumber: 18, selectedImageId: '0' }],
+        roundsOnce,
+      ],
+      ['18 choices', [...fullChoices(), { roundNumber: 18, selectedImageId: '1' }], roundsOnce],
+      ['option "4"', withChoice(3, '4'), options],
+      ['option "-1"', withChoice(3, '-1'), options],
+      ['an empty option', withChoice(17, ''), options],
+      ['an image id instead of a position', withChoice(1, 'round-1-image-0'), options],
+    ])('refuses %s', async (_case, choices, message) => {
+      expect(await failureOf(save(actors.user('ann'), choices))).toEqual(invalid(message));
+      expect(await participants()).toBe(0);
+      expect(
+        (await h.client.hasOfflineChoices({ actor: actors.user('ann'), tournamentId })).hasChoices,
+      ).toBe(false);
+    });
+
+    it('accepts every option from "0" to "3"', async () => {
+      for (const [i, option] of ['0', '1', '2', '3'].entries()) {
+        await save(
+          actors.user(`user-${i}`),
+          fullChoices(() => option),
+        );
+      }
+      expect(await participants()).toBe(4);
+    });
+
+    it('answers "Tournament not found" for an unknown tournament', async () => {
+      expect(await failureOf(save(actors.user('ann'), fullChoices(), 'nope'))).toMatchObject({
+        code: 'NOT_FOUND',
+        reason: 'TOURNAMENT_NOT_FOUND',
+      });
+    });
+  });
+
+  describe('the offline window', () => {
+    const closed = {
+      code: 'CONFLICT',
+      reason: 'OFFLINE_WINDOW_CLOSED',
+      message: 'The offline registration window has closed (it closes 5 minutes before the start)',
+    };
+
+    it('is open until one millisecond before start − 5 minutes', async () => {
+      h.clock.set(new Date(startAt.getTime() - 5 * MINUTE - 1));
+      await save(actors.user('ann'));
+      expect(await participants()).toBe(1);
+    });
+
+    it('is closed exactly at start − 5 minutes', async () => {
+      h.clock.set(new Date(startAt.getTime() - 5 * MINUTE));
+      expect(await failureOf(save(actors.user('ann')))).toEqual(closed);
+      expect(await participants()).toBe(0);
+    });
+
+    it('is closed once the tournament is live or finished', async () => {
+      h.clock.set(startAt);
+      await h.app.scheduler.startDueTournaments();
+      expect(await failureOf(save(actors.user('ann')))).toEqual(closed);
+      await h.app.tournaments.markFinished(tournamentId);
+      expect(await failureOf(save(actors.user('bob')))).toEqual(closed);
+    });
+
+    it('follows the start when an admin moves it', async () => {
+      h.clock.set(new Date(startAt.getTime() - 4 * MINUTE));
+      expect(await failureOf(save(actors.user('ann')))).toEqual(closed);
+      await h.client.updateTournament({
+        actor: actors.admin(),
+        id: tournamentId,
+        title: 'Later',
+        startAt: timestampAt(new Date(startAt.getTime() + HOUR)),
+      });
+      await save(actors.user('ann'));
+    });
+  });
+
+  describe('saving once', () => {
+    it('refuses a second save with 409 and keeps the first choices', async () => {
+      await save(
+        actors.user('ann'),
+        fullChoices(() => '1'),
+      );
+      expect(
+        await failureOf(
+          save(
+            actors.user('ann'),
+            fullChoices(() => '2'),
+          ),
+        ),
+      ).toEqual(alreadyRegistered);
+      expect(await participants()).toBe(1);
+      const { choices } = await h.client.getOfflineChoices({
+        actor: actors.user('ann'),
+        tournamentId,
+      });
+      expect(new Set(choices.map((c) => c.selectedImageId))).toEqual(new Set(['1']));
+    });
+
+    it('lets exactly one of several parallel saves by one user succeed', async () => {
+      const attempts = ['0', '1', '2', '3', '0', '1'].map((option, i) =>
+        save(
+          actors.user('ann', { deviceId: i % 2 === 0 ? 'phone' : 'laptop' }),
+          fullChoices(() => option),
+        ),
+      );
+      const results = await Promise.allSettled(attempts);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const result of results) {
+        if (result.status === 'rejected') {
+          expect(await failureOf(Promise.reject(result.reason))).toEqual(alreadyRegistered);
+        }
+      }
+      expect(await participants()).toBe(1);
+      const { choices } = await h.client.getOfflineChoices({
+        actor: actors.user('ann'),
+        tournamentId,
+      });
+      expect(choices).toHaveLength(17);
+    });
+  });
+
+  describe('one device, one participant', () => {
+    it('refuses a second account on the same device', async () => {
+      await save(actors.user('ann', { deviceId: 'shared-phone' }));
+      expect(await failureOf(save(actors.user('bob', { deviceId: 'shared-phone' })))).toEqual(
+        deviceUsed,
+      );
+      expect(await participants()).toBe(1);
+      // From a device of their own, the second account may take part.
+      await save(actors.user('bob', { deviceId: 'bobs-phone' }));
+      expect(await participants()).toBe(2);
+    });
+
+    it('applies per tournament', async () => {
+      const { tournament: other } = await h.client.createTournament({
+        actor: actors.admin(),
+        title: 'Saturday night',
+        startAt: timestampAt(inFuture(h.clock, 2 * HOUR)),
+      });
+      await save(actors.user('ann', { deviceId: 'shared-phone' }));
+      await save(actors.user('bob', { deviceId: 'shared-phone' }), fullChoices(), other!.id);
+    });
+
+    it('does not tie a device to a user whose save was refused as a repeat', async () => {
+      await save(actors.user('ann', { deviceId: 'phone' }));
+      expect(await failureOf(save(actors.user('ann', { deviceId: 'tablet' })))).toEqual(
+        alreadyRegistered,
+      );
+      await save(actors.user('bob', { deviceId: 'tablet' }));
+      expect(await participants()).toBe(2);
+    });
+
+    it('lets exactly one of several accounts saving in parallel from one device succeed', async () => {
+      const results = await Promise.allSettled(
+        ['ann', 'bob', 'cat', 'dan'].map((userId) =>
+          save(actors.user(userId, { deviceId: 'shared-phone' })),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const result of results) {
+        if (result.status === 'rejected') {
+          expect(await failureOf(Promise.reject(result.reason))).toEqual(deviceUsed);
+        }
+      }
+      expect(await participants()).toBe(1);
+    });
+
+    it('does not apply to requests without a device id', async () => {
+      await save(actors.user('ann', { deviceId: '' }));
+      await save(actors.user('bob', { deviceId: '' }));
+      expect(await participants()).toBe(2);
+    });
+  });
+
+  it('answers "Tournament not found" for the choices of a deleted tournament', async () => {
+    await save(actors.user('ann'));
+    await h.client.deleteTournament({ actor: actors.admin(), id: tournamentId });
+    expect(
+      await failureOf(h.client.getOfflineChoices({ actor: actors.user('ann'), tournamentId })),
+    ).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

@@ -1,0 +1,190 @@
+import type { EventBus } from '@underdog/bus';
+import { ComponentGroup, createLogger, createMetricsRegistry, type Logger } from '@underdog/kit';
+import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
+import {
+  ActorSchema,
+  EventHeader,
+  TournamentLifecycleEventSchema,
+  TournamentService,
+  create,
+  fromBinary,
+  timestampFromDate,
+  type Actor,
+  type TournamentLifecycleEvent,
+} from '@underdog/proto';
+import {
+  appErrorFromRpc,
+  createClient,
+  createInProcessTransport,
+  type Client,
+} from '@underdog/rpc';
+import { tournamentConfig } from '../src/config';
+import { createTournamentApp, type TournamentApp } from '../src/service';
+
+export const logger: Logger = createLogger({ service: 'tournament-test', level: 'silent' });
+const registry = createMetricsRegistry('tournament-test');
+
+/** A clock the test moves by hand. */
+export function testClock(start = new Date('2030-01-01T12:00:00.000Z')) {
+  let current = start.getTime();
+  return {
+    now: () => new Date(current),
+    set: (at: Date) => void (current = at.getTime()),
+    advance: (ms: number) => void (current += ms),
+  };
+}
+export type TestClock = ReturnType<typeof testClock>;
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+
+export const inFuture = (clock: TestClock, ms: number) => new Date(clock.now().getTime() + ms);
+export const timestampAt = (date: Date) => timestampFromDate(date);
+
+type ActorFields = Partial<Pick<Actor, 'userId' | 'role' | 'isEmailVerified' | 'deviceId'>>;
+
+/** Callers as the gateway resolves them. */
+export const actors = {
+  admin: (fields: ActorFields = {}) =>
+    create(ActorSchema, {
+      userId: 'admin-1',
+      role: 'admin',
+      isEmailVerified: true,
+      username: 'admin',
+      ...fields,
+    }),
+  user: (userId = 'user-1', fields: ActorFields = {}) =>
+    create(ActorSchema, {
+      userId,
+      role: 'user',
+      isEmailVerified: true,
+      deviceId: `device-of-${userId}`,
+      username: userId,
+      ...fields,
+    }),
+  unverified: (userId = 'user-unverified') =>
+    create(ActorSchema, { userId, role: 'user', isEmailVerified: false, username: userId }),
+  visitor: () => create(ActorSchema, {}),
+};
+
+/** 17 valid choices, option `option(round)` in each round. */
+export function fullChoices(option: (round: number) => string = (round) => String(round % 4)) {
+  return Array.from({ length: 17 }, (_, i) => ({
+    roundNumber: i + 1,
+    selectedImageId: option(i + 1),
+  }));
+}
+
+export interface ObservedEvent {
+  key: string;
+  type: string | undefined;
+  id: string | undefined;
+  event: TournamentLifecycleEvent;
+}
+
+/** Collects every `tournament.lifecycle` event from the beginning, in a group of its own. */
+export async function observeLifecycle(bus: EventBus, groupId: string) {
+  const events: ObservedEvent[] = [];
+  const subscription = await bus.subscribe({
+    groupId,
+    topics: [topics.tournamentLifecycle.name],
+    fromBeginning: true,
+    handleBatch: async (batch) => {
+      for (const message of batch) {
+        events.push({
+          key: message.key,
+          type: message.headers[EventHeader.type],
+          id: message.headers[EventHeader.id],
+          event: fromBinary(TournamentLifecycleEventSchema, message.value),
+        });
+      }
+    },
+  });
+  return { events, stop: () => subscription.stop() };
+}
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The AppError a call failed with, as the gateway sees it; fails the test if it succeeded. */
+export async function failureOf(call: Promise<unknown>) {
+  try {
+    await call;
+  } catch (error) {
+    const appError = appErrorFromRpc(error);
+    return { code: appError.code, reason: appError.reason, message: appError.message };
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
+
+export interface Harness {
+  clock: TestClock;
+  infrastructure: Infrastructure;
+  app: TournamentApp;
+  client: Client<typeof TournamentService>;
+  /** Lifecycle events published so far. */
+  events: ObservedEvent[];
+  /** Another replica of the service on the same infrastructure. */
+  replica: () => { app: TournamentApp; client: Client<typeof TournamentService> };
+  stop: () => Promise<void>;
+}
+
+export interface HarnessOptions {
+  clock?: TestClock;
+  /** Wraps the bus the service publishes with (e.g. to make it fail). */
+  bus?: (bus: EventBus) => EventBus;
+  /** Run the service's components (the polling scheduler) too. */
+  startComponents?: boolean;
+  env?: Record<string, string>;
+}
+
+/**
+ * The tournament service on the real in-memory adapters, called through Connect in-process,
+ * exactly as the standalone gateway calls it.
+ */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const clock = options.clock ?? testClock();
+  const memory = createMemoryInfrastructure(logger);
+  const infrastructure: Infrastructure = {
+    bus: options.bus ? options.bus(memory.bus) : memory.bus,
+    store: memory.store,
+    documents: memory.documents,
+    components: memory.components,
+  };
+  const config = tournamentConfig(options.env ?? {});
+  const build = () => {
+    const app = createTournamentApp({ logger, registry, infrastructure, nodeEnv: 'test' }, config, {
+      now: clock.now,
+    });
+    const routes = app.module.registerRpc;
+    if (!routes) throw new Error('the tournament service registers no RPC handlers');
+    return { app, client: createClient(TournamentService, createInProcessTransport(routes)) };
+  };
+  const main = build();
+  const group = new ComponentGroup(logger, [
+    ...infrastructure.components,
+    ...(options.startComponents ? main.app.module.components : []),
+  ]);
+  await group.start();
+  const observer = await observeLifecycle(memory.bus, 'test-observer');
+  return {
+    clock,
+    infrastructure,
+    ...main,
+    events: observer.events,
+    replica: build,
+    stop: async () => {
+      await observer.stop();
+      await group.stop();
+    },
+  };
+}
