@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { smtpSinkClient, testInfra } from '@underdog/harness';
+import { testInfra } from '@underdog/harness';
 import { startStack, type Stack } from '../stack/stack';
+import { apiClient, uniqueEmail, verificationMail } from './support';
 
 /**
  * Accounts on the distributed stack: the gateway, auth and notification as separate processes on
@@ -23,50 +23,18 @@ describe('accounts on the distributed stack', () => {
 
   afterAll(() => stack?.stop());
 
-  /** A browser-like client: JSON, an X-Device-ID, and a one-cookie jar. */
-  function client() {
-    const deviceId = `device-${randomUUID()}`;
-    let cookie: string | undefined;
-    return {
-      async call(method: string, path: string, body?: unknown) {
-        const response = await fetch(`${stack.gatewayUrl}${path}`, {
-          method,
-          headers: {
-            'content-type': 'application/json',
-            'x-device-id': deviceId,
-            ...(cookie ? { cookie } : {}),
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        const setCookie = response.headers.get('set-cookie');
-        if (setCookie) cookie = setCookie.split(';')[0];
-        const text = await response.text();
-        return {
-          status: response.status,
-          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-        };
-      },
-    };
-  }
-
-  async function verificationMail(to: string) {
-    const sink = smtpSinkClient(testInfra().smtpApiUrl);
-    const message = await sink.waitFor((m) => m.to.includes(to), 30_000);
-    const code = /\b(\d{6})\b/.exec(message.text)?.[1];
-    const token = /\/verify-email\/([A-Za-z0-9_%-]+)/.exec(message.text)?.[1];
-    return { message, code, token: token ? decodeURIComponent(token) : undefined };
-  }
+  const client = () => apiClient(stack.gatewayUrl);
 
   it('registers, delivers the code by SMTP, verifies with it, and shows the user verified', async () => {
     const alice = client();
-    const email = `alice-${randomUUID().slice(0, 8)}@example.com`;
+    const email = uniqueEmail('alice');
     const registered = await alice.call('POST', '/api/register', {
       email,
       displayName: 'Alice',
       password: 'wonderland1',
     });
     expect(registered.status).toBe(200);
-    expect(registered.body.message).toEqual(expect.any(String));
+    expect(registered.body).toMatchObject({ message: expect.any(String) });
 
     const mail = await verificationMail(email);
     expect(mail.code).toMatch(/^\d{6}$/);
@@ -84,7 +52,7 @@ describe('accounts on the distributed stack', () => {
 
   it('verifies a second account with the link from its e-mail', async () => {
     const bob = client();
-    const email = `bob-${randomUUID().slice(0, 8)}@example.com`;
+    const email = uniqueEmail('bob');
     expect(
       (
         await bob.call('POST', '/api/register', {
