@@ -1,6 +1,24 @@
-import { ConfigError, createLogger, runUntilSignal, type ComponentGroup } from '@underdog/kit';
+import { randomBytes } from 'node:crypto';
+import { ConfigError, createLogger, runUntilSignal, type Environment } from '@underdog/kit';
 import { standaloneConfig } from './config';
-import { createStandalone } from './standalone';
+import { createStandalone, type Standalone } from './standalone';
+
+/**
+ * The standalone game has no stored data between runs, so without ADMIN_EMAIL/ADMIN_PASSWORD it
+ * makes up an admin for this run and prints the credentials (a game night needs an admin).
+ */
+function withAdmin(env: Environment): { env: Environment; generated: boolean } {
+  if (env.ADMIN_EMAIL || env.ADMIN_PASSWORD) return { env, generated: false };
+  return {
+    env: {
+      ...env,
+      ADMIN_EMAIL: 'admin@underdog.local',
+      // A letter and a digit are guaranteed, as the password rules require.
+      ADMIN_PASSWORD: `a1${randomBytes(12).toString('base64url')}`,
+    },
+    generated: true,
+  };
+}
 
 async function main() {
   let config: ReturnType<typeof standaloneConfig>;
@@ -11,21 +29,29 @@ async function main() {
     process.exit(78);
   }
   const logger = createLogger({ service: 'underdog', level: config.LOG_LEVEL });
-  let group: ComponentGroup;
+  const { env, generated } = withAdmin(process.env);
+  let standalone: Standalone;
   try {
-    ({ group } = await createStandalone({
+    standalone = await createStandalone({
       logger,
-      env: process.env,
+      env,
       port: config.PORT,
       host: config.HOST,
       nodeEnv: config.NODE_ENV,
-    }));
+    });
   } catch (error) {
     // The services' and the gateway's own variables are parsed while they are created.
     logger.fatal({ err: error }, 'could not create the standalone game');
     process.exit(error instanceof ConfigError ? 78 : 1);
   }
-  await runUntilSignal(group, logger);
+  await runUntilSignal(standalone.group, logger);
+  const url = `http://localhost:${standalone.http.port()}`;
+  const lines = [`Underdog is running at ${url} (Ctrl-C stops it)`];
+  if (generated) {
+    lines.push(`Admin for this run: ${env.ADMIN_EMAIL} / ${env.ADMIN_PASSWORD}`);
+    lines.push('(set ADMIN_EMAIL and ADMIN_PASSWORD to choose your own)');
+  }
+  console.log(`\n${lines.join('\n')}\n`);
 }
 
 void main();
