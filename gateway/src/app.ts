@@ -10,6 +10,7 @@ import {
 } from '@underdog/kit';
 import type { LiveStore } from '@underdog/store';
 import { Accounts } from './accounts';
+import { Advertisements } from './ads';
 import { Callers } from './callers';
 import type { GatewayClients } from './clients';
 import type { GatewaySettings } from './config';
@@ -18,6 +19,7 @@ import { createGraphQLEndpoint } from './graphql/server';
 import { RateLimiter } from './rate-limiter';
 import { createRestRouter } from './rest';
 import { SessionCookie } from './session';
+import { Tournaments } from './tournaments';
 import { attachWebSockets } from './websockets';
 
 export interface GatewayOptions {
@@ -47,10 +49,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { logger, clients, settings } = options;
   const callers = new Callers(clients.auth, new SessionCookie(settings.cookieSecure));
   const accounts = new Accounts(clients, new RateLimiter(options.store), settings.rateLimits);
+  const tournaments = new Tournaments(clients);
+  const advertisements = new Advertisements(clients);
   const graphql = await createGraphQLEndpoint({
     logger,
     callers,
-    services: { accounts, clients },
+    services: { accounts, tournaments, advertisements, clients },
     introspection: settings.introspection,
   });
 
@@ -58,7 +62,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   app.set('trust proxy', settings.trustProxy);
   app.use('/api', requireCsrfSafeMutation);
   app.use(express.json({ limit: '100kb' }));
-  app.use(createRestRouter({ clients, accounts, callers, devMailbox: settings.devMailbox }));
+  app.use(
+    createRestRouter({
+      clients,
+      accounts,
+      tournaments,
+      advertisements,
+      callers,
+      devMailbox: settings.devMailbox,
+    }),
+  );
   app.all('/graphql', graphql.http);
   if (options.webRoot) app.use(express.static(options.webRoot));
   finishHttpApp(app, logger);

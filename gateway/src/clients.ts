@@ -1,16 +1,18 @@
-import { AuthService, NotificationService, TournamentService } from '@underdog/proto';
+import { AdsService, AuthService, NotificationService, TournamentService } from '@underdog/proto';
 import { createServiceClient, type Client, type RpcEndpoint } from '@underdog/rpc';
 
 /** The services the gateway calls, reached over HTTP or in-process depending on the run mode. */
 export interface GatewayClients {
   auth: Client<typeof AuthService>;
   tournament: Client<typeof TournamentService>;
+  ads: Client<typeof AdsService>;
   notification: Client<typeof NotificationService>;
 }
 
 export interface GatewayEndpoints {
   auth: RpcEndpoint;
   tournament: RpcEndpoint;
+  ads: RpcEndpoint;
   notification: RpcEndpoint;
 }
 
@@ -18,6 +20,7 @@ export function createGatewayClients(endpoints: GatewayEndpoints): GatewayClient
   return {
     auth: createServiceClient(AuthService, endpoints.auth),
     tournament: createServiceClient(TournamentService, endpoints.tournament),
+    ads: createServiceClient(AdsService, endpoints.ads),
     notification: createServiceClient(NotificationService, endpoints.notification),
   };
 }

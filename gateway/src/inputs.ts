@@ -1,9 +1,24 @@
+import { z } from 'zod';
 import type { ChangePasswordInput, LoginInput, RegisterInput, VerifyEmailInput } from './accounts';
-import { body, text } from './validation';
-import type { z } from 'zod';
+import {
+  defaultAdvertisementPosition,
+  type AdvertisementChangesInput,
+  type NewAdvertisementInput,
+} from './ads';
+import type { OfflineChoiceView, TournamentInput } from './tournaments';
+import {
+  body,
+  optionalFlag,
+  optionalInstant,
+  optionalText,
+  optionalWholeNumber,
+  text,
+  wholeNumber,
+} from './validation';
 
-// The request shapes of the account operations, checked at the edge (REST bodies; GraphQL checks
-// its own argument types, and uses `verifyEmailInput` for the rule its types cannot express).
+// The request shapes, checked at the edge (REST bodies; GraphQL checks its own argument types,
+// and uses these for what its types cannot express: one of code or token, ISO instants, ranges
+// protobuf can carry).
 
 export const registerInput: z.ZodType<RegisterInput> = body({
   email: text(),
@@ -36,3 +51,54 @@ export const verifyEmailInput: z.ZodType<VerifyEmailInput> = body({
   .transform(({ code, email, token }): VerifyEmailInput =>
     token != null ? { token } : { code: code ?? '', email: email ?? undefined },
   );
+
+// Tournaments, offline choices and advertisements: only the shapes are checked here. Missing or
+// empty required texts go through empty, so the service answers with the spec's message
+// ("Title is required", "Start time is required"); ranges and the offline rules are the
+// services' too.
+
+/** Create and edit. The edit form's extra `originalStartAt` is ignored: the service compares. */
+export const tournamentInput: z.ZodType<TournamentInput> = body({
+  title: optionalText().transform((value) => value ?? ''),
+  description: optionalText(),
+  prize: optionalText(),
+  startAt: optionalInstant(),
+  roundTimeSeconds: optionalWholeNumber(),
+});
+
+export const offlineChoicesInput: z.ZodType<{ choices: OfflineChoiceView[] }> = body({
+  choices: z.array(
+    z.object(
+      { roundNumber: wholeNumber(), selectedImageId: text() },
+      { error: 'must be an object' },
+    ),
+    { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array') },
+  ),
+});
+
+const advertisementFields = {
+  displayPosition: optionalText(),
+  duration: optionalWholeNumber(),
+  isActive: optionalFlag(),
+};
+
+export const newAdvertisementInput: z.ZodType<NewAdvertisementInput> = body({
+  title: optionalText().transform((value) => value ?? ''),
+  type: optionalText().transform((value) => value ?? ''),
+  content: optionalText().transform((value) => value ?? ''),
+  ...advertisementFields,
+});
+
+export const advertisementChangesInput: z.ZodType<AdvertisementChangesInput> = body({
+  title: optionalText(),
+  type: optionalText(),
+  content: optionalText(),
+  ...advertisementFields,
+});
+
+/** `?position=`: one value; absent means between rounds, the only position the spec asks for. */
+export const advertisementPositionQuery: z.ZodType<{ position: string }> = z.object({
+  position: text()
+    .optional()
+    .transform((value) => value ?? defaultAdvertisementPosition),
+});

@@ -1,21 +1,30 @@
 import { Router, type Request, type Response } from 'express';
 import type { Accounts } from './accounts';
+import { advertisementDeletedMessage, type Advertisements } from './ads';
 import type { Callers } from './callers';
 import type { GatewayClients } from './clients';
 import {
+  advertisementChangesInput,
+  advertisementPositionQuery,
   changePasswordInput,
   loginInput,
+  newAdvertisementInput,
+  offlineChoicesInput,
   profileInput,
   registerInput,
   resendVerificationInput,
+  tournamentInput,
   verifyEmailInput,
 } from './inputs';
 import { serverTime } from './time';
+import { tournamentDeletedMessage, type Tournaments } from './tournaments';
 import { parseBody } from './validation';
 
 export interface RestOptions {
   clients: GatewayClients;
   accounts: Accounts;
+  tournaments: Tournaments;
+  advertisements: Advertisements;
   callers: Callers;
   /** Serve `GET /api/dev/mailbox` (never in production). */
   devMailbox: boolean;
@@ -26,7 +35,14 @@ export interface RestOptions {
  * contract, answered by the same functions the GraphQL resolvers use. Handlers translate and
  * delegate; errors thrown here are rendered by the app's error handler as `{ message, code }`.
  */
-export function createRestRouter({ clients, accounts, callers, devMailbox }: RestOptions): Router {
+export function createRestRouter({
+  clients,
+  accounts,
+  tournaments,
+  advertisements,
+  callers,
+  devMailbox,
+}: RestOptions): Router {
   const router = Router();
   const caller = (req: Request, res: Response) => callers.fromHttp(req, res);
 
@@ -61,6 +77,60 @@ export function createRestRouter({ clients, accounts, callers, devMailbox }: Res
   router.post('/api/resend-verification', async (req, res) => {
     const input = parseBody(resendVerificationInput, req.body);
     res.json({ message: await accounts.resendVerification(caller(req, res), input) });
+  });
+
+  // Tournaments: reading is public, management is the admin's (201 on create).
+  router.get('/api/tournaments', async (_req, res) => {
+    res.json(await tournaments.list());
+  });
+  router.post('/api/tournaments', async (req, res) => {
+    const input = parseBody(tournamentInput, req.body);
+    res.status(201).json(await tournaments.create(caller(req, res), input));
+  });
+  router.get('/api/tournaments/:id', async (req, res) => {
+    res.json(await tournaments.get(req.params.id));
+  });
+  router.put('/api/tournaments/:id', async (req, res) => {
+    const input = parseBody(tournamentInput, req.body);
+    res.json(await tournaments.update(caller(req, res), req.params.id, input));
+  });
+  router.delete('/api/tournaments/:id', async (req, res) => {
+    await tournaments.delete(caller(req, res), req.params.id);
+    res.json({ message: tournamentDeletedMessage });
+  });
+
+  // Offline pre-registration: the caller's own choices.
+  router.get('/api/tournaments/:id/has-offline-choices', async (req, res) => {
+    res.json({ hasChoices: await tournaments.hasOfflineChoices(caller(req, res), req.params.id) });
+  });
+  router.get('/api/tournaments/:id/offline-choices', async (req, res) => {
+    res.json(await tournaments.offlineChoices(caller(req, res), req.params.id));
+  });
+  router.post('/api/tournaments/:id/offline-choices', async (req, res) => {
+    const { choices } = parseBody(offlineChoicesInput, req.body);
+    const saved = await tournaments.saveOfflineChoices(caller(req, res), req.params.id, choices);
+    res.status(201).json(saved);
+  });
+
+  // Advertisements: the public list by position, and the admin's management.
+  router.get('/api/advertisements', async (req, res) => {
+    const { position } = parseBody(advertisementPositionQuery, req.query);
+    res.json(await advertisements.listActive(caller(req, res), position));
+  });
+  router.get('/api/admin/advertisements', async (req, res) => {
+    res.json(await advertisements.listAll(caller(req, res)));
+  });
+  router.post('/api/admin/advertisements', async (req, res) => {
+    const input = parseBody(newAdvertisementInput, req.body);
+    res.status(201).json(await advertisements.create(caller(req, res), input));
+  });
+  router.put('/api/admin/advertisements/:id', async (req, res) => {
+    const input = parseBody(advertisementChangesInput, req.body);
+    res.json(await advertisements.update(caller(req, res), req.params.id, input));
+  });
+  router.delete('/api/admin/advertisements/:id', async (req, res) => {
+    await advertisements.delete(caller(req, res), req.params.id);
+    res.json({ message: advertisementDeletedMessage });
   });
 
   if (devMailbox) {

@@ -22,6 +22,11 @@ export interface UserView {
   firstWinDate: string | null;
 }
 
+/** A role as clients, GraphQL and the services' `Actor` name it. */
+export function roleName(role: Role): UserView['role'] {
+  return role === Role.ADMIN ? 'admin' : 'user';
+}
+
 /** The one mapping from the auth service's `User` to what clients see. */
 export function toUserView(user: User): UserView {
   const statistics = user.statistics;
@@ -30,7 +35,7 @@ export function toUserView(user: User): UserView {
     username: user.username,
     email: user.email,
     displayName: user.displayName,
-    role: user.role === Role.ADMIN ? 'admin' : 'user',
+    role: roleName(user.role),
     isEmailVerified: user.isEmailVerified,
     createdAt: user.createdAt ? timestampDate(user.createdAt).toISOString() : null,
     gamesPlayed: statistics?.gamesPlayed ?? 0,

@@ -4,6 +4,7 @@ import { gatewayConfig, gatewaySettings } from '../src/config';
 const urls = {
   AUTH_URL: 'http://auth:8081',
   TOURNAMENT_URL: 'http://tournament:8082',
+  ADS_URL: 'http://ads:8084',
   NOTIFICATION_URL: 'http://notification:8085',
   REDIS_URL: 'redis://redis:6379',
 };
@@ -58,6 +59,7 @@ describe('gateway configuration', () => {
 
   it('needs every service URL and Redis in distributed mode, listing all that are missing', () => {
     expect(problemsOf({ TOURNAMENT_URL: urls.TOURNAMENT_URL, TRUST_PROXY: 'yes' })).toEqual([
+      'ADS_URL',
       'AUTH_URL',
       'NOTIFICATION_URL',
       'REDIS_URL',

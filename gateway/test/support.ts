@@ -1,5 +1,6 @@
 import { AppError, ComponentGroup, createLogger, createMetricsRegistry } from '@underdog/kit';
 import {
+  AdsService,
   AuthService,
   NotificationService,
   Role,
@@ -114,6 +115,10 @@ export interface TestGatewayOptions {
   env?: Record<string, string>;
   nodeEnv?: 'development' | 'production' | 'test';
   settings?: Partial<GatewaySettings>;
+  /** Handlers of the stub tournament service besides `getServerTime`. */
+  tournament?: Partial<ServiceImpl<typeof TournamentService>>;
+  /** Handlers of the stub ads service. */
+  ads?: Partial<ServiceImpl<typeof AdsService>>;
 }
 
 /** The gateway on a free port, in front of stub services called in-process. */
@@ -127,7 +132,12 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       routes: (router) =>
         router.service(TournamentService, {
           getServerTime: () => ({ serverTime: timestampFromDate(new Date()) }),
+          ...options.tournament,
         }),
+    },
+    ads: {
+      mode: 'in-process',
+      routes: (router) => router.service(AdsService, options.ads ?? {}),
     },
     notification: {
       mode: 'in-process',

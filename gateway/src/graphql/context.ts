@@ -1,12 +1,16 @@
 import type { Logger } from '@underdog/kit';
 import type { Accounts } from '../accounts';
+import type { Advertisements } from '../ads';
 import type { GatewayClients } from '../clients';
 import type { Caller } from '../session';
+import type { Tournaments } from '../tournaments';
 
 /** What every resolver gets: who is calling (session, cookie setter) and what to delegate to. */
 export interface GraphQLContext {
   caller: Caller;
   accounts: Accounts;
+  tournaments: Tournaments;
+  advertisements: Advertisements;
   clients: GatewayClients;
   logger: Logger;
 }

@@ -2,9 +2,13 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { accountsResolvers } from './accounts/resolvers';
 import { accountsTypeDefs } from './accounts/schema';
+import { adsResolvers } from './ads/resolvers';
+import { adsTypeDefs } from './ads/schema';
 import { withAppErrors } from './errors';
 import { timeResolvers } from './time/resolvers';
 import { timeTypeDefs } from './time/schema';
+import { tournamentsResolvers } from './tournaments/resolvers';
+import { tournamentsTypeDefs } from './tournaments/schema';
 
 /** The root types; each domain module extends them with its own fields. */
 const rootTypeDefs = /* GraphQL */ `
@@ -15,6 +19,8 @@ const rootTypeDefs = /* GraphQL */ `
 const modules = [
   { typeDefs: accountsTypeDefs, resolvers: accountsResolvers },
   { typeDefs: timeTypeDefs, resolvers: timeResolvers },
+  { typeDefs: tournamentsTypeDefs, resolvers: tournamentsResolvers },
+  { typeDefs: adsTypeDefs, resolvers: adsResolvers },
 ];
 
 /** One schema for GraphQL over HTTP and over graphql-ws. */

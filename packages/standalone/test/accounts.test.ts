@@ -1,42 +1,8 @@
 import { createLogger } from '@underdog/kit';
 import { createStandalone, type Standalone } from '../src';
-
-/** A browser's cookie handling, as far as these tests need it: keep, replace, expire. */
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-
-  store(response: Response): void {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = header.split(';').map((part) => part.trim());
-      const [name = '', value = ''] = pair.split('=', 2);
-      const expired = attributes.some((attribute) => attribute.toLowerCase() === 'max-age=0');
-      if (expired || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  copy(): CookieJar {
-    const copy = new CookieJar();
-    for (const [name, value] of this.cookies) copy.cookies.set(name, value);
-    return copy;
-  }
-}
-
-interface MailboxMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  sentAt: string;
-}
+import { browserAt, codeIn, CookieJar, mailTo as mailIn, tokenIn, uniqueEmail } from './support';
 
 const failuresPerAccount = 3;
-let counter = 0;
-const uniqueEmail = (name: string) => `${name}${(counter += 1)}-${Date.now()}@example.com`;
 const password = 'correct-horse1';
 
 describe('accounts end to end (standalone: gateway + auth + notification in one process)', () => {
@@ -56,44 +22,9 @@ describe('accounts end to end (standalone: gateway + auth + notification in one 
   afterAll(() => standalone.group.stop());
 
   /** A browser: one cookie jar, one device id, JSON bodies. */
-  function browser(jar = new CookieJar()) {
-    const request = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(url(path), {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          'x-device-id': 'device-e2e',
-          cookie: jar.header(),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      jar.store(response);
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    };
-    return {
-      jar,
-      get: (path: string) => request('GET', path),
-      post: (path: string, body: unknown = {}) => request('POST', path, body),
-      put: (path: string, body: unknown) => request('PUT', path, body),
-      graphql: (query: string, variables: Record<string, unknown> = {}) =>
-        request('POST', '/graphql', { query, variables }),
-    };
-  }
+  const browser = (jar = new CookieJar()) => browserAt(url, { jar });
 
-  async function mailTo(email: string): Promise<MailboxMessage> {
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline) {
-      const response = await fetch(url('/api/dev/mailbox'));
-      const mailbox = (await response.json()) as MailboxMessage[];
-      const mail = mailbox.find((message) => message.to === email);
-      if (mail) return mail;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no e-mail to ${email} in the development mailbox`);
-  }
-
-  const codeIn = (mail: MailboxMessage) => /\b(\d{6})\b/.exec(mail.text)?.[1] ?? '';
-  const tokenIn = (mail: MailboxMessage) => /\/verify-email\/([\w-]+)/.exec(mail.text)?.[1] ?? '';
+  const mailTo = (email: string) => mailIn(url, email);
 
   async function registered(name: string) {
     const client = browser();

@@ -1,0 +1,35 @@
+import { ActorSchema, create, type Actor } from '@underdog/proto';
+import { appErrorFromRpc } from '@underdog/rpc';
+import { notAuthenticated, type Caller } from './session';
+import { roleName } from './users';
+
+/**
+ * The caller as the services see it (`underdog.common.v1.Actor`): the signed-in user from the
+ * session, or a visitor (empty user id and role), with the request's `X-Device-ID` either way.
+ * The services enforce roles, verification and windows on it; the gateway only resolves it.
+ */
+export async function actorOf(caller: Caller): Promise<Actor> {
+  const user = (await caller.session.current())?.user;
+  return create(ActorSchema, {
+    userId: user?.id ?? '',
+    role: user ? roleName(user.role) : '',
+    isEmailVerified: user?.isEmailVerified ?? false,
+    deviceId: caller.deviceId,
+    username: user?.username ?? '',
+  });
+}
+
+/**
+ * Awaits a call a service answers on behalf of an actor, turning its failure back into the
+ * AppError it threw. A service refuses a visitor with its own reason; the edge answers every
+ * visitor alike, with the 401 `UNAUTHENTICATED` that `GET /api/user` gives.
+ */
+export async function delegate<T>(pending: Promise<T>): Promise<T> {
+  try {
+    return await pending;
+  } catch (error) {
+    const appError = appErrorFromRpc(error);
+    if (appError.code === 'UNAUTHENTICATED') throw notAuthenticated();
+    throw appError;
+  }
+}
