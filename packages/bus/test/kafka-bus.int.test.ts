@@ -27,9 +27,18 @@ describe('KafkaBus with a consumer process killed by SIGKILL', () => {
     const groupId = `engine-${randomUUID().slice(0, 8)}`;
     try {
       await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      // `node --require tsx/cjs`, not the tsx CLI: the CLI runs the script in a child process,
+      // and SIGKILL to the CLI would leave that child, the real consumer, alive.
       const child = spawn(
-        join(__dirname, '../../../node_modules/.bin/tsx'),
-        [join(__dirname, 'fixtures/hanging-consumer.ts'), brokers().join(','), topic, groupId],
+        process.execPath,
+        [
+          '--require',
+          require.resolve('tsx/cjs'),
+          join(__dirname, 'fixtures/hanging-consumer.ts'),
+          brokers().join(','),
+          topic,
+          groupId,
+        ],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
       let childOutput = '';
@@ -39,6 +48,7 @@ describe('KafkaBus with a consumer process killed by SIGKILL', () => {
       await bus.publish(topic, [{ key: 'game-1', value: new TextEncoder().encode('vote-1') }]);
       await waitFor(() => childOutput.includes('received vote-1'), 'the child to receive the vote');
       child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
 
       const received: BusMessage[] = [];
       const survivor = await bus.subscribe({
