@@ -16,9 +16,3 @@ export const topics = {
 } as const satisfies Record<string, TopicSpec>;
 
 export const allTopics: TopicSpec[] = Object.values(topics);
-
-/** Kafka header names every event carries (see docs/events.md). */
-export const eventHeaders = {
-  type: 'event-type',
-  id: 'event-id',
-} as const;

@@ -1,7 +1,8 @@
 import type { BusMessage, EventBus, Subscription } from '@underdog/bus';
 import type { Component, Logger, Registry } from '@underdog/kit';
-import { eventHeaders, topics } from '@underdog/platform';
+import { topics } from '@underdog/platform';
 import {
+  EventHeader,
   NotificationRequestSchema,
   fromBinary,
   timestampMs,
@@ -109,7 +110,7 @@ export class NotificationRequestHandler {
       // Producers always set event-id; without one, the message's position still identifies
       // it across redeliveries.
       eventId:
-        message.headers[eventHeaders.id] ||
+        message.headers[EventHeader.id] ||
         `${message.topic}/${message.partition}/${message.offset}`,
       userId: message.key,
       partition: message.partition,
@@ -141,7 +142,7 @@ export class NotificationRequestHandler {
         return this.sendVerificationEmail(request.kind.value, context);
       case undefined:
         this.options.logger.warn(
-          { ...context, eventType: message.headers[eventHeaders.type] },
+          { ...context, eventType: message.headers[EventHeader.type] },
           'notification request of a kind this version does not know; skipped',
         );
         return 'unknown_kind';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus, OutgoingMessage } from '@underdog/bus';
 import { createLogger, type Logger } from '@underdog/kit';
-import { eventHeaders, topics } from '@underdog/platform';
+import { topics } from '@underdog/platform';
 import {
+  EventHeader,
   NotificationRequestSchema,
   create,
   eventTypeOf,
@@ -46,8 +47,8 @@ export function verificationRequest(options: VerificationRequestOptions = {}) {
     key: userId,
     value: toBinary(NotificationRequestSchema, request),
     headers: {
-      [eventHeaders.type]: eventTypeOf(request),
-      [eventHeaders.id]: options.eventId ?? randomUUID(),
+      [EventHeader.type]: eventTypeOf(request),
+      [EventHeader.id]: options.eventId ?? randomUUID(),
     },
   };
   return {
@@ -66,8 +67,8 @@ export function requestOfUnknownKind(userId: string = randomUUID()): OutgoingMes
     key: userId,
     value: toBinary(NotificationRequestSchema, request),
     headers: {
-      [eventHeaders.type]: 'underdog.events.v1.SomethingNew',
-      [eventHeaders.id]: randomUUID(),
+      [EventHeader.type]: 'underdog.events.v1.SomethingNew',
+      [EventHeader.id]: randomUUID(),
     },
   };
 }
@@ -77,7 +78,7 @@ export function undecodableRequest(userId: string = randomUUID()): OutgoingMessa
   return {
     key: userId,
     value: new Uint8Array([0xff, 0xff, 0xff, 0xff]),
-    headers: { [eventHeaders.id]: randomUUID() },
+    headers: { [EventHeader.id]: randomUUID() },
   };
 }
 

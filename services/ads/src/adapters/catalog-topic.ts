@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus, OutgoingMessage } from '@underdog/bus';
-import { eventHeaders, topics } from '@underdog/platform';
+import { topics } from '@underdog/platform';
+import { EventHeader } from '@underdog/proto';
 import type { Advertisement } from '../domain/advertisement';
 import { encodeSnapshot, snapshotEventType } from '../mapping';
 
@@ -25,7 +26,7 @@ export class CatalogTopic {
     const message: OutgoingMessage = {
       key: id,
       value,
-      headers: { [eventHeaders.type]: snapshotEventType, [eventHeaders.id]: randomUUID() },
+      headers: { [EventHeader.type]: snapshotEventType, [EventHeader.id]: randomUUID() },
     };
     await this.bus.publish(topics.adsCatalog.name, [message]);
   }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@underdog/bus';
-import { eventHeaders, topics } from '@underdog/platform';
+import { topics } from '@underdog/platform';
 import {
+  EventHeader,
   NotificationRequestSchema,
   UserEventSchema,
   create,
@@ -66,5 +67,5 @@ export class AuthEvents {
 }
 
 function headersFor(event: Parameters<typeof eventTypeOf>[0]): Record<string, string> {
-  return { [eventHeaders.type]: eventTypeOf(event), [eventHeaders.id]: randomUUID() };
+  return { [EventHeader.type]: eventTypeOf(event), [EventHeader.id]: randomUUID() };
 }
