@@ -137,7 +137,7 @@ describe('two tournament-service processes', () => {
 
       const forThisTournament = liveEvents.filter((m) => m.key === id);
       expect(forThisTournament).toHaveLength(1);
-      const event = fromBinary(TournamentLifecycleEventSchema, forThisTournament[0]!.value);
+      const event = fromBinary(TournamentLifecycleEventSchema, forThisTournament[0]!.value!);
       const wentLiveAt = timestampDate(event.occurredAt!).getTime();
       expect(wentLiveAt).toBeGreaterThanOrEqual(startAt.getTime());
       expect(wentLiveAt - startAt.getTime()).toBeLessThan(1_000);

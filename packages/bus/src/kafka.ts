@@ -80,7 +80,7 @@ export class KafkaBus implements EventBus {
       acks: -1,
       messages: messages.map((message) => ({
         key: message.key,
-        value: Buffer.from(message.value),
+        value: message.value === null ? null : Buffer.from(message.value),
         headers: message.headers,
       })),
     });
@@ -117,7 +117,7 @@ export class KafkaBus implements EventBus {
           partition: batch.partition,
           offset: message.offset,
           key: message.key?.toString('utf8') ?? '',
-          value: message.value ? new Uint8Array(message.value) : new Uint8Array(),
+          value: message.value === null ? null : new Uint8Array(message.value),
           headers: decodeHeaders(message.headers),
           timestamp: Number(message.timestamp),
         }));

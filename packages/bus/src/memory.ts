@@ -72,7 +72,7 @@ export class MemoryBus implements EventBus {
         partition,
         offset: String(log.nextOffsets[partition]!++),
         key: message.key,
-        value: message.value.slice(),
+        value: message.value?.slice() ?? null,
         headers: { ...message.headers },
         timestamp: Date.now(),
       });
@@ -244,7 +244,7 @@ function compact(entries: BusMessage[], key: string) {
 }
 
 function copyMessage(message: BusMessage): BusMessage {
-  return { ...message, value: message.value.slice(), headers: { ...message.headers } };
+  return { ...message, value: message.value?.slice() ?? null, headers: { ...message.headers } };
 }
 
 /** FNV-1a: a stable key → partition mapping, so order per key holds as it does on Kafka. */

@@ -18,7 +18,11 @@ export interface TopicSpec {
 
 export interface OutgoingMessage {
   key: string;
-  value: Uint8Array;
+  /**
+   * The payload; null is a tombstone: on a compacted topic it deletes the key (compaction then
+   * forgets the key's earlier values, and consumers treat the key as removed).
+   */
+  value: Uint8Array | null;
   headers?: Record<string, string>;
 }
 
@@ -28,7 +32,8 @@ export interface BusMessage {
   /** Position in the partition, as a decimal string (Kafka offsets exceed 2^53 in theory). */
   offset: string;
   key: string;
-  value: Uint8Array;
+  /** Null for a tombstone (see OutgoingMessage). */
+  value: Uint8Array | null;
   headers: Record<string, string>;
   /** Milliseconds since the epoch when the message was appended. */
   timestamp: number;

@@ -7,7 +7,8 @@ export interface BusFixture {
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);
-const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const decode = (bytes: Uint8Array | null) =>
+  bytes === null ? '(tombstone)' : new TextDecoder().decode(bytes);
 
 export async function waitFor(
   condition: () => boolean,
@@ -118,6 +119,19 @@ export function describeEventBusContract(
       await fixture.bus.publish(topic, [{ key: 'ad-1', value: encode('ad-1:2') }]);
       await waitFor(() => received.length === 2, 'the second version of the same key');
       expect(received).toEqual(['ad-1:1', 'ad-1:2']);
+    });
+
+    it('carries a tombstone (null value) with its headers on a compacted topic', async () => {
+      const topic = unique('tombstone');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 1, compacted: true }]);
+      const received: BusMessage[] = [];
+      await subscribe(topic, unique('group'), (m) => void received.push(m));
+      await fixture.bus.publish(topic, [
+        { key: 'ad-1', value: encode('ad-1:1') },
+        { key: 'ad-1', value: null, headers: { 'event-type': 'deleted' } },
+      ]);
+      await waitFor(() => received.length >= 1 && received.at(-1)?.value === null, 'the tombstone');
+      expect(received.at(-1)).toMatchObject({ key: 'ad-1', headers: { 'event-type': 'deleted' } });
     });
 
     it('keeps the order of messages with the same key across partitions', async () => {

@@ -141,7 +141,7 @@ describe('the ads.catalog topic', () => {
   });
 
   it('reaches consumers as a binary AdvertisementSnapshot', async () => {
-    const received: Uint8Array[] = [];
+    const received: (Uint8Array | null)[] = [];
     const subscription = await ads.infrastructure.bus.subscribe({
       groupId: 'raw-reader',
       topics: ['ads.catalog'],

@@ -102,8 +102,11 @@ export function decodeCatalogMessage(message: BusMessage): CatalogEntry {
   return {
     key: message.key,
     headers: message.headers,
-    tombstone: message.value.length === 0,
-    advertisement: fromBinary(AdvertisementSnapshotSchema, message.value).advertisement,
+    tombstone: message.value === null,
+    advertisement:
+      message.value === null
+        ? undefined
+        : fromBinary(AdvertisementSnapshotSchema, message.value).advertisement,
   };
 }
 

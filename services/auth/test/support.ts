@@ -72,7 +72,7 @@ class TopicRecorder<T> {
           this.received.push({
             key: message.key,
             headers: message.headers,
-            value: this.decode(message.value),
+            value: this.decode(message.value ?? new Uint8Array()),
           });
         }
       },

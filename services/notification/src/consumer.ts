@@ -129,6 +129,8 @@ export class NotificationRequestHandler {
   private async process(message: BusMessage, context: MessageContext): Promise<RequestOutcome> {
     let request: NotificationRequest;
     try {
+      // A tombstone is no request; decoding fails and the message is skipped like any garbage.
+      if (message.value === null) throw new Error('tombstone on notification.requests');
       request = fromBinary(NotificationRequestSchema, message.value);
     } catch (error) {
       this.options.logger.warn(

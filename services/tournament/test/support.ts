@@ -95,7 +95,7 @@ export async function observeLifecycle(bus: EventBus, groupId: string) {
           key: message.key,
           type: message.headers[EventHeader.type],
           id: message.headers[EventHeader.id],
-          event: fromBinary(TournamentLifecycleEventSchema, message.value),
+          event: fromBinary(TournamentLifecycleEventSchema, message.value ?? new Uint8Array()),
         });
       }
     },

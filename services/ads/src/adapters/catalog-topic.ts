@@ -7,9 +7,7 @@ import { encodeSnapshot, snapshotEventType } from '../mapping';
 
 /**
  * The compacted `ads.catalog` topic (key: ad id). A change publishes the ad's snapshot; a delete
- * publishes a tombstone: the key with an empty value. An empty value is also the binary encoding
- * of an `AdvertisementSnapshot` without an advertisement, so a consumer decoding every message
- * the same way reads a tombstone as "no such ad" (see README, "ads.catalog").
+ * publishes a tombstone (the key with a null value), which compaction uses to forget the ad.
  */
 export class CatalogTopic {
   constructor(private readonly bus: EventBus) {}
@@ -19,10 +17,10 @@ export class CatalogTopic {
   }
 
   async publishTombstone(id: string): Promise<void> {
-    await this.publish(id, new Uint8Array());
+    await this.publish(id, null);
   }
 
-  private async publish(id: string, value: Uint8Array): Promise<void> {
+  private async publish(id: string, value: Uint8Array | null): Promise<void> {
     const message: OutgoingMessage = {
       key: id,
       value,
