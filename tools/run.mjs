@@ -58,6 +58,19 @@ function ensurePnpm() {
   return binDir;
 }
 
+/**
+ * Native addons (argon2) are compiled when no prebuilt binary fits. node-gyp then needs Node's
+ * headers; without a configured nodedir it downloads them, which fails on a machine that reaches
+ * only package registries. Point it at the headers installed with Node when they are there.
+ */
+function nativeBuildEnv() {
+  if (process.env.npm_config_nodedir) return {};
+  const prefix = join(dirname(process.execPath), '..');
+  return existsSync(join(prefix, 'include', 'node', 'node.h'))
+    ? { npm_config_nodedir: prefix }
+    : {};
+}
+
 function ensureDependencies(pathEnv) {
   const hash = createHash('sha256');
   hash.update(readFileSync(join(root, 'pnpm-lock.yaml')));
@@ -67,7 +80,9 @@ function ensureDependencies(pathEnv) {
   const stamp = hash.digest('hex');
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) return;
   console.log('run: installing dependencies (pnpm install --frozen-lockfile)');
-  run('pnpm', ['install', '--frozen-lockfile'], { env: { ...process.env, PATH: pathEnv } });
+  run('pnpm', ['install', '--frozen-lockfile'], {
+    env: { ...process.env, ...nativeBuildEnv(), PATH: pathEnv },
+  });
   writeFileSync(stampFile, stamp);
 }
 
