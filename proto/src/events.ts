@@ -1,4 +1,5 @@
-import type { Message } from '@bufbuild/protobuf';
+import { randomUUID } from 'node:crypto';
+import { toBinary, type DescMessage, type Message, type MessageShape } from '@bufbuild/protobuf';
 
 /**
  * Kafka header names of the event envelope convention (see README.md). Every producer sets both,
@@ -25,4 +26,31 @@ export function eventTypeOf(event: EventEnvelope): string {
     throw new Error('eventTypeOf: the event has no kind set');
   }
   return event.kind.value.$typeName;
+}
+
+/** A Kafka record as the bus publishes it: structurally `OutgoingMessage` of @underdog/bus. */
+export interface EncodedEvent {
+  key: string;
+  value: Uint8Array;
+  headers: Record<string, string>;
+}
+
+/**
+ * Encodes an envelope with both convention headers, so every producer writes them the same way.
+ * `id` defaults to a fresh UUID; pass a deterministic one when the same fact may be republished
+ * (e.g. after a crash), so consumers can recognise the repeat.
+ */
+export function encodeEvent<Desc extends DescMessage>(
+  schema: Desc,
+  event: MessageShape<Desc> & EventEnvelope,
+  options: { key: string; id?: string },
+): EncodedEvent {
+  return {
+    key: options.key,
+    value: toBinary(schema, event),
+    headers: {
+      [EventHeader.type]: eventTypeOf(event),
+      [EventHeader.id]: options.id ?? randomUUID(),
+    },
+  };
 }

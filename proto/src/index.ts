@@ -11,8 +11,8 @@ export * from '../gen/underdog/common/v1/actor_pb';
 export * from '../gen/underdog/ads/v1/ads_pb';
 export * from '../gen/underdog/events/v1/ads_catalog_pb';
 
-export { EventHeader, eventTypeOf } from './events';
-export type { EventEnvelope } from './events';
+export { EventHeader, encodeEvent, eventTypeOf } from './events';
+export type { EncodedEvent, EventEnvelope } from './events';
 
 export { clone, create, equals, fromBinary, isMessage, toBinary } from '@bufbuild/protobuf';
 export type {

@@ -1,14 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@underdog/bus';
 import { topics } from '@underdog/platform';
 import {
-  EventHeader,
   NotificationRequestSchema,
   UserEventSchema,
   create,
-  eventTypeOf,
+  encodeEvent,
   timestampFromDate,
-  toBinary,
   type MessageInitShape,
 } from '@underdog/proto';
 
@@ -39,11 +36,7 @@ export class AuthEvents {
     const events = changes.map((kind) => create(UserEventSchema, { userId, occurredAt, kind }));
     await this.bus.publish(
       topics.userEvents.name,
-      events.map((event) => ({
-        key: userId,
-        value: toBinary(UserEventSchema, event),
-        headers: headersFor(event),
-      })),
+      events.map((event) => encodeEvent(UserEventSchema, event, { key: userId })),
     );
   }
 
@@ -57,15 +50,7 @@ export class AuthEvents {
       },
     });
     await this.bus.publish(topics.notificationRequests.name, [
-      {
-        key: userId,
-        value: toBinary(NotificationRequestSchema, request),
-        headers: headersFor(request),
-      },
+      encodeEvent(NotificationRequestSchema, request, { key: userId }),
     ]);
   }
-}
-
-function headersFor(event: Parameters<typeof eventTypeOf>[0]): Record<string, string> {
-  return { [EventHeader.type]: eventTypeOf(event), [EventHeader.id]: randomUUID() };
 }

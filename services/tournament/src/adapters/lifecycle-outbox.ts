@@ -2,12 +2,10 @@ import type { EventBus, OutgoingMessage } from '@underdog/bus';
 import type { Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
-  EventHeader,
   TournamentLifecycleEventSchema,
   create,
-  eventTypeOf,
+  encodeEvent,
   timestampFromDate,
-  toBinary,
   type MessageInitShape,
 } from '@underdog/proto';
 import type { LifecycleKind } from '../domain/tournament';
@@ -41,11 +39,10 @@ export function lifecycleMessage(publication: PendingPublication): OutgoingMessa
     occurredAt: timestampFromDate(publication.event.occurredAt),
     kind: eventKind(publication),
   });
-  return {
+  return encodeEvent(TournamentLifecycleEventSchema, event, {
     key: publication.tournament.id,
-    value: toBinary(TournamentLifecycleEventSchema, event),
-    headers: { [EventHeader.type]: eventTypeOf(event), [EventHeader.id]: publication.event.id },
-  };
+    id: publication.event.id,
+  });
 }
 
 /**
