@@ -10,6 +10,10 @@ export * from '../gen/underdog/notification/v1/notification_pb';
 export * from '../gen/underdog/common/v1/actor_pb';
 export * from '../gen/underdog/ads/v1/ads_pb';
 export * from '../gen/underdog/events/v1/ads_catalog_pb';
+export * from '../gen/underdog/events/v1/game_votes_pb';
+export * from '../gen/underdog/events/v1/game_events_pb';
+export * from '../gen/underdog/events/v1/player_outcomes_pb';
+export * from '../gen/underdog/game/v1/game_pb';
 
 export { EventHeader, encodeEvent, eventTypeOf } from './events';
 export type { EncodedEvent, EventEnvelope } from './events';

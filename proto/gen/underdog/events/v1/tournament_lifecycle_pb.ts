@@ -18,7 +18,7 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Tournament } from "../../tournament/v1/tournament_pb";
+import type { OfflineChoice, Tournament } from "../../tournament/v1/tournament_pb";
 import { file_underdog_tournament_v1_tournament } from "../../tournament/v1/tournament_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -26,7 +26,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file underdog/events/v1/tournament_lifecycle.proto.
  */
 export const file_underdog_events_v1_tournament_lifecycle: GenFile = /*@__PURE__*/
-  fileDesc("Ci11bmRlcmRvZy9ldmVudHMvdjEvdG91cm5hbWVudF9saWZlY3ljbGUucHJvdG8SEnVuZGVyZG9nLmV2ZW50cy52MSKIAwoYVG91cm5hbWVudExpZmVjeWNsZUV2ZW50EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKB2NyZWF0ZWQYAyABKAsyJS51bmRlcmRvZy5ldmVudHMudjEuVG91cm5hbWVudENyZWF0ZWRIABI4Cgd1cGRhdGVkGAQgASgLMiUudW5kZXJkb2cuZXZlbnRzLnYxLlRvdXJuYW1lbnRVcGRhdGVkSAASOAoHZGVsZXRlZBgFIAEoCzIlLnVuZGVyZG9nLmV2ZW50cy52MS5Ub3VybmFtZW50RGVsZXRlZEgAEjIKBGxpdmUYBiABKAsyIi51bmRlcmRvZy5ldmVudHMudjEuVG91cm5hbWVudExpdmVIABI6CghmaW5pc2hlZBgHIAEoCzImLnVuZGVyZG9nLmV2ZW50cy52MS5Ub3VybmFtZW50RmluaXNoZWRIAEIGCgRraW5kIksKEVRvdXJuYW1lbnRDcmVhdGVkEjYKCnRvdXJuYW1lbnQYASABKAsyIi51bmRlcmRvZy50b3VybmFtZW50LnYxLlRvdXJuYW1lbnQiSwoRVG91cm5hbWVudFVwZGF0ZWQSNgoKdG91cm5hbWVudBgBIAEoCzIiLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVG91cm5hbWVudCITChFUb3VybmFtZW50RGVsZXRlZCJICg5Ub3VybmFtZW50TGl2ZRI2Cgp0b3VybmFtZW50GAEgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IkwKElRvdXJuYW1lbnRGaW5pc2hlZBI2Cgp0b3VybmFtZW50GAEgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50YgZwcm90bzM", [file_google_protobuf_timestamp, file_underdog_tournament_v1_tournament]);
+  fileDesc("Ci11bmRlcmRvZy9ldmVudHMvdjEvdG91cm5hbWVudF9saWZlY3ljbGUucHJvdG8SEnVuZGVyZG9nLmV2ZW50cy52MSLSAwoYVG91cm5hbWVudExpZmVjeWNsZUV2ZW50EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKB2NyZWF0ZWQYAyABKAsyJS51bmRlcmRvZy5ldmVudHMudjEuVG91cm5hbWVudENyZWF0ZWRIABI4Cgd1cGRhdGVkGAQgASgLMiUudW5kZXJkb2cuZXZlbnRzLnYxLlRvdXJuYW1lbnRVcGRhdGVkSAASOAoHZGVsZXRlZBgFIAEoCzIlLnVuZGVyZG9nLmV2ZW50cy52MS5Ub3VybmFtZW50RGVsZXRlZEgAEjIKBGxpdmUYBiABKAsyIi51bmRlcmRvZy5ldmVudHMudjEuVG91cm5hbWVudExpdmVIABI6CghmaW5pc2hlZBgHIAEoCzImLnVuZGVyZG9nLmV2ZW50cy52MS5Ub3VybmFtZW50RmluaXNoZWRIABJIChVvZmZsaW5lX2Nob2ljZXNfc2F2ZWQYCCABKAsyJy51bmRlcmRvZy5ldmVudHMudjEuT2ZmbGluZUNob2ljZXNTYXZlZEgAQgYKBGtpbmQiSwoRVG91cm5hbWVudENyZWF0ZWQSNgoKdG91cm5hbWVudBgBIAEoCzIiLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVG91cm5hbWVudCJLChFUb3VybmFtZW50VXBkYXRlZBI2Cgp0b3VybmFtZW50GAEgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IhMKEVRvdXJuYW1lbnREZWxldGVkIkgKDlRvdXJuYW1lbnRMaXZlEjYKCnRvdXJuYW1lbnQYASABKAsyIi51bmRlcmRvZy50b3VybmFtZW50LnYxLlRvdXJuYW1lbnQiTAoSVG91cm5hbWVudEZpbmlzaGVkEjYKCnRvdXJuYW1lbnQYASABKAsyIi51bmRlcmRvZy50b3VybmFtZW50LnYxLlRvdXJuYW1lbnQigwEKE09mZmxpbmVDaG9pY2VzU2F2ZWQSDwoHdXNlcl9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRIRCglkZXZpY2VfaWQYAyABKAkSNgoHY2hvaWNlcxgEIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_underdog_tournament_v1_tournament]);
 
 /**
  * TournamentLifecycleEvent is the value of topic `tournament.lifecycle` (key: tournament_id),
@@ -78,6 +78,12 @@ export type TournamentLifecycleEvent = Message<"underdog.events.v1.TournamentLif
      */
     value: TournamentFinished;
     case: "finished";
+  } | {
+    /**
+     * @generated from field: underdog.events.v1.OfflineChoicesSaved offline_choices_saved = 8;
+     */
+    value: OfflineChoicesSaved;
+    case: "offlineChoicesSaved";
   } | { case: undefined; value?: undefined };
 };
 
@@ -175,4 +181,42 @@ export type TournamentFinished = Message<"underdog.events.v1.TournamentFinished"
  */
 export const TournamentFinishedSchema: GenMessage<TournamentFinished> = /*@__PURE__*/
   messageDesc(file_underdog_events_v1_tournament_lifecycle, 5);
+
+/**
+ * OfflineChoicesSaved: a user pre-registered all 17 choices (once per user and tournament), so is
+ * an offline participant. The game-engine records the participant and casts the choices at each
+ * round's start. Event id `<tournamentId>:offline:<userId>`.
+ *
+ * @generated from message underdog.events.v1.OfflineChoicesSaved
+ */
+export type OfflineChoicesSaved = Message<"underdog.events.v1.OfflineChoicesSaved"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string username = 2;
+   */
+  username: string;
+
+  /**
+   * The X-Device-ID the choices were saved from (one device backs one participant per tournament).
+   *
+   * @generated from field: string device_id = 3;
+   */
+  deviceId: string;
+
+  /**
+   * @generated from field: repeated underdog.tournament.v1.OfflineChoice choices = 4;
+   */
+  choices: OfflineChoice[];
+};
+
+/**
+ * Describes the message underdog.events.v1.OfflineChoicesSaved.
+ * Use `create(OfflineChoicesSavedSchema)` to create a new message.
+ */
+export const OfflineChoicesSavedSchema: GenMessage<OfflineChoicesSaved> = /*@__PURE__*/
+  messageDesc(file_underdog_events_v1_tournament_lifecycle, 6);
 
