@@ -1,0 +1,5 @@
+export * from './images';
+export * from './keys';
+export * from './scripts';
+export * from './snapshot';
+export * from './state';

@@ -1,0 +1,352 @@
+import { defineScript, type SyncCommands } from '@underdog/store';
+
+/**
+ * The atomic steps on a live game, each written twice (Lua for Redis, the same steps over the
+ * memory adapter). The engine owns the game's state; the gateway only runs `joinGame` through the
+ * engine and `admitVote`/`releaseVote` itself. Every step that moves the game forward checks the
+ * fencing token, so a replica that lost its lease cannot write.
+ */
+
+function num(value: string | null): number {
+  return Number(value ?? 0) || 0;
+}
+
+function hSetNx(redis: SyncCommands, key: string, field: string, value: string): boolean {
+  if (redis.hGet(key, field) !== null) return false;
+  redis.hSet(key, { [field]: value });
+  return true;
+}
+
+/**
+ * Join (live, or from saved offline choices). KEYS: state, players, devices, offline, alive.
+ * ARGV: userId, player JSON, deviceId ('' none), now ms, mode ('live'|'offline'), choices.
+ * Replies JOINED, ALREADY, NO_TOURNAMENT, JOIN_CLOSED or DEVICE_IN_USE. An offline registration
+ * was already accepted by the tournament service, so it skips the window and device refusals.
+ */
+export const joinGame = defineScript<string>({
+  name: 'underdogJoinGame',
+  lua: `
+local st = redis.call('HMGET', KEYS[1], 'tournamentStatus', 'gameId', 'phase', 'round', 'votingEndsAt')
+if not st[1] then return 'NO_TOURNAMENT' end
+local user = ARGV[1]
+local mode = ARGV[5]
+if mode == 'live' then
+  if redis.call('HEXISTS', KEYS[2], user) == 1 then return 'ALREADY' end
+  local open = false
+  if st[1] == 'upcoming' then open = true
+  elseif st[1] == 'live' and st[3] ~= 'finished' then
+    local round = tonumber(st[4] or '0') or 0
+    if round == 0 then open = true
+    elseif round == 1 and st[3] == 'voting' and tonumber(ARGV[4]) <= (tonumber(st[5] or '0') or 0) then open = true end
+  end
+  if not open then return 'JOIN_CLOSED' end
+end
+if ARGV[3] ~= '' then
+  local holder = redis.call('HGET', KEYS[3], ARGV[3])
+  if holder and holder ~= user then
+    if mode == 'live' then return 'DEVICE_IN_USE' end
+  elseif not holder then
+    redis.call('HSET', KEYS[3], ARGV[3], user)
+  end
+end
+local new = redis.call('HSETNX', KEYS[2], user, ARGV[2])
+if new == 1 then
+  redis.call('HINCRBY', KEYS[1], 'participantCount', 1)
+  if st[2] and st[2] ~= '' then redis.call('SADD', KEYS[5], user) end
+end
+if mode == 'offline' and redis.call('HSETNX', KEYS[4], user, ARGV[6]) == 1 then
+  redis.call('HINCRBY', KEYS[1], 'offlineCount', 1)
+end
+if new == 1 then return 'JOINED' end
+return 'ALREADY'
+`,
+  memory: (redis, [state = '', players = '', devices = '', offline = '', alive = ''], args) => {
+    const [user = '', player = '', device = '', now = '0', mode = '', choices = ''] = args;
+    const status = redis.hGet(state, 'tournamentStatus');
+    if (status === null) return 'NO_TOURNAMENT';
+    const gameId = redis.hGet(state, 'gameId');
+    const phase = redis.hGet(state, 'phase');
+    if (mode === 'live') {
+      if (redis.hGet(players, user) !== null) return 'ALREADY';
+      let open = false;
+      if (status === 'upcoming') open = true;
+      else if (status === 'live' && phase !== 'finished') {
+        const round = num(redis.hGet(state, 'round'));
+        if (round === 0) open = true;
+        else if (
+          round === 1 &&
+          phase === 'voting' &&
+          Number(now) <= num(redis.hGet(state, 'votingEndsAt'))
+        )
+          open = true;
+      }
+      if (!open) return 'JOIN_CLOSED';
+    }
+    if (device !== '') {
+      const holder = redis.hGet(devices, device);
+      if (holder !== null && holder !== user) {
+        if (mode === 'live') return 'DEVICE_IN_USE';
+      } else if (holder === null) redis.hSet(devices, { [device]: user });
+    }
+    const added = hSetNx(redis, players, user, player);
+    if (added) {
+      redis.hIncrBy(state, 'participantCount', 1);
+      if (gameId) redis.sAdd(alive, user);
+    }
+    if (mode === 'offline' && hSetNx(redis, offline, user, choices)) {
+      redis.hIncrBy(state, 'offlineCount', 1);
+    }
+    return added ? 'JOINED' : 'ALREADY';
+  },
+});
+
+/**
+ * The gateway's admission of a vote: participant, alive, round, phase, deadline by the caller's
+ * clock, device, first vote reserved. KEYS: state, players, alive, devices, reserved(round).
+ * ARGV: userId, round, imageId, now ms, deviceId. Replies `OK:<gameId>` or the refusal reason.
+ */
+export const admitVote = defineScript<string>({
+  name: 'underdogAdmitVote',
+  lua: `
+local st = redis.call('HMGET', KEYS[1], 'gameId', 'phase', 'round', 'votingEndsAt')
+if not st[1] or st[1] == '' or st[2] == 'finished' then return 'NO_LIVE_GAME' end
+local user = ARGV[1]
+if redis.call('HEXISTS', KEYS[2], user) == 0 then return 'NOT_PARTICIPANT' end
+local round = tonumber(st[3] or '0') or 0
+if round == 0 then return 'WRONG_ROUND' end
+if redis.call('SISMEMBER', KEYS[3], user) == 0 then return 'ELIMINATED' end
+if tonumber(ARGV[2]) ~= round then return 'WRONG_ROUND' end
+if st[2] ~= 'voting' or tonumber(ARGV[4]) > (tonumber(st[4] or '0') or 0) then return 'VOTING_CLOSED' end
+if ARGV[5] ~= '' then
+  local holder = redis.call('HGET', KEYS[4], ARGV[5])
+  if holder and holder ~= user then return 'DEVICE_IN_USE' end
+  if not holder then redis.call('HSET', KEYS[4], ARGV[5], user) end
+end
+if redis.call('HSETNX', KEYS[5], user, ARGV[3]) == 0 then return 'ALREADY_VOTED' end
+return 'OK:' .. st[1]
+`,
+  memory: (redis, [state = '', players = '', alive = '', devices = '', reserved = ''], args) => {
+    const [user = '', requested = '0', image = '', now = '0', device = ''] = args;
+    const gameId = redis.hGet(state, 'gameId');
+    const phase = redis.hGet(state, 'phase');
+    if (!gameId || phase === 'finished') return 'NO_LIVE_GAME';
+    if (redis.hGet(players, user) === null) return 'NOT_PARTICIPANT';
+    const round = num(redis.hGet(state, 'round'));
+    if (round === 0) return 'WRONG_ROUND';
+    if (!redis.sIsMember(alive, user)) return 'ELIMINATED';
+    if (Number(requested) !== round) return 'WRONG_ROUND';
+    if (phase !== 'voting' || Number(now) > num(redis.hGet(state, 'votingEndsAt'))) {
+      return 'VOTING_CLOSED';
+    }
+    if (device !== '') {
+      const holder = redis.hGet(devices, device);
+      if (holder !== null && holder !== user) return 'DEVICE_IN_USE';
+      if (holder === null) redis.hSet(devices, { [device]: user });
+    }
+    if (!hSetNx(redis, reserved, user, image)) return 'ALREADY_VOTED';
+    return `OK:${gameId}`;
+  },
+});
+
+/** Undoes an admission whose vote could not be produced. KEYS: reserved(round). ARGV: userId, imageId. */
+export const releaseVote = defineScript<number>({
+  name: 'underdogReleaseVote',
+  lua: `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 0
+`,
+  memory: (redis, [reserved = ''], [user = '', image = '']) =>
+    redis.hGet(reserved, user) === image ? redis.hDel(reserved, user) : 0,
+});
+
+/**
+ * The engine applies one vote: once per vote id, only in its round while voting is open or just
+ * ended, stamped no later than the deadline, by a player still in, first vote of the round.
+ * KEYS: state, alive, ballots(round), tally(round), voteIds(round), reserved(round).
+ * ARGV: gameId, voteId, userId, round, imageId, castAt ms, ballot JSON.
+ * Replies COUNTED, or why not: NO_GAME, DUPLICATE, CLOSED, LATE, NOT_ELIGIBLE, ALREADY_VOTED.
+ */
+export const applyVote = defineScript<string>({
+  name: 'underdogApplyVote',
+  lua: `
+local st = redis.call('HMGET', KEYS[1], 'gameId', 'phase', 'round', 'votingEndsAt')
+if st[1] ~= ARGV[1] then return 'NO_GAME' end
+if redis.call('SADD', KEYS[5], ARGV[2]) == 0 then return 'DUPLICATE' end
+if (tonumber(st[3] or '0') or 0) ~= tonumber(ARGV[4]) or (st[2] ~= 'voting' and st[2] ~= 'voting_ended') then return 'CLOSED' end
+if tonumber(ARGV[6]) > (tonumber(st[4] or '0') or 0) then return 'LATE' end
+if redis.call('SISMEMBER', KEYS[2], ARGV[3]) == 0 then return 'NOT_ELIGIBLE' end
+if redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[7]) == 0 then return 'ALREADY_VOTED' end
+redis.call('HSETNX', KEYS[6], ARGV[3], ARGV[5])
+redis.call('HINCRBY', KEYS[4], ARGV[5], 1)
+redis.call('HINCRBY', KEYS[1], 'totalVotes', 1)
+return 'COUNTED'
+`,
+  memory: (redis, keys, args) => {
+    const [state = '', alive = '', ballots = '', tally = '', voteIds = '', reserved = ''] = keys;
+    const [gameId = '', voteId = '', user = '', round = '0', image = '', castAt = '0'] = args;
+    const ballot = args[6] ?? '';
+    if ((redis.hGet(state, 'gameId') ?? false) !== gameId) return 'NO_GAME';
+    if (redis.sAdd(voteIds, voteId) === 0) return 'DUPLICATE';
+    const phase = redis.hGet(state, 'phase');
+    if (
+      num(redis.hGet(state, 'round')) !== Number(round) ||
+      (phase !== 'voting' && phase !== 'voting_ended')
+    ) {
+      return 'CLOSED';
+    }
+    if (Number(castAt) > num(redis.hGet(state, 'votingEndsAt'))) return 'LATE';
+    if (!redis.sIsMember(alive, user)) return 'NOT_ELIGIBLE';
+    if (!hSetNx(redis, ballots, user, ballot)) return 'ALREADY_VOTED';
+    hSetNx(redis, reserved, user, image);
+    redis.hIncrBy(tally, image, 1);
+    redis.hIncrBy(state, 'totalVotes', 1);
+    return 'COUNTED';
+  },
+});
+
+/**
+ * Creates the game when the tournament goes live: the players registered so far are all alive.
+ * KEYS: state, players, alive. ARGV: gameId, now ms, totalRounds.
+ * Replies `CREATED:<gameId>` or `EXISTS:<gameId>` (a redelivered `live` event).
+ */
+export const createGame = defineScript<string>({
+  name: 'underdogCreateGame',
+  lua: `
+local current = redis.call('HGET', KEYS[1], 'gameId')
+if current and current ~= '' then return 'EXISTS:' .. current end
+redis.call('HSET', KEYS[1], 'gameId', ARGV[1], 'tournamentStatus', 'live', 'phase', 'waiting',
+  'round', '0', 'totalRounds', ARGV[3], 'startedAt', ARGV[2], 'phaseEndsAt', '0', 'totalVotes', '0')
+for _, user in ipairs(redis.call('HKEYS', KEYS[2])) do redis.call('SADD', KEYS[3], user) end
+return 'CREATED:' .. ARGV[1]
+`,
+  memory: (redis, [state = '', players = '', alive = ''], [gameId = '', now = '', total = '']) => {
+    const current = redis.hGet(state, 'gameId');
+    if (current) return `EXISTS:${current}`;
+    redis.hSet(state, {
+      gameId,
+      tournamentStatus: 'live',
+      phase: 'waiting',
+      round: '0',
+      totalRounds: total,
+      startedAt: now,
+      phaseEndsAt: '0',
+      totalVotes: '0',
+    });
+    const users = Object.keys(redis.hGetAll(players));
+    if (users.length > 0) redis.sAdd(alive, ...users);
+    return `CREATED:${gameId}`;
+  },
+});
+
+/**
+ * Takes or renews the game's lease. KEYS: lease, state. ARGV: owner, ttl ms.
+ * Replies the fencing token (a new one on every take-over), or 0 when another replica holds it.
+ */
+export const acquireLease = defineScript<number>({
+  name: 'underdogAcquireLease',
+  lua: `
+local current = redis.call('GET', KEYS[1])
+if current then
+  local sep = string.find(current, '|', 1, true)
+  if string.sub(current, 1, sep - 1) == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return tonumber(string.sub(current, sep + 1))
+  end
+  return 0
+end
+local token = redis.call('HINCRBY', KEYS[2], 'fence', 1)
+redis.call('SET', KEYS[1], ARGV[1] .. '|' .. token, 'PX', ARGV[2])
+return token
+`,
+  memory: (redis, [lease = '', state = ''], [owner = '', ttl = '0']) => {
+    const current = redis.get(lease);
+    if (current !== null) {
+      const sep = current.indexOf('|');
+      if (current.slice(0, sep) === owner) {
+        redis.expire(lease, Number(ttl));
+        return Number(current.slice(sep + 1));
+      }
+      return 0;
+    }
+    const token = redis.hIncrBy(state, 'fence', 1);
+    redis.set(lease, `${owner}|${token}`, { ttlMs: Number(ttl) });
+    return token;
+  },
+});
+
+/** Gives the lease up (a clean stop). KEYS: lease. ARGV: owner, token. */
+export const releaseLease = defineScript<number>({
+  name: 'underdogReleaseLease',
+  lua: `
+if redis.call('GET', KEYS[1]) == ARGV[1] .. '|' .. ARGV[2] then return redis.call('DEL', KEYS[1]) end
+return 0
+`,
+  memory: (redis, [lease = ''], [owner = '', token = '']) =>
+    redis.get(lease) === `${owner}|${token}` ? redis.del(lease) : 0,
+});
+
+/**
+ * Moves the game forward, fenced: only the holder of the current token, only from the expected
+ * phase and round (`*` skips that check). KEYS: state, alive, eliminated.
+ * ARGV: token, expected phase, expected round, n, n field/value pairs, elimination round,
+ * then the user ids eliminated in it. Replies OK, FENCED or STALE.
+ */
+export const advanceGame = defineScript<string>({
+  name: 'underdogAdvanceGame',
+  lua: `
+local st = redis.call('HMGET', KEYS[1], 'fence', 'phase', 'round')
+if st[1] ~= ARGV[1] then return 'FENCED' end
+if ARGV[2] ~= '*' and (st[2] ~= ARGV[2] or st[3] ~= ARGV[3]) then return 'STALE' end
+local i = 5
+for _ = 1, tonumber(ARGV[4]) do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+local round = ARGV[i]
+i = i + 1
+while i <= #ARGV do
+  redis.call('SREM', KEYS[2], ARGV[i])
+  redis.call('HSET', KEYS[3], ARGV[i], round)
+  i = i + 1
+end
+return 'OK'
+`,
+  memory: (redis, [state = '', alive = '', eliminated = ''], args) => {
+    const [token = '', phase = '', round = '', count = '0'] = args;
+    if (redis.hGet(state, 'fence') !== token) return 'FENCED';
+    if (
+      phase !== '*' &&
+      (redis.hGet(state, 'phase') !== phase || redis.hGet(state, 'round') !== round)
+    ) {
+      return 'STALE';
+    }
+    let i = 4;
+    for (let pair = 0; pair < Number(count); pair++) {
+      redis.hSet(state, { [args[i]!]: args[i + 1]! });
+      i += 2;
+    }
+    const eliminatedIn = args[i] ?? '';
+    for (const user of args.slice(i + 1)) {
+      redis.sRem(alive, user);
+      redis.hSet(eliminated, { [user]: eliminatedIn });
+    }
+    return 'OK';
+  },
+});
+
+/** Raises a progress mark, never lowers it. KEYS: mark. ARGV: value (integer). Replies 1 if raised. */
+export const raiseMark = defineScript<number>({
+  name: 'underdogRaiseMark',
+  lua: `
+local current = redis.call('GET', KEYS[1])
+if current and tonumber(current) >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+`,
+  memory: (redis, [mark = ''], [value = '0']) => {
+    const current = redis.get(mark);
+    if (current !== null && Number(current) >= Number(value)) return 0;
+    redis.set(mark, value);
+    return 1;
+  },
+});

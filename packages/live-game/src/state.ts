@@ -1,0 +1,110 @@
+/**
+ * The game's phase as stored. `tallying` is internal (the votes are closed and being counted);
+ * clients see it as `voting_ended`.
+ */
+export type StoredPhase =
+  'waiting' | 'voting' | 'voting_ended' | 'tallying' | 'results' | 'advertisement' | 'finished';
+
+export type TournamentStatusName = 'upcoming' | 'live' | 'finished';
+
+export interface StoredAdvertisement {
+  id: string;
+  title: string;
+  type: string;
+  content: string;
+  displayPosition: string;
+  duration: number;
+}
+
+export interface StoredResult {
+  imageId: string;
+  votes: number;
+  percentage: number;
+  isWinner: boolean;
+}
+
+export interface StoredWinner {
+  userId: string;
+  username: string;
+  prize?: string | undefined;
+}
+
+/** A ballot as the engine applied it (the value in `ballots(round)`). */
+export interface StoredBallot {
+  imageId: string;
+  /** The gateway's stamp, ms since the epoch. */
+  castAt: number;
+  voteId: string;
+  username: string;
+  offline: boolean;
+}
+
+export interface StoredPlayer {
+  username: string;
+  /** ms since the epoch */
+  joinedAt: number;
+}
+
+/** The state hash, parsed. Absent numbers are 0, absent strings ''. */
+export interface GameState {
+  tournamentStatus: TournamentStatusName;
+  title: string;
+  prize: string;
+  /** ms since the epoch */
+  startAt: number;
+  roundTimeSeconds: number;
+  gameId: string;
+  phase: StoredPhase;
+  round: number;
+  totalRounds: number;
+  /** ms since the epoch; 0 when the phase has no deadline */
+  phaseEndsAt: number;
+  votingEndsAt: number;
+  roundStartedAt: number;
+  startedAt: number;
+  fence: number;
+  participantCount: number;
+  offlineCount: number;
+  totalVotes: number;
+  advertisement: StoredAdvertisement | undefined;
+  adPosition: string;
+  results: StoredResult[];
+  winner: StoredWinner | undefined;
+  decidedBy: string;
+  /** The `game.votes` end offset captured when the round's grace ended ('' until then). */
+  votesEndOffset: string;
+}
+
+function json<T>(text: string | undefined): T | undefined {
+  return text ? (JSON.parse(text) as T) : undefined;
+}
+
+export function parseGameState(hash: Record<string, string>): GameState | undefined {
+  if (!hash.tournamentStatus) return undefined;
+  const num = (field: string) => Number(hash[field] ?? 0) || 0;
+  return {
+    tournamentStatus: hash.tournamentStatus as TournamentStatusName,
+    title: hash.title ?? '',
+    prize: hash.prize ?? '',
+    startAt: num('startAt'),
+    roundTimeSeconds: num('roundTimeSeconds'),
+    gameId: hash.gameId ?? '',
+    phase: (hash.phase ?? 'waiting') as StoredPhase,
+    round: num('round'),
+    totalRounds: num('totalRounds'),
+    phaseEndsAt: num('phaseEndsAt'),
+    votingEndsAt: num('votingEndsAt'),
+    roundStartedAt: num('roundStartedAt'),
+    startedAt: num('startedAt'),
+    fence: num('fence'),
+    participantCount: num('participantCount'),
+    offlineCount: num('offlineCount'),
+    totalVotes: num('totalVotes'),
+    advertisement: json<StoredAdvertisement>(hash.advertisement),
+    adPosition: hash.adPosition ?? '',
+    results: json<StoredResult[]>(hash.results) ?? [],
+    winner: json<StoredWinner>(hash.winner),
+    decidedBy: hash.decidedBy ?? '',
+    votesEndOffset: hash.votesEndOffset ?? '',
+  };
+}

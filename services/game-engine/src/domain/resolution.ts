@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Resolving a round (server rules, "Resolving a round"). Pure: the same input always gives the
+ * same output, so a replica that takes a game over mid-resolution reaches the same result.
+ */
+export interface RoundInput {
+  roundNumber: number;
+  totalRounds: number;
+  /** The round's image ids, in position order. */
+  imageIds: readonly string[];
+  /** Participants still in when the round opened. */
+  alive: readonly string[];
+  /** userId → imageId, one per voter (the engine only applies ballots of alive players). */
+  ballots: ReadonlyMap<string, string>;
+  /** The seed of the draw if several survive the last round (stored with the game). */
+  drawSeed: string;
+}
+
+export interface ImageCount {
+  imageId: string;
+  votes: number;
+  /** Whole percent of the round's votes, 0 when nobody voted. */
+  percentage: number;
+  isWinner: boolean;
+}
+
+export type GameEnd =
+  | { decidedBy: 'last_standing'; winnerUserId: string }
+  | { decidedBy: 'no_winner' }
+  | {
+      decidedBy: 'draw';
+      winnerUserId: string;
+      draw: { seed: string; candidateUserIds: string[]; winnerUserId: string };
+    };
+
+export interface RoundOutcome {
+  results: ImageCount[];
+  totalVotes: number;
+  winningImageIds: string[];
+  /** Sorted. */
+  advanced: string[];
+  /** Sorted; non-voters included. */
+  eliminated: string[];
+  /** Set when the game ends with this round. */
+  end: GameEnd | undefined;
+}
+
+export function resolveRound(input: RoundInput): RoundOutcome {
+  const counts = new Map<string, number>(input.imageIds.map((id) => [id, 0]));
+  const voterOf = new Map<string, string>();
+  for (const user of input.alive) {
+    const image = input.ballots.get(user);
+    if (image !== undefined && counts.has(image)) {
+      counts.set(image, counts.get(image)! + 1);
+      voterOf.set(user, image);
+    }
+  }
+  const totalVotes = voterOf.size;
+  const nonZero = [...counts.values()].filter((count) => count > 0);
+  const smallest = nonZero.length > 0 ? Math.min(...nonZero) : undefined;
+  const winningImageIds = input.imageIds.filter(
+    (id) => smallest !== undefined && counts.get(id) === smallest,
+  );
+  const winning = new Set(winningImageIds);
+  const advanced: string[] = [];
+  const eliminated: string[] = [];
+  for (const user of input.alive) {
+    const image = voterOf.get(user);
+    (image !== undefined && winning.has(image) ? advanced : eliminated).push(user);
+  }
+  advanced.sort();
+  eliminated.sort();
+  const results = input.imageIds.map((imageId) => {
+    const votes = counts.get(imageId)!;
+    return {
+      imageId,
+      votes,
+      percentage: totalVotes === 0 ? 0 : Math.round((votes * 100) / totalVotes),
+      isWinner: winning.has(imageId),
+    };
+  });
+  return {
+    results,
+    totalVotes,
+    winningImageIds,
+    advanced,
+    eliminated,
+    end: gameEnd(advanced, input),
+  };
+}
+
+function gameEnd(advanced: string[], input: RoundInput): GameEnd | undefined {
+  if (advanced.length === 0) return { decidedBy: 'no_winner' };
+  if (advanced.length === 1) return { decidedBy: 'last_standing', winnerUserId: advanced[0]! };
+  if (input.roundNumber < input.totalRounds) return undefined;
+  const winnerUserId = drawWinner(input.drawSeed, advanced);
+  return {
+    decidedBy: 'draw',
+    winnerUserId,
+    draw: { seed: input.drawSeed, candidateUserIds: advanced, winnerUserId },
+  };
+}
+
+/**
+ * The seeded uniform draw among several survivors: candidates sorted, index = the first 48 bits
+ * of SHA-256(seed) modulo their count. Anyone holding the stored seed and candidates can redo it.
+ */
+export function drawWinner(seed: string, candidates: readonly string[]): string {
+  if (candidates.length === 0) throw new Error('a draw needs at least one candidate');
+  const sorted = [...candidates].sort();
+  const value = createHash('sha256').update(seed).digest().readUIntBE(0, 6);
+  return sorted[value % sorted.length]!;
+}

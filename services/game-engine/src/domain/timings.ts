@@ -1,0 +1,18 @@
+/** The phases' fixed durations (server rules); the round time is the tournament's own. */
+export interface GameTimings {
+  /** After the deadline, for votes in flight (≤ 1 s by the rules). */
+  graceMs: number;
+  /** How long the results show (10 s by the rules). */
+  resultsMs: number;
+  /** How often a live vote total may be published, at most. */
+  voteTotalEveryMs: number;
+}
+
+export const ruleTimings: GameTimings = { graceMs: 1000, resultsMs: 10_000, voteTotalEveryMs: 500 };
+
+/** The numeric part of a prize as typed ("$5,000" → 5000; none → 0). */
+export function prizeAmount(prize: string | undefined): number {
+  const digits = (prize ?? '').replace(/[^0-9.]/g, '');
+  const value = Math.floor(Number.parseFloat(digits));
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
