@@ -1,0 +1,185 @@
+import type { Collection, DocumentStore } from '@underdog/documents';
+import {
+  gamesCollection,
+  participantsCollection,
+  roundsCollection,
+  votesCollection,
+  type GameDocument,
+  type GameStatus,
+  type ParticipantDocument,
+  type RoundDocument,
+  type TournamentSnapshot,
+  type VoteDocument,
+} from './collections';
+
+export interface ParticipantStanding {
+  username: string;
+  isEliminated: boolean;
+  /** Absent while still in. */
+  eliminatedInRound?: number;
+  isOfflinePlayer: boolean;
+}
+
+/** A tournament's game as its statistics show it (the tournament's own fields come from its service). */
+export interface GameStatistics {
+  gameId: string;
+  status: GameStatus;
+  /** Rounds resolved so far. */
+  roundsPlayed: number;
+  participantBreakdown: { total: number; online: number; offline: number };
+  winner: { username: string } | null;
+  participants: ParticipantStanding[];
+}
+
+export interface HistoryEntry {
+  gameId: string;
+  tournament: TournamentSnapshot;
+  winner?: { username: string };
+  totalPlayers: number;
+  roundsPlayed: number;
+  endedAt: Date;
+}
+
+export interface RoundDetails {
+  roundNumber: number;
+  images: { id: string; alt: string }[];
+  votes: { username: string; imageId: string; votedAt: Date; isOfflinePlayer: boolean }[];
+  eliminatedPlayers: { username: string; isOfflinePlayer: boolean }[];
+}
+
+export interface GameDetails {
+  gameId: string;
+  status: GameStatus;
+  tournament: TournamentSnapshot;
+  winner: { username: string } | null;
+  totalPlayers: number;
+  rounds: RoundDetails[];
+}
+
+export interface GameReads {
+  /** The tournament's (latest) game, or null while it has none. */
+  statistics(tournamentId: string): Promise<GameStatistics | null>;
+  /** Finished games, the most recently ended first. */
+  history(options?: { limit?: number }): Promise<HistoryEntry[]>;
+  details(tournamentId: string): Promise<GameDetails | null>;
+}
+
+export const DEFAULT_HISTORY_LIMIT = 100;
+
+export function createGameReads(documents: DocumentStore): GameReads {
+  return new DocumentGameReads(documents);
+}
+
+class DocumentGameReads implements GameReads {
+  private readonly games: Collection<GameDocument>;
+  private readonly participants: Collection<ParticipantDocument>;
+  private readonly rounds: Collection<RoundDocument>;
+  private readonly votes: Collection<VoteDocument>;
+
+  constructor(documents: DocumentStore) {
+    this.games = documents.collection(gamesCollection);
+    this.participants = documents.collection(participantsCollection);
+    this.rounds = documents.collection(roundsCollection);
+    this.votes = documents.collection(votesCollection);
+  }
+
+  async statistics(tournamentId: string): Promise<GameStatistics | null> {
+    const game = await this.latestGame(tournamentId);
+    if (!game) return null;
+    const participants = await this.participants.find(
+      { gameId: game.id },
+      { sort: { joinedAt: 1, userId: 1 } },
+    );
+    const offline = participants.filter((participant) => participant.isOfflinePlayer).length;
+    return {
+      gameId: game.id,
+      status: game.status,
+      roundsPlayed: game.roundsPlayed,
+      participantBreakdown: {
+        total: participants.length,
+        online: participants.length - offline,
+        offline,
+      },
+      winner: winnerOf(game),
+      participants: participants.map((participant) => ({
+        username: participant.username,
+        isEliminated: participant.isEliminated,
+        ...(participant.eliminatedInRound === undefined
+          ? {}
+          : { eliminatedInRound: participant.eliminatedInRound }),
+        isOfflinePlayer: participant.isOfflinePlayer,
+      })),
+    };
+  }
+
+  async history(options: { limit?: number } = {}): Promise<HistoryEntry[]> {
+    const games = await this.games.find(
+      { status: 'finished' },
+      { sort: { endedAt: -1, id: 1 }, limit: options.limit ?? DEFAULT_HISTORY_LIMIT },
+    );
+    return games.map((game) => {
+      const winner = winnerOf(game);
+      return {
+        gameId: game.id,
+        tournament: game.tournament,
+        ...(winner ? { winner } : {}),
+        totalPlayers: game.participantCount,
+        roundsPlayed: game.roundsPlayed,
+        endedAt: game.endedAt ?? game.startedAt,
+      };
+    });
+  }
+
+  async details(tournamentId: string): Promise<GameDetails | null> {
+    const game = await this.latestGame(tournamentId);
+    if (!game) return null;
+    const [participants, rounds, votes] = await Promise.all([
+      this.participants.find({ gameId: game.id }),
+      this.rounds.find({ gameId: game.id }, { sort: { roundNumber: 1 } }),
+      this.votes.find({ gameId: game.id }, { sort: { roundNumber: 1, votedAt: 1, userId: 1 } }),
+    ]);
+    const votesByRound = groupBy(votes, (vote) => vote.roundNumber);
+    const eliminatedByRound = groupBy(
+      participants.filter((participant) => participant.eliminatedInRound !== undefined),
+      (participant) => participant.eliminatedInRound ?? 0,
+    );
+    return {
+      gameId: game.id,
+      status: game.status,
+      tournament: game.tournament,
+      winner: winnerOf(game),
+      totalPlayers: participants.length,
+      rounds: rounds.map((round) => ({
+        roundNumber: round.roundNumber,
+        images: round.images.map(({ id, alt }) => ({ id, alt })),
+        votes: (votesByRound.get(round.roundNumber) ?? []).map((vote) => ({
+          username: vote.username,
+          imageId: vote.imageId,
+          votedAt: vote.votedAt,
+          isOfflinePlayer: vote.isOfflinePlayer,
+        })),
+        eliminatedPlayers: (eliminatedByRound.get(round.roundNumber) ?? [])
+          .sort((a, b) => a.username.localeCompare(b.username))
+          .map(({ username, isOfflinePlayer }) => ({ username, isOfflinePlayer })),
+      })),
+    };
+  }
+
+  private latestGame(tournamentId: string): Promise<GameDocument | null> {
+    return this.games.findOne({ tournamentId }, { sort: { startedAt: -1 } });
+  }
+}
+
+function winnerOf(game: GameDocument): { username: string } | null {
+  return game.winnerUsername === undefined ? null : { username: game.winnerUsername };
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}

@@ -1,0 +1,301 @@
+import {
+  DuplicateKeyError,
+  type Collection,
+  type DocumentStore,
+  type Filter,
+  type Identified,
+} from '@underdog/documents';
+import {
+  gamesCollection,
+  participantId,
+  participantsCollection,
+  roundId,
+  roundsCollection,
+  voteId,
+  votesCollection,
+  type GameDocument,
+  type ParticipantDocument,
+  type RoundDocument,
+  type VoteDocument,
+} from './collections';
+
+export interface ParticipantRecord {
+  userId: string;
+  username: string;
+  isOfflinePlayer: boolean;
+  joinedAt: Date;
+}
+
+export interface GameStartedRecord {
+  gameId: string;
+  tournament: { id: string; title: string; prize?: string; startAt: Date };
+  totalRounds: number;
+  roundTimeSeconds: number;
+  startedAt: Date;
+  participants: ParticipantRecord[];
+}
+
+export interface RoundResolvedRecord {
+  gameId: string;
+  roundNumber: number;
+  images: { id: string; url: string; alt: string }[];
+  timeLimit: number;
+  startedAt: Date;
+  endedAt: Date;
+  votes: {
+    userId: string;
+    username: string;
+    imageId: string;
+    votedAt: Date;
+    isOfflinePlayer: boolean;
+    isWinningVote: boolean;
+  }[];
+  eliminated: { userId: string }[];
+  results: { imageId: string; votes: number; percentage: number; isWinner: boolean }[];
+}
+
+export interface GameEndedRecord {
+  gameId: string;
+  endedAt: Date;
+  winner?: { userId: string; username: string; prize?: string };
+  draw?: { seed: string; candidateUserIds: string[]; winnerUserId: string };
+}
+
+/**
+ * The durable record of games (`games`, `game_participants`, `game_rounds`, `player_votes`),
+ * written by the engine at the game's milestones — never per vote: a round's votes go in one
+ * bulk write when it is resolved. Every method is idempotent: a replica that takes a game over
+ * may repeat the call its predecessor made (or half made), and the records end the same.
+ */
+export interface GameRecords {
+  gameStarted(game: GameStartedRecord): Promise<void>;
+  participantsJoined(gameId: string, participants: ParticipantRecord[]): Promise<void>;
+  roundResolved(round: RoundResolvedRecord): Promise<void>;
+  gameEnded(end: GameEndedRecord): Promise<void>;
+}
+
+export interface GameRecordsOptions {
+  /** Documents per bulk write (and ids per `$in`). */
+  batchSize?: number;
+  now?: () => Date;
+}
+
+const DEFAULT_BATCH_SIZE = 1000;
+
+export function createGameRecords(
+  documents: DocumentStore,
+  options: GameRecordsOptions = {},
+): GameRecords {
+  return new DocumentGameRecords(documents, options);
+}
+
+class DocumentGameRecords implements GameRecords {
+  private readonly games: Collection<GameDocument>;
+  private readonly participants: Collection<ParticipantDocument>;
+  private readonly rounds: Collection<RoundDocument>;
+  private readonly votes: Collection<VoteDocument>;
+  private readonly batchSize: number;
+  private readonly now: () => Date;
+
+  constructor(documents: DocumentStore, options: GameRecordsOptions) {
+    this.games = documents.collection(gamesCollection);
+    this.participants = documents.collection(participantsCollection);
+    this.rounds = documents.collection(roundsCollection);
+    this.votes = documents.collection(votesCollection);
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async gameStarted(game: GameStartedRecord): Promise<void> {
+    const { tournament } = game;
+    await insertIgnoringDuplicate(this.games, {
+      id: game.gameId,
+      tournamentId: tournament.id,
+      tournament: {
+        id: tournament.id,
+        title: tournament.title,
+        ...(tournament.prize === undefined ? {} : { prize: tournament.prize }),
+        startAt: tournament.startAt,
+      },
+      status: 'live',
+      currentRound: 1,
+      roundsPlayed: 0,
+      totalRounds: game.totalRounds,
+      roundTimeSeconds: game.roundTimeSeconds,
+      participantCount: 0,
+      offlineParticipantCount: 0,
+      startedAt: game.startedAt,
+      createdAt: this.now(),
+    });
+    await this.participantsJoined(game.gameId, game.participants);
+  }
+
+  async participantsJoined(gameId: string, participants: ParticipantRecord[]): Promise<void> {
+    await this.insertMissing(
+      this.participants,
+      participants.map((participant) => ({
+        id: participantId(gameId, participant.userId),
+        gameId,
+        userId: participant.userId,
+        username: participant.username,
+        isEliminated: false,
+        isOfflinePlayer: participant.isOfflinePlayer,
+        joinedAt: participant.joinedAt,
+      })),
+    );
+    // Counted rather than incremented, so a repeated call cannot count anyone twice.
+    const [participantCount, offlineParticipantCount] = await Promise.all([
+      this.participants.count({ gameId }),
+      this.participants.count({ gameId, isOfflinePlayer: true }),
+    ]);
+    await this.games.updateOne(
+      { id: gameId },
+      { $set: { participantCount, offlineParticipantCount } },
+    );
+  }
+
+  async roundResolved(round: RoundResolvedRecord): Promise<void> {
+    const { gameId, roundNumber } = round;
+    const id = roundId(gameId, roundNumber);
+    await this.insertMissing(
+      this.votes,
+      round.votes.map((vote) => ({
+        id: voteId(id, vote.userId),
+        gameId,
+        roundId: id,
+        roundNumber,
+        userId: vote.userId,
+        username: vote.username,
+        imageId: vote.imageId,
+        isWinningVote: vote.isWinningVote,
+        isOfflinePlayer: vote.isOfflinePlayer,
+        votedAt: vote.votedAt,
+      })),
+    );
+    const eliminatedIds = round.eliminated.map(({ userId }) => userId);
+    for (const userIds of chunks(eliminatedIds, this.batchSize)) {
+      await this.participants.updateMany(
+        { gameId, userId: { $in: userIds }, isEliminated: false },
+        { $set: { isEliminated: true, eliminatedInRound: roundNumber } },
+      );
+    }
+    // The round document last: once it exists, its votes and eliminations are all stored.
+    await insertIgnoringDuplicate(this.rounds, {
+      id,
+      gameId,
+      roundNumber,
+      images: round.images.map(({ id: imageId, url, alt }) => ({ id: imageId, url, alt })),
+      timeLimit: round.timeLimit,
+      status: 'finished',
+      results: round.results.map(({ imageId, votes, percentage, isWinner }) => ({
+        imageId,
+        votes,
+        percentage,
+        isWinner,
+      })),
+      totalVotes: round.votes.length,
+      eliminatedCount: eliminatedIds.length,
+      startedAt: round.startedAt,
+      endedAt: round.endedAt,
+      createdAt: this.now(),
+    });
+    const game = await this.games.findById(gameId);
+    if (!game) return;
+    await this.games.updateOne(
+      { id: gameId, roundsPlayed: { $lt: roundNumber } },
+      {
+        $set: {
+          roundsPlayed: roundNumber,
+          currentRound: Math.min(roundNumber + 1, game.totalRounds),
+        },
+      },
+    );
+  }
+
+  async gameEnded(end: GameEndedRecord): Promise<void> {
+    const game = await this.games.findById(end.gameId);
+    if (!game) return;
+    const lastRound = Math.max(game.roundsPlayed, 1);
+    if (end.draw) {
+      const losers = end.draw.candidateUserIds.filter((id) => id !== end.draw?.winnerUserId);
+      for (const userIds of chunks(losers, this.batchSize)) {
+        await this.participants.updateMany(
+          { gameId: end.gameId, userId: { $in: userIds }, isEliminated: false },
+          { $set: { isEliminated: true, eliminatedInRound: lastRound, lostDraw: true } },
+        );
+      }
+    }
+    const { winner, draw } = end;
+    await this.games.updateOne(
+      { id: end.gameId, status: 'live' },
+      {
+        $set: {
+          status: 'finished',
+          currentRound: lastRound,
+          endedAt: end.endedAt,
+          ...(winner
+            ? {
+                winnerId: winner.userId,
+                winnerUsername: winner.username,
+                ...(winner.prize === undefined ? {} : { winnerPrize: winner.prize }),
+              }
+            : {}),
+          ...(draw
+            ? {
+                draw: {
+                  seed: draw.seed,
+                  candidateUserIds: [...draw.candidateUserIds],
+                  winnerUserId: draw.winnerUserId,
+                },
+              }
+            : {}),
+        },
+      },
+    );
+  }
+
+  /**
+   * Bulk-inserts the documents not stored yet. The usual first call is one `insertMany` per
+   * batch; a repeated one finds which are there and inserts the rest.
+   */
+  private async insertMissing<T extends Identified>(
+    collection: Collection<T>,
+    documents: readonly T[],
+  ): Promise<void> {
+    for (const batch of chunks(documents, this.batchSize)) {
+      let pending = batch;
+      for (let attempt = 0; pending.length > 0; attempt += 1) {
+        try {
+          await collection.insertMany(pending);
+          break;
+        } catch (error) {
+          if (!(error instanceof DuplicateKeyError) || attempt >= 3) throw error;
+        }
+        const stored = await collection.find({
+          id: { $in: pending.map(({ id }) => id) },
+        } as Filter<T>);
+        const storedIds = new Set(stored.map(({ id }) => id));
+        pending = pending.filter(({ id }) => !storedIds.has(id));
+      }
+    }
+  }
+}
+
+async function insertIgnoringDuplicate<T extends Identified>(
+  collection: Collection<T>,
+  document: T,
+): Promise<void> {
+  try {
+    await collection.insertOne(document);
+  } catch (error) {
+    if (!(error instanceof DuplicateKeyError)) throw error;
+  }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) {
+    result.push(items.slice(start, start + size));
+  }
+  return result;
+}

@@ -1,0 +1,20 @@
+export {
+  createGameRecords,
+  type GameEndedRecord,
+  type GameRecords,
+  type GameRecordsOptions,
+  type GameStartedRecord,
+  type ParticipantRecord,
+  type RoundResolvedRecord,
+} from './game-records';
+export {
+  createGameReads,
+  DEFAULT_HISTORY_LIMIT,
+  type GameDetails,
+  type GameReads,
+  type GameStatistics,
+  type HistoryEntry,
+  type ParticipantStanding,
+  type RoundDetails,
+} from './game-reads';
+export type { DrawRecord, GameStatus, TournamentSnapshot } from './collections';
