@@ -2,6 +2,8 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { accountsResolvers } from './accounts/resolvers';
 import { accountsTypeDefs } from './accounts/schema';
+import { liveResolvers } from './live/resolvers';
+import { liveTypeDefs } from './live/schema';
 import { adsResolvers } from './ads/resolvers';
 import { adsTypeDefs } from './ads/schema';
 import { withAppErrors } from './errors';
@@ -26,7 +28,8 @@ const modules = [
 /** One schema for GraphQL over HTTP and over graphql-ws. */
 export function createSchema(): GraphQLSchema {
   return makeExecutableSchema({
-    typeDefs: [rootTypeDefs, ...modules.map((module) => module.typeDefs)],
-    resolvers: modules.map((module) => withAppErrors(module.resolvers)),
+    typeDefs: [rootTypeDefs, ...modules.map((module) => module.typeDefs), liveTypeDefs],
+    // The live resolvers only read payloads the fan-out prepared (graphql/live/resolvers.ts).
+    resolvers: [...modules.map((module) => withAppErrors(module.resolvers)), liveResolvers],
   });
 }

@@ -1,0 +1,218 @@
+/**
+ * The live game over graphql-ws: the tournament list's changes and one tournament's game events,
+ * the same information as the `/ws` messages (docs/api-ws.md). The game's shared types
+ * (GamePhase, RoundImage, ImageResult, GameWinner, PlayerState, LiveGame) live here too.
+ */
+export const liveTypeDefs = /* GraphQL */ `
+  "Live game phase (product spec §4)."
+  enum GamePhase {
+    waiting
+    voting
+    voting_ended
+    advertisement
+    results
+    finished
+  }
+
+  "One of a round's four options."
+  type RoundImage {
+    "round-N-image-M"
+    id: ID!
+    url: String!
+    alt: String!
+  }
+
+  "One image's count once a round is resolved."
+  type ImageResult {
+    imageId: ID!
+    votes: Int!
+    "Whole percent of the round's votes (0 when nobody voted)"
+    percentage: Int!
+    isWinner: Boolean!
+  }
+
+  type GameWinner {
+    userId: ID!
+    username: String!
+    displayName: String!
+    prize: String
+  }
+
+  "The signed-in caller's place in a game."
+  type PlayerState {
+    isParticipant: Boolean!
+    isEliminated: Boolean!
+    "0 while still in"
+    eliminatedInRound: Int!
+    isOfflinePlayer: Boolean!
+    "The caller's vote in the current round, when cast"
+    voteImageId: ID
+  }
+
+  "The state of a tournament's game, as a client starts from it."
+  type LiveGame {
+    tournamentId: ID!
+    "Empty while no game exists (the tournament is upcoming)"
+    gameId: ID!
+    phase: GamePhase!
+    "0 before round 1"
+    roundNumber: Int!
+    totalRounds: Int!
+    roundTimeSeconds: Int!
+    "The current round's images (empty before round 1)"
+    images: [RoundImage!]!
+    "ISO 8601 deadline of the current phase; null in waiting and finished"
+    phaseEndsAt: String
+    "ISO 8601, when this state was read"
+    serverTime: String!
+    "Whole seconds until phaseEndsAt (rounded up)"
+    timeRemaining: Int!
+    "Votes cast in the current round: the only count shown while voting is open"
+    totalVotes: Int!
+    participantCount: Int!
+    offlineParticipantCount: Int!
+    remainingCount: Int!
+    "The last resolved round's counts (empty while voting is open)"
+    results: [ImageResult!]!
+    "The running ad, in the advertisement phase"
+    advertisement: Advertisement
+    "Once finished with a winner"
+    winner: GameWinner
+    "Null for a visitor"
+    player: PlayerState
+  }
+
+  "Something that happened in a tournament's game; events of one tournament arrive in order."
+  interface GameEvent {
+    tournamentId: ID!
+    "Empty before the game exists"
+    gameId: ID!
+    "ISO 8601"
+    occurredAt: String!
+  }
+
+  "The first event of every gameEvents subscription: the state to start from."
+  type GameSnapshot implements GameEvent {
+    tournamentId: ID!
+    gameId: ID!
+    occurredAt: String!
+    game: LiveGame!
+  }
+
+  type GameStarted implements GameEvent {
+    tournamentId: ID!
+    gameId: ID!
+    occurredAt: String!
+    participantCount: Int!
+    offlineParticipantCount: Int!
+    totalRounds: Int!
+    roundTimeSeconds: Int!
+  }
+
+  "A round's voting opened (offline players' choices are already cast)."
+  type RoundVotingStarted implements GameEvent {
+    tournamentId: ID!
+    gameId: ID!
+    occurredAt: String!
+    roundNumber: Int!
+    images: [RoundImage!]!
+    roundTimeSeconds: Int!
+    "ISO 8601 voting deadline"
+    phaseEndsAt: String
+    "Whole seconds left when the event was sent"
+    timeRemaining: Int!
+    "Participants still in (who may vote)"
+    remainingCount: Int!
+    offlineRemainingCount: Int!
+  }
+
+  "The live total of votes this round (a few per second at most; never per-image counts)."
+  type VoteTotal implements GameEvent {
+    tournamentId: ID!
+    gameId: ID!
+    occurredAt: String!
+    roundNumber: Int!
+    totalVotes: Int!
+  }
+
+  type VotingEnded implements GameEvent {
+    tournamentId: ID!
+    gameId: ID!
+    occurredAt: String!
+    roundNumber: Int!
+    totalVotes: Int!
+  }
+
+  "The per-image counts and who goes on."
+  type RoundResults implements GameEvent {
+    tournamentId: ID!
+    gameId: ID!
+    occurredAt: String!
+    roundNumber: Int!
+    results: [ImageResult!]!
+    totalVotes: Int!
+    winningImageIds: [ID!]!
+    eliminatedCount: Int!
+    remainingCount: Int!
+    durationSeconds: Int!
+    phaseEndsAt: String
+  }
+
+  type AdvertisementStarted implements GameEvent {
+    tournamentId: ID!
+    gameId: ID!
+    occurredAt: String!
+    "before_game, between_rounds or after_game"
+    position: String!
+    advertisement: Advertisement
+    durationSeconds: Int!
+    phaseEndsAt: String
+    "The round just completed (0 before the game)"
+    afterRoundNumber: Int!
+  }
+
+  type RoundCompleted implements GameEvent {
+    tournamentId: ID!
+    gameId: ID!
+    occurredAt: String!
+    roundNumber: Int!
+    eliminatedCount: Int!
+    remainingCount: Int!
+  }
+
+  type GameEnded implements GameEvent {
+    tournamentId: ID!
+    gameId: ID!
+    occurredAt: String!
+    "Null when the last round eliminated everyone"
+    winner: GameWinner
+    roundsPlayed: Int!
+    "last_standing, draw or no_winner"
+    decidedBy: String!
+  }
+
+  enum TournamentChangeKind {
+    created
+    updated
+    deleted
+    live
+    finished
+  }
+
+  "A change of the tournament list, with the list after it."
+  type TournamentsChange {
+    kind: TournamentChangeKind!
+    tournamentId: ID!
+    "The tournament after the change; null once deleted"
+    tournament: Tournament
+    "Every tournament, in the order of Query.tournaments"
+    tournaments: [Tournament!]!
+  }
+
+  type Subscription {
+    "The tournament list's changes (created, updated, deleted, live, finished)."
+    tournamentsChanged: TournamentsChange!
+    "One tournament's game: first a GameSnapshot, then every event as it happens."
+    gameEvents(tournamentId: ID!): GameEvent!
+  }
+`;

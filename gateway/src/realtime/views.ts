@@ -1,0 +1,362 @@
+import {
+  GamePhase,
+  timestampDate,
+  type GameEvent,
+  type ImageResult,
+  type LiveGame,
+  type PlayerView,
+  type RoundImage,
+  type Timestamp,
+  type TournamentLifecycleEvent,
+} from '@underdog/proto';
+import { toAdvertisementView, type AdvertisementView } from '../ads';
+import { toTournamentView, type TournamentView } from '../tournaments';
+
+/**
+ * The live game as clients see it, pure and shared by both real-time edges: the `/ws` messages
+ * (`messages.ts`) and the GraphQL `gameEvents` / `tournamentsChanged` payloads (graphql/live/)
+ * are built from these views, so the two protocols carry the same information.
+ */
+
+export type GamePhaseName =
+  'waiting' | 'voting' | 'voting_ended' | 'advertisement' | 'results' | 'finished';
+
+const phaseNames: Record<GamePhase, GamePhaseName> = {
+  [GamePhase.UNSPECIFIED]: 'waiting',
+  [GamePhase.WAITING]: 'waiting',
+  [GamePhase.VOTING]: 'voting',
+  [GamePhase.VOTING_ENDED]: 'voting_ended',
+  [GamePhase.RESULTS]: 'results',
+  [GamePhase.ADVERTISEMENT]: 'advertisement',
+  [GamePhase.FINISHED]: 'finished',
+};
+
+export interface RoundImageView {
+  id: string;
+  url: string;
+  alt: string;
+}
+
+export interface ImageResultView {
+  imageId: string;
+  votes: number;
+  percentage: number;
+  isWinner: boolean;
+}
+
+export interface WinnerView {
+  userId: string;
+  username: string;
+  displayName: string;
+  prize: string | null;
+}
+
+export interface PlayerStateView {
+  isParticipant: boolean;
+  isEliminated: boolean;
+  /** 0 while still in. */
+  eliminatedInRound: number;
+  isOfflinePlayer: boolean;
+  /** The caller's vote in the current round, when cast. */
+  voteImageId: string | null;
+}
+
+/** The snapshot a client starts from (proto `LiveGame`), with the time left computed. */
+export interface LiveGameView {
+  tournamentId: string;
+  /** Empty while no game exists. */
+  gameId: string;
+  phase: GamePhaseName;
+  roundNumber: number;
+  totalRounds: number;
+  roundTimeSeconds: number;
+  images: RoundImageView[];
+  /** ISO 8601 deadline of the current phase; null in waiting and finished. */
+  phaseEndsAt: string | null;
+  /** ISO 8601, when the snapshot was taken. */
+  serverTime: string;
+  /** Whole seconds until `phaseEndsAt` (rounded up), 0 without a deadline. */
+  timeRemaining: number;
+  /** Votes cast in the current round; the only count shown while voting is open. */
+  totalVotes: number;
+  participantCount: number;
+  offlineParticipantCount: number;
+  remainingCount: number;
+  /** The last resolved round's counts (empty while a round's voting is open). */
+  results: ImageResultView[];
+  advertisement: AdvertisementView | null;
+  winner: WinnerView | null;
+  /** Null for a visitor. */
+  player: PlayerStateView | null;
+}
+
+interface EventBase {
+  tournamentId: string;
+  gameId: string;
+  /** ISO 8601. */
+  occurredAt: string;
+}
+
+/** One `game.events` event as clients see it; `type` names the GraphQL object type. */
+export type GameEventView = EventBase &
+  (
+    | {
+        type: 'GameStarted';
+        participantCount: number;
+        offlineParticipantCount: number;
+        totalRounds: number;
+        roundTimeSeconds: number;
+      }
+    | {
+        type: 'RoundVotingStarted';
+        roundNumber: number;
+        images: RoundImageView[];
+        roundTimeSeconds: number;
+        phaseEndsAt: string | null;
+        /** Whole seconds left when the event was published (rounded up). */
+        timeRemaining: number;
+        remainingCount: number;
+        offlineRemainingCount: number;
+      }
+    | { type: 'VoteTotal'; roundNumber: number; totalVotes: number }
+    | { type: 'VotingEnded'; roundNumber: number; totalVotes: number }
+    | {
+        type: 'RoundResults';
+        roundNumber: number;
+        results: ImageResultView[];
+        totalVotes: number;
+        winningImageIds: string[];
+        eliminatedCount: number;
+        remainingCount: number;
+        durationSeconds: number;
+        phaseEndsAt: string | null;
+      }
+    | {
+        type: 'AdvertisementStarted';
+        position: string;
+        advertisement: AdvertisementView | null;
+        durationSeconds: number;
+        phaseEndsAt: string | null;
+        afterRoundNumber: number;
+      }
+    | {
+        type: 'RoundCompleted';
+        roundNumber: number;
+        eliminatedCount: number;
+        remainingCount: number;
+      }
+    | {
+        type: 'GameEnded';
+        winner: WinnerView | null;
+        roundsPlayed: number;
+        /** "last_standing", "draw" or "no_winner". */
+        decidedBy: string;
+      }
+  );
+
+/** A `GameEventView` with its snapshot sibling: what the `gameEvents` subscription yields. */
+export type GameFeedItem =
+  GameEventView | (EventBase & { type: 'GameSnapshot'; game: LiveGameView });
+
+export type TournamentChangeKind = 'created' | 'updated' | 'deleted' | 'live' | 'finished';
+
+/** A `tournament.lifecycle` event that changes the tournament list clients show. */
+export interface TournamentChange {
+  kind: TournamentChangeKind;
+  tournamentId: string;
+  /** The tournament after the change; null once deleted. */
+  tournament: TournamentView | null;
+}
+
+const iso = (timestamp: Timestamp | undefined): string | null =>
+  timestamp ? timestampDate(timestamp).toISOString() : null;
+
+/** Whole seconds from `now` to `deadline`, rounded up, never negative. */
+export function secondsUntil(deadline: string | null, now: Date): number {
+  if (!deadline) return 0;
+  return Math.max(0, Math.ceil((Date.parse(deadline) - now.getTime()) / 1000));
+}
+
+const imageView = ({ id, url, alt }: RoundImage): RoundImageView => ({ id, url, alt });
+const resultView = ({ imageId, votes, percentage, isWinner }: ImageResult): ImageResultView => ({
+  imageId,
+  votes,
+  percentage,
+  isWinner,
+});
+
+export function toPlayerStateView(player: PlayerView): PlayerStateView {
+  return {
+    isParticipant: player.isParticipant,
+    isEliminated: player.isEliminated,
+    eliminatedInRound: player.eliminatedInRound,
+    isOfflinePlayer: player.isOfflinePlayer,
+    voteImageId: player.voteImageId ?? null,
+  };
+}
+
+/** The snapshot; `now` is the gateway's clock (the engine's `server_time` is kept as such). */
+export function toLiveGameView(game: LiveGame, now: Date): LiveGameView {
+  const phaseEndsAt = iso(game.phaseEndsAt);
+  const phase = phaseNames[game.phase];
+  return {
+    tournamentId: game.tournamentId,
+    gameId: game.gameId,
+    phase,
+    roundNumber: game.roundNumber,
+    totalRounds: game.totalRounds,
+    roundTimeSeconds: game.roundTimeSeconds,
+    images: game.images.map(imageView),
+    phaseEndsAt,
+    serverTime: iso(game.serverTime) ?? now.toISOString(),
+    timeRemaining: secondsUntil(phaseEndsAt, now),
+    totalVotes: game.totalVotes,
+    participantCount: game.participantCount,
+    offlineParticipantCount: game.offlineParticipantCount,
+    remainingCount: game.remainingCount,
+    // Per-image counts stay hidden while voting is open, whatever the engine sent.
+    results: phase === 'voting' ? [] : game.results.map(resultView),
+    advertisement: game.advertisement ? toAdvertisementView(game.advertisement) : null,
+    winner: game.winner
+      ? {
+          userId: game.winner.userId,
+          username: game.winner.username,
+          displayName: game.winner.displayName,
+          prize: game.winner.prize ?? null,
+        }
+      : null,
+    player: game.player ? toPlayerStateView(game.player) : null,
+  };
+}
+
+/**
+ * The client view of a `game.events` event, or null for an envelope without a kind (a newer
+ * producer's event this gateway does not know yet). `now` computes `timeRemaining`.
+ */
+export function toGameEventView(event: GameEvent, now: Date): GameEventView | null {
+  const base: EventBase = {
+    tournamentId: event.tournamentId,
+    gameId: event.gameId,
+    occurredAt: iso(event.occurredAt) ?? now.toISOString(),
+  };
+  const { kind } = event;
+  switch (kind.case) {
+    case 'gameStarted':
+      return {
+        ...base,
+        type: 'GameStarted',
+        participantCount: kind.value.participantCount,
+        offlineParticipantCount: kind.value.offlineParticipantCount,
+        totalRounds: kind.value.totalRounds,
+        roundTimeSeconds: kind.value.roundTimeSeconds,
+      };
+    case 'roundVotingStarted': {
+      const phaseEndsAt = iso(kind.value.phaseEndsAt);
+      return {
+        ...base,
+        type: 'RoundVotingStarted',
+        roundNumber: kind.value.roundNumber,
+        images: kind.value.images.map(imageView),
+        roundTimeSeconds: kind.value.roundTimeSeconds,
+        phaseEndsAt,
+        timeRemaining: secondsUntil(phaseEndsAt, now),
+        remainingCount: kind.value.remainingCount,
+        offlineRemainingCount: kind.value.offlineRemainingCount,
+      };
+    }
+    case 'voteTotal':
+      return {
+        ...base,
+        type: 'VoteTotal',
+        roundNumber: kind.value.roundNumber,
+        totalVotes: kind.value.totalVotes,
+      };
+    case 'votingEnded':
+      return {
+        ...base,
+        type: 'VotingEnded',
+        roundNumber: kind.value.roundNumber,
+        totalVotes: kind.value.totalVotes,
+      };
+    case 'roundResults':
+      return {
+        ...base,
+        type: 'RoundResults',
+        roundNumber: kind.value.roundNumber,
+        results: kind.value.results.map(resultView),
+        totalVotes: kind.value.totalVotes,
+        winningImageIds: [...kind.value.winningImageIds],
+        eliminatedCount: kind.value.eliminatedCount,
+        remainingCount: kind.value.remainingCount,
+        durationSeconds: kind.value.durationSeconds,
+        phaseEndsAt: iso(kind.value.phaseEndsAt),
+        // advanced_user_ids stays in the gateway: who is still in is each player's own business.
+      };
+    case 'advertisementStarted':
+      return {
+        ...base,
+        type: 'AdvertisementStarted',
+        position: kind.value.position,
+        advertisement: kind.value.advertisement
+          ? toAdvertisementView(kind.value.advertisement)
+          : null,
+        durationSeconds: kind.value.durationSeconds,
+        phaseEndsAt: iso(kind.value.phaseEndsAt),
+        afterRoundNumber: kind.value.afterRoundNumber,
+      };
+    case 'roundCompleted':
+      return {
+        ...base,
+        type: 'RoundCompleted',
+        roundNumber: kind.value.roundNumber,
+        eliminatedCount: kind.value.eliminatedCount,
+        remainingCount: kind.value.remainingCount,
+      };
+    case 'gameEnded':
+      return {
+        ...base,
+        type: 'GameEnded',
+        winner:
+          kind.value.winnerUserId !== undefined
+            ? {
+                userId: kind.value.winnerUserId,
+                username: kind.value.winnerUsername ?? '',
+                displayName: kind.value.winnerDisplayName ?? kind.value.winnerUsername ?? '',
+                prize: kind.value.prize ?? null,
+              }
+            : null,
+        roundsPlayed: kind.value.roundsPlayed,
+        decidedBy: kind.value.decidedBy,
+      };
+    case undefined:
+      return null;
+  }
+}
+
+/**
+ * The list-changing part of a `tournament.lifecycle` event, or null for one that does not
+ * change the list clients see (offline choices saved: the tournament's count follows as an
+ * update).
+ */
+export function toTournamentChange(event: TournamentLifecycleEvent): TournamentChange | null {
+  const { kind } = event;
+  const change = (changeKind: TournamentChangeKind, tournament: TournamentView | null) => ({
+    kind: changeKind,
+    tournamentId: event.tournamentId,
+    tournament,
+  });
+  switch (kind.case) {
+    case 'created':
+    case 'updated':
+    case 'live':
+    case 'finished':
+      return kind.value.tournament
+        ? change(kind.case, toTournamentView(kind.value.tournament))
+        : null;
+    case 'deleted':
+      return change('deleted', null);
+    case 'offlineChoicesSaved':
+    case undefined:
+      return null;
+  }
+}
