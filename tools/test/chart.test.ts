@@ -1,27 +1,29 @@
 // The Helm chart and the dev infrastructure manifests, checked offline: helm lint, helm template
-// with the values SREs actually use, and validation of every rendered object against the
-// Kubernetes 1.31 OpenAPI schemas embedded in kubectl-validate (no cluster, no schema download).
-// helm and kubectl-validate are built from source by tools/helm/ensure-*.sh on first use (a few
-// minutes, then cached). If they cannot be installed, every test here fails: none is skipped.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// with the default values and with every charts/underdog/ci/*.yaml (what SREs actually set), and
+// validation of every rendered object against the Kubernetes 1.31 OpenAPI schemas embedded in
+// kubectl-validate (no cluster, no schema download). helm and kubectl-validate are built from
+// source by tools/helm/ensure-*.sh on first use (a few minutes, then cached). If they cannot be
+// installed, every test here fails: none is skipped.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { allTopics } from '@underdog/platform';
+import {
+  chartDir,
+  ensureTool,
+  Helm,
+  repoRoot,
+  run,
+  type ComponentFacts,
+  type TopicFacts,
+} from './helm-support';
 
-const repoRoot = join(__dirname, '..', '..');
-const chartDir = join(repoRoot, 'charts', 'underdog');
 const kubeVersion = '1.31.0';
 // kubectl-validate names its embedded schema sets by minor version; "1.31.0" would send it to GitHub.
 const schemaVersion = '1.31';
-
-const components = [
-  { key: 'gateway', name: 'gateway', port: 8080 },
-  { key: 'auth', name: 'auth', port: 8081 },
-  { key: 'tournament', name: 'tournament', port: 8082 },
-  { key: 'gameEngine', name: 'game-engine', port: 8083 },
-  { key: 'ads', name: 'ads', port: 8084 },
-  { key: 'notification', name: 'notification', port: 8085 },
-] as const;
+const ciDir = join(chartDir, 'ci');
+const ciFiles = readdirSync(ciDir)
+  .filter((name) => name.endsWith('.yaml'))
+  .sort();
 
 interface Metadata {
   name: string;
@@ -52,6 +54,8 @@ interface Probe {
 interface Container {
   name: string;
   image: string;
+  command?: string[];
+  resources?: { requests?: { cpu?: string; memory?: string }; limits?: { memory?: string } };
   ports?: { name?: string; containerPort: number }[];
   env?: EnvVar[];
   envFrom?: { configMapRef?: { name: string } }[];
@@ -65,6 +69,17 @@ interface Container {
     capabilities?: { drop?: string[] };
   };
   volumeMounts?: { name: string; mountPath: string }[];
+}
+
+interface PodSpec {
+  automountServiceAccountToken?: boolean;
+  securityContext?: {
+    runAsNonRoot?: boolean;
+    runAsUser?: number;
+    seccompProfile?: { type: string };
+  };
+  containers: Container[];
+  volumes?: { name: string; emptyDir?: object }[];
 }
 
 /** A Deployment or StatefulSet: what the test reads of its pod template. */
@@ -101,52 +116,42 @@ interface HorizontalPodAutoscaler extends Manifest {
 
 interface Ingress extends Manifest {
   spec: {
-    rules: { http: { paths: { path: string; backend: { service: { name: string } } }[] } }[];
+    rules: {
+      host?: string;
+      http: { paths: { path: string; backend: { service: { name: string } } }[] };
+    }[];
   };
 }
 
-let helm: string;
+interface Job extends Manifest {
+  spec: { template: { spec: PodSpec } };
+}
+
+interface NetworkPolicyPeer {
+  podSelector?: { matchLabels: Record<string, string> };
+  namespaceSelector?: { matchLabels?: Record<string, string> };
+  ipBlock?: { cidr: string };
+}
+
+interface NetworkPolicy extends Manifest {
+  spec: {
+    podSelector: { matchLabels: Record<string, string> };
+    policyTypes: string[];
+    ingress: { from: NetworkPolicyPeer[]; ports: { port: string | number }[] }[];
+    egress: { to?: NetworkPolicyPeer[]; ports: { port: number; protocol: string }[] }[];
+  };
+}
+
+let helm: Helm;
 let kubectlValidate: string;
 let crdDir: string;
-let workDir: string;
-
-/** Runs a tools/helm/ensure-*.sh script; it prints the tool's path (stderr shows build progress). */
-function ensureTool(script: string): string {
-  const started = Date.now();
-  const path = execFileSync('bash', [join(repoRoot, 'tools', 'helm', script)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 30 * 60_000,
-  }).trim();
-  if (!existsSync(path)) throw new Error(`${script} printed ${path}, which does not exist`);
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  process.stderr.write(`chart.test: ${script} -> ${path} (${seconds} s)\n`);
-  return path;
-}
-
-/** Environment for helm: its config, cache and data under the test's temporary directory. */
-function helmEnv(): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    HELM_CONFIG_HOME: join(workDir, 'helm', 'config'),
-    HELM_CACHE_HOME: join(workDir, 'helm', 'cache'),
-    HELM_DATA_HOME: join(workDir, 'helm', 'data'),
-  };
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = helmEnv()): string {
-  return execFileSync(command, args, {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env,
-    stdio: 'pipe',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-}
+/** components.yaml, keyed by values key (gateway, gameEngine, web, ...). */
+let facts: Record<string, ComponentFacts>;
+let catalog: TopicFacts[];
 
 /** `helm template` of the chart as release "underdog" in namespace "underdog". */
 function render(...args: string[]): string {
-  return run(helm, [
+  return helm.run([
     'template',
     'underdog',
     chartDir,
@@ -158,45 +163,15 @@ function render(...args: string[]): string {
   ]);
 }
 
-let conversions = 0;
-
-/**
- * Parses a multi-document YAML stream with helm itself (its fromYaml and toJson functions), so the
- * test needs no YAML library: the stream becomes a file of a throwaway chart whose only template
- * prints the documents as one JSON array.
- */
 function parseManifests(yaml: string): Manifest[] {
-  const converter = join(workDir, `yaml-to-json-${conversions++}`);
-  mkdirSync(join(converter, 'templates'), { recursive: true });
-  writeFileSync(
-    join(converter, 'Chart.yaml'),
-    'apiVersion: v2\nname: yaml-to-json\nversion: 0.0.0\n',
-  );
-  writeFileSync(join(converter, 'documents.yaml'), yaml);
-  writeFileSync(
-    join(converter, 'templates', 'documents.yaml'),
-    [
-      '{{- $documents := list }}',
-      '{{- range regexSplit "(?m)^---\\\\s*$" (.Files.Get "documents.yaml") -1 }}',
-      '{{- $document := fromYaml . }}',
-      '{{- if hasKey $document "Error" }}{{ fail $document.Error }}{{ end }}',
-      '{{- if $document }}{{ $documents = append $documents $document }}{{ end }}',
-      '{{- end }}',
-      'items: {{ toJson $documents }}',
-      '',
-    ].join('\n'),
-  );
-  const output = run(helm, ['template', converter]);
-  const line = output.split('\n').find((text) => text.startsWith('items: '));
-  if (!line) throw new Error(`yaml-to-json produced no items:\n${output}`);
-  return JSON.parse(line.slice('items: '.length)) as Manifest[];
+  return helm.parseYaml<Manifest>(yaml);
 }
 
 /** Validates manifests offline; any attempt to reach the network fails through a dead proxy. */
 function validate(...paths: string[]): void {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    KUBECONFIG: join(workDir, 'no-kubeconfig'),
+    KUBECONFIG: join(helm.workDir, 'no-kubeconfig'),
     HTTPS_PROXY: 'http://127.0.0.1:9',
     HTTP_PROXY: 'http://127.0.0.1:9',
     NO_PROXY: '',
@@ -216,7 +191,7 @@ function validate(...paths: string[]): void {
 }
 
 function writeRendering(name: string, yaml: string): string {
-  const path = join(workDir, `${name}.yaml`);
+  const path = join(helm.workDir, `${name}.yaml`);
   writeFileSync(path, yaml);
   return path;
 }
@@ -240,36 +215,118 @@ function container(deployment: Workload): Container {
   return first;
 }
 
+/** Every pod spec of a rendering: Deployments, Jobs (hooks) and bare Pods (helm test). */
+function podSpecs(manifests: Manifest[]): { owner: string; spec: PodSpec }[] {
+  return manifests.flatMap((m) => {
+    const owner = `${m.kind}/${m.metadata.name}`;
+    if (m.kind === 'Deployment' || m.kind === 'StatefulSet' || m.kind === 'Job') {
+      return [{ owner, spec: (m as Workload).spec.template.spec as PodSpec }];
+    }
+    if (m.kind === 'Pod') return [{ owner, spec: (m as unknown as { spec: PodSpec }).spec }];
+    return [];
+  });
+}
+
+/** The components that are not static files: they have an environment and /metrics. */
+function processes(): [string, ComponentFacts][] {
+  return Object.entries(facts).filter(([, c]) => !c.static);
+}
+
+/** `topic <name> <partitions> <config>,<config>` lines of the topics Job's script. */
+function topicJobLines(manifests: Manifest[]) {
+  const job = find<Job>(manifests, 'Job', 'underdog-topics');
+  const script = job.spec.template.spec.containers[0]?.command?.join('\n') ?? '';
+  return [...script.matchAll(/^\s*topic (\S+) (\d+) (\S+)$/gm)].map(
+    ([, name, partitions, configs]) => ({
+      name,
+      partitions: Number(partitions),
+      configs: Object.fromEntries((configs ?? '').split(',').map((entry) => entry.split('='))),
+    }),
+  );
+}
+
 beforeAll(() => {
-  workDir = mkdtempSync(join(tmpdir(), 'underdog-chart-'));
-  helm = ensureTool('ensure-helm.sh');
+  helm = new Helm();
   kubectlValidate = ensureTool('ensure-kubectl-validate.sh');
   crdDir = ensureTool('ensure-crds.sh');
+  facts = helm.parseDocument<{ components: Record<string, ComponentFacts> }>(
+    readFileSync(join(chartDir, 'components.yaml'), 'utf8'),
+  ).components;
+  catalog = helm.parseDocument<{ topics: TopicFacts[] }>(
+    readFileSync(join(chartDir, 'topics.yaml'), 'utf8'),
+  ).topics;
 }, 60 * 60_000);
 
-afterAll(() => {
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
-});
+afterAll(() => helm?.dispose());
 
 describe('charts/underdog', () => {
   let defaults: Manifest[];
   let defaultsYaml: string;
+  /** The rendering of each ci/*.yaml values file. */
+  const ci = new Map<string, { yaml: string; manifests: Manifest[] }>();
 
   beforeAll(() => {
     defaultsYaml = render();
     defaults = parseManifests(defaultsYaml);
+    for (const file of ciFiles) {
+      const yaml = render('--values', join(ciDir, file));
+      ci.set(file, { yaml, manifests: parseManifests(yaml) });
+    }
   });
 
-  it('passes helm lint --strict', () => {
-    const output = run(helm, ['lint', chartDir, '--strict', '--kube-version', kubeVersion]);
-    expect(output).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+  /** The rendering of ci/<file>. */
+  function ciRendering(file: string): Manifest[] {
+    const rendering = ci.get(file);
+    if (!rendering) throw new Error(`charts/underdog/ci/${file} is missing`);
+    return rendering.manifests;
+  }
+
+  function everyRendering(): [string, Manifest[]][] {
+    return [
+      ['defaults', defaults],
+      ...[...ci].map(([file, r]): [string, Manifest[]] => [file, r.manifests]),
+    ];
+  }
+
+  it('passes helm lint --strict with the defaults and with each ci/*.yaml', () => {
+    expect(ciFiles.length).toBeGreaterThanOrEqual(2);
+    for (const values of [[], ...ciFiles.map((file) => ['--values', join(ciDir, file)])]) {
+      const output = helm.run([
+        'lint',
+        chartDir,
+        '--strict',
+        '--kube-version',
+        kubeVersion,
+        ...values,
+      ]);
+      expect(output).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+    }
   });
 
-  it('renders a Deployment, Service and ConfigMap for each of the six components', () => {
-    for (const { name, port } of components) {
+  it('validates the defaults and each ci/*.yaml rendering against the Kubernetes 1.31 schemas offline', () => {
+    validate(
+      writeRendering('defaults', defaultsYaml),
+      ...[...ci].map(([file, r]) => writeRendering(`ci-${file.replace(/\.yaml$/, '')}`, r.yaml)),
+    );
+  });
+
+  it('has a ci/*.yaml with autoscaling, the ingress, network policies, ServiceMonitors and the dashboard on', () => {
+    const manifests = ciRendering('production-values.yaml');
+    const kinds = new Set(manifests.map((m) => m.kind));
+    for (const kind of ['HorizontalPodAutoscaler', 'Ingress', 'NetworkPolicy', 'ServiceMonitor']) {
+      expect({ kind, rendered: kinds.has(kind) }).toEqual({ kind, rendered: true });
+    }
+    find(manifests, 'ConfigMap', 'underdog-dashboard');
+  });
+
+  it('renders a workload and a Service for every component of components.yaml, the web app included', () => {
+    expect(Object.keys(facts).sort()).toEqual(
+      ['ads', 'auth', 'gameEngine', 'gateway', 'notification', 'tournament', 'web'].sort(),
+    );
+    for (const { name, port, static: isStatic } of Object.values(facts)) {
       const deployment = find<Workload>(defaults, 'Deployment', `underdog-${name}`);
       const service = find<Service>(defaults, 'Service', `underdog-${name}`);
-      find<ConfigMap>(defaults, 'ConfigMap', `underdog-${name}`);
+      if (!isStatic) find<ConfigMap>(defaults, 'ConfigMap', `underdog-${name}`);
 
       expect(container(deployment).ports).toEqual([
         expect.objectContaining({ name: 'http', containerPort: port }),
@@ -277,37 +334,74 @@ describe('charts/underdog', () => {
       expect(service.spec.ports).toEqual([expect.objectContaining({ name: 'http', port })]);
       expect(deployment.spec.template.metadata.labels).toMatchObject(service.spec.selector);
     }
-    expect(ofKind(defaults, 'Deployment')).toHaveLength(components.length);
+    expect(ofKind(defaults, 'Deployment')).toHaveLength(Object.keys(facts).length);
+    expect(container(find<Workload>(defaults, 'Deployment', 'underdog-web')).image).toBe(
+      'underdog/web:0.1.0',
+    );
   });
 
-  it('runs every pod as non-root on a read-only root filesystem with no capabilities', () => {
-    for (const deployment of ofKind<Workload>(defaults, 'Deployment')) {
-      const pod = deployment.spec.template.spec;
-      expect(pod.securityContext).toMatchObject({
-        runAsNonRoot: true,
-        runAsUser: 10001,
-        seccompProfile: { type: 'RuntimeDefault' },
-      });
-      expect(pod.automountServiceAccountToken).toBe(false);
-      for (const c of pod.containers) {
-        expect(c.securityContext).toMatchObject({
-          runAsNonRoot: true,
-          readOnlyRootFilesystem: true,
-          allowPrivilegeEscalation: false,
-          capabilities: { drop: ['ALL'] },
+  it('gives every container of every rendering resources and a non-root, read-only security context', () => {
+    for (const [rendering, manifests] of everyRendering()) {
+      const pods = podSpecs(manifests);
+      expect(pods.map((p) => p.owner)).toContain('Job/underdog-topics');
+      for (const { owner, spec } of pods) {
+        const where = `${rendering}: ${owner}`;
+        expect({ where, pod: spec.securityContext }).toMatchObject({
+          where,
+          pod: { runAsNonRoot: true, runAsUser: 10001, seccompProfile: { type: 'RuntimeDefault' } },
         });
-        expect(c.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
+        expect({ where, token: spec.automountServiceAccountToken }).toEqual({
+          where,
+          token: false,
+        });
+        for (const c of spec.containers) {
+          expect({ where, securityContext: c.securityContext }).toMatchObject({
+            where,
+            securityContext: {
+              readOnlyRootFilesystem: true,
+              allowPrivilegeEscalation: false,
+              capabilities: { drop: ['ALL'] },
+            },
+          });
+          expect({ where, resources: c.resources }).toMatchObject({
+            where,
+            resources: {
+              requests: { cpu: expect.any(String) as string, memory: expect.any(String) as string },
+              limits: { memory: expect.any(String) as string },
+            },
+          });
+        }
       }
-      expect(pod.volumes).toContainEqual(expect.objectContaining({ name: 'tmp' }));
+      for (const deployment of ofKind<Workload>(manifests, 'Deployment')) {
+        const pod = deployment.spec.template.spec;
+        for (const c of pod.containers) {
+          expect(c.securityContext).toMatchObject({ runAsNonRoot: true });
+          expect(c.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
+        }
+        expect(pod.volumes).toContainEqual(expect.objectContaining({ name: 'tmp' }));
+      }
     }
   });
 
-  it('probes /healthz for startup and liveness and /readyz for readiness', () => {
-    for (const deployment of ofKind<Workload>(defaults, 'Deployment')) {
-      const c = container(deployment);
-      expect(c.startupProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
-      expect(c.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
-      expect(c.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
+  it('probes /healthz for startup and liveness and /readyz for readiness on every Deployment', () => {
+    for (const [rendering, manifests] of everyRendering()) {
+      for (const deployment of ofKind<Workload>(manifests, 'Deployment')) {
+        for (const c of deployment.spec.template.spec.containers) {
+          expect({
+            rendering,
+            name: deployment.metadata.name,
+            probes: [c.startupProbe?.httpGet, c.livenessProbe?.httpGet, c.readinessProbe?.httpGet],
+          }).toEqual({
+            rendering,
+            name: deployment.metadata.name,
+            probes: [
+              { path: '/healthz', port: 'http' },
+              { path: '/healthz', port: 'http' },
+              { path: '/readyz', port: 'http' },
+            ],
+          });
+        }
+      }
     }
   });
 
@@ -320,26 +414,31 @@ describe('charts/underdog', () => {
         ]),
       );
     const before = checksums(defaults);
-    for (const checksum of Object.values(before)) expect(checksum).toMatch(/^[0-9a-f]{64}$/);
+    for (const [, { name }] of processes()) {
+      expect(before[`underdog-${name}`]).toMatch(/^[0-9a-f]{64}$/);
+    }
 
     const after = checksums(parseManifests(render('--set', 'auth.env.FEATURE_FLAG=on')));
     expect(after['underdog-auth']).not.toBe(before['underdog-auth']);
-    for (const { name } of components.filter((c) => c.key !== 'auth')) {
-      expect(after[`underdog-${name}`]).toBe(before[`underdog-${name}`]);
+    for (const [key, { name }] of Object.entries(facts).filter(([key]) => key !== 'auth')) {
+      expect({ key, checksum: after[`underdog-${name}`] }).toEqual({
+        key,
+        checksum: before[`underdog-${name}`],
+      });
     }
   });
 
   it('gives each component the environment its code reads', () => {
     const config = (name: string) =>
       find<ConfigMap>(defaults, 'ConfigMap', `underdog-${name}`).data;
-    for (const { name, port } of components) {
+    for (const [, { name, port, uses }] of processes()) {
       expect(config(name)).toMatchObject({
         PORT: String(port),
         HOST: '0.0.0.0',
         LOG_LEVEL: 'info',
         NODE_ENV: 'production',
-        KAFKA_BROKERS: 'kafka:9092',
       });
+      expect(Object.keys(config(name)).includes('KAFKA_BROKERS')).toBe(uses.includes('kafka'));
       const env = container(find<Workload>(defaults, 'Deployment', `underdog-${name}`)).env;
       expect(env).toContainEqual({
         name: 'INSTANCE_ID',
@@ -350,8 +449,8 @@ describe('charts/underdog', () => {
       REDIS_URL: 'redis://redis:6379',
       AUTH_URL: 'http://underdog-auth:8081',
       TOURNAMENT_URL: 'http://underdog-tournament:8082',
-      GAME_ENGINE_URL: 'http://underdog-game-engine:8083',
       ADS_URL: 'http://underdog-ads:8084',
+      NOTIFICATION_URL: 'http://underdog-notification:8085',
     });
     expect(config('auth')).toMatchObject({
       MONGO_URL: 'mongodb://mongo:27017',
@@ -361,13 +460,20 @@ describe('charts/underdog', () => {
     });
     expect(config('tournament')).toMatchObject({ MONGO_DB: 'underdog-tournament' });
     expect(config('tournament')).not.toHaveProperty('REDIS_URL');
-    expect(config('game-engine')).toMatchObject({ REDIS_URL: 'redis://redis:6379' });
+    expect(config('game-engine')).toMatchObject({
+      KAFKA_BROKERS: 'kafka:9092',
+      REDIS_URL: 'redis://redis:6379',
+    });
     expect(config('game-engine')).not.toHaveProperty('MONGO_URL');
     expect(config('ads')).toMatchObject({ MONGO_DB: 'underdog-ads' });
     expect(config('notification')).toMatchObject({
       SMTP_URL: 'smtp://mailpit:1025',
       MAIL_FROM: 'Underdog <no-reply@underdog.local>',
     });
+    // nginx reads no environment: the web app gets none.
+    const web = container(find<Workload>(defaults, 'Deployment', 'underdog-web'));
+    expect([web.env, web.envFrom]).toEqual([undefined, undefined]);
+    expect(ofKind(defaults, 'ConfigMap').map((m) => m.metadata.name)).not.toContain('underdog-web');
 
     const authEnv = container(find<Workload>(defaults, 'Deployment', 'underdog-auth')).env;
     expect(authEnv).toContainEqual({
@@ -378,39 +484,28 @@ describe('charts/underdog', () => {
   });
 
   it('takes URLs that carry credentials from existing Secrets instead of the ConfigMaps', () => {
-    const manifests = parseManifests(
-      render(
-        '--set',
-        'redis.existingSecret=redis-credentials',
-        '--set',
-        'mongo.existingSecret=mongo-credentials',
-        '--set',
-        'smtp.existingSecret=smtp-credentials',
-        '--set',
-        'auth.admin.existingSecret=admin-credentials',
-      ),
-    );
+    const manifests = ciRendering('production-values.yaml');
     const auth = find<Workload>(manifests, 'Deployment', 'underdog-auth');
     expect(container(auth).env).toEqual(
       expect.arrayContaining([
         {
           name: 'REDIS_URL',
-          valueFrom: { secretKeyRef: { name: 'redis-credentials', key: 'redis-url' } },
+          valueFrom: { secretKeyRef: { name: 'underdog-redis', key: 'redis-url' } },
         },
         {
           name: 'MONGO_URL',
-          valueFrom: { secretKeyRef: { name: 'mongo-credentials', key: 'mongo-url' } },
+          valueFrom: { secretKeyRef: { name: 'underdog-mongo', key: 'mongo-url' } },
         },
         {
           name: 'ADMIN_PASSWORD',
-          valueFrom: { secretKeyRef: { name: 'admin-credentials', key: 'admin-password' } },
+          valueFrom: { secretKeyRef: { name: 'underdog-admin', key: 'admin-password' } },
         },
       ]),
     );
     const notification = find<Workload>(manifests, 'Deployment', 'underdog-notification');
     expect(container(notification).env).toContainEqual({
       name: 'SMTP_URL',
-      valueFrom: { secretKeyRef: { name: 'smtp-credentials', key: 'smtp-url' } },
+      valueFrom: { secretKeyRef: { name: 'underdog-smtp', key: 'smtp-url' } },
     });
     for (const configMap of ofKind<ConfigMap>(manifests, 'ConfigMap')) {
       expect(Object.keys(configMap.data)).not.toEqual(
@@ -420,78 +515,236 @@ describe('charts/underdog', () => {
     expect(ofKind(manifests, 'Secret')).toEqual([]);
   });
 
-  it('validates the default rendering against the Kubernetes 1.31 schemas offline', () => {
-    validate(writeRendering('defaults', defaultsYaml));
-  });
-
-  it('validates the rendering with autoscaling, the ingress and ServiceMonitors enabled', () => {
-    const yaml = render(
-      '--set',
-      'gateway.autoscaling.enabled=true',
-      '--set',
-      'gameEngine.autoscaling.enabled=true',
-      '--set',
-      'ingress.enabled=true',
-      '--set',
-      'serviceMonitor.enabled=true',
-    );
-    validate(writeRendering('everything-enabled', yaml));
-
-    const manifests = parseManifests(yaml);
+  it('autoscales the gateway on CPU and connections and the engine on CPU, the HPA owning the replica count', () => {
+    const manifests = ciRendering('production-values.yaml');
     const hpas = ofKind<HorizontalPodAutoscaler>(manifests, 'HorizontalPodAutoscaler');
     expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual([
       'underdog-game-engine',
       'underdog-gateway',
     ]);
-    const engine = find<HorizontalPodAutoscaler>(
+    const gateway = find<HorizontalPodAutoscaler & { spec: { metrics: unknown[] } }>(
       manifests,
       'HorizontalPodAutoscaler',
-      'underdog-game-engine',
+      'underdog-gateway',
     );
-    expect(engine.spec.maxReplicas).toBeLessThanOrEqual(12);
-    // The HPA owns the replica count; a replicas field would fight it on every upgrade.
+    expect(gateway.spec.metrics).toEqual([
+      expect.objectContaining({
+        type: 'Resource',
+        resource: expect.objectContaining({ name: 'cpu' }) as unknown,
+      }),
+      {
+        type: 'Pods',
+        pods: {
+          metric: { name: 'underdog_websocket_connections' },
+          target: { type: 'AverageValue', averageValue: '5000' },
+        },
+      },
+    ]);
+    // A replicas field would fight the HPA on every upgrade.
     for (const name of ['underdog-gateway', 'underdog-game-engine']) {
       expect(find<Workload>(manifests, 'Deployment', name).spec.replicas).toBeUndefined();
     }
+    for (const [, { name }] of Object.entries(facts)) {
+      find(manifests, 'PodDisruptionBudget', `underdog-${name}`);
+    }
+  });
 
-    const ingress = find<Ingress>(manifests, 'Ingress', 'underdog-gateway');
+  it('caps engine replicas at the partitions of the topics it consumes, in every rendering', () => {
+    const engine = facts.gameEngine;
+    expect(engine?.consumes).toEqual(['tournament.lifecycle', 'game.votes']);
+    const limit = Math.min(
+      ...(engine?.consumes ?? []).map(
+        (topic) => catalog.find((t) => t.name === topic)?.partitions ?? 0,
+      ),
+    );
+    expect(limit).toBe(12);
+    for (const [rendering, manifests] of everyRendering()) {
+      const hpa = manifests.find(
+        (m) => m.kind === 'HorizontalPodAutoscaler' && m.metadata.name === 'underdog-game-engine',
+      ) as HorizontalPodAutoscaler | undefined;
+      const replicas =
+        hpa?.spec.maxReplicas ??
+        find<Workload>(manifests, 'Deployment', 'underdog-game-engine').spec.replicas;
+      expect({ rendering, atMostPartitions: (replicas ?? 0) <= limit }).toEqual({
+        rendering,
+        atMostPartitions: true,
+      });
+    }
+  });
+
+  it('refuses to render more engine replicas than partitions, from --set or from a values file', () => {
+    expect(() => render('--set', 'gameEngine.replicaCount=13')).toThrow(/maximum: got 13, want 12/);
+    const tooMany = join(helm.workDir, 'too-many-engines.yaml');
+    writeFileSync(tooMany, 'gameEngine:\n  autoscaling:\n    enabled: true\n    maxReplicas: 13\n');
+    expect(() => render('--values', tooMany)).toThrow(/maximum: got 13, want 12/);
+    // The template guard holds even when schema validation is skipped, and names the topics.
+    expect(() => render('--skip-schema-validation', '--values', tooMany)).toThrow(
+      /at most 12 replicas of game-engine can do work \(one per partition of tournament\.lifecycle, game\.votes\)/,
+    );
+  });
+
+  it('keeps topics.yaml equal to the catalog of packages/platform/src/topics.ts', () => {
+    const expected = allTopics.map(({ name, partitions, compacted }) => ({
+      name,
+      partitions,
+      ...(compacted ? { compacted } : {}),
+    }));
+    expect(catalog).toEqual(expected);
+  });
+
+  it("creates exactly the catalog's topics in a pre-install hook Job, replicated for production by default", () => {
+    const job = find<Job>(defaults, 'Job', 'underdog-topics');
+    expect(job.metadata.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade' });
+    const script = job.spec.template.spec.containers[0]?.command?.join('\n') ?? '';
+    expect(script).toContain('--replication-factor 3');
+    expect(topicJobLines(defaults)).toEqual(
+      allTopics.map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitions,
+        configs: {
+          'min.insync.replicas': '2',
+          'cleanup.policy': topic.compacted ? 'compact' : 'delete',
+        },
+      })),
+    );
+
+    const small = ciRendering('small-cluster-values.yaml');
+    const smallScript =
+      find<Job>(small, 'Job', 'underdog-topics').spec.template.spec.containers[0]?.command?.join(
+        '\n',
+      ) ?? '';
+    expect(smallScript).toContain('--replication-factor 1');
+    expect(topicJobLines(small).map((line) => line.configs['min.insync.replicas'])).toEqual(
+      allTopics.map(() => '1'),
+    );
+    expect(() => render('--set', 'kafka.topics.replicationFactor=1')).toThrow(
+      /minInsyncReplicas \(2\) exceeds kafka\.topics\.replicationFactor \(1\)/,
+    );
+    expect(ofKind(parseManifests(render('--set', 'kafka.topics.create=false')), 'Job')).toEqual([]);
+  });
+
+  it('routes / to the web app and /graphql, /api and /ws to the gateway, with WebSocket timeouts', () => {
+    const ingress = find<Ingress>(ciRendering('production-values.yaml'), 'Ingress', 'underdog');
     expect(ingress.metadata.annotations).toMatchObject({
       'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600',
       'nginx.ingress.kubernetes.io/proxy-send-timeout': '3600',
+      'nginx.ingress.kubernetes.io/proxy-buffering': 'off',
     });
-    expect(ingress.spec.rules[0]?.http.paths[0]?.backend.service.name).toBe('underdog-gateway');
-    expect(ofKind(manifests, 'ServiceMonitor')).toHaveLength(components.length);
+    const routes = (i: Ingress) =>
+      Object.fromEntries(
+        (i.spec.rules[0]?.http.paths ?? []).map((p) => [p.path, p.backend.service.name]),
+      );
+    expect(ingress.spec.rules.map((r) => r.host)).toEqual(['play.example.com']);
+    expect(routes(ingress)).toEqual({
+      '/': 'underdog-web',
+      '/graphql': 'underdog-gateway',
+      '/api': 'underdog-gateway',
+      '/ws': 'underdog-gateway',
+    });
+    // Without the web app (small cluster), everything goes to the gateway, on any host.
+    const small = find<Ingress>(ciRendering('small-cluster-values.yaml'), 'Ingress', 'underdog');
+    expect(small.spec.rules.map((r) => r.host)).toEqual([undefined]);
+    expect(new Set(Object.values(routes(small)))).toEqual(new Set(['underdog-gateway']));
   });
 
-  it('refuses more than 12 game-engine replicas, one per tournament partition', () => {
-    expect(() => render('--set', 'gameEngine.replicaCount=13')).toThrow(/maximum: got 13, want 12/);
-    expect(() =>
-      render(
-        '--set',
-        'gameEngine.autoscaling.enabled=true',
-        '--set',
-        'gameEngine.autoscaling.maxReplicas=13',
-      ),
-    ).toThrow(/maximum: got 13, want 12/);
-    // The template guard holds even when schema validation is skipped.
-    expect(() =>
-      render(
-        '--skip-schema-validation',
-        '--set',
-        'gameEngine.autoscaling.enabled=true',
-        '--set',
-        'gameEngine.autoscaling.maxReplicas=13',
-      ),
-    ).toThrow(/at most 12 replicas of game-engine/);
+  it('lets each component reach only what it needs through NetworkPolicies', () => {
+    const manifests = ciRendering('production-values.yaml');
+    const policies = ofKind<NetworkPolicy>(manifests, 'NetworkPolicy');
+    expect(policies.map((p) => p.metadata.name).sort()).toEqual(
+      Object.values(facts)
+        .map(({ name }) => `underdog-${name}`)
+        .sort(),
+    );
+    const gatewayPods = {
+      podSelector: {
+        matchLabels: expect.objectContaining({
+          'app.kubernetes.io/component': 'gateway',
+        }) as unknown,
+      },
+    };
+    const ports: Record<string, number[]> = {
+      kafka: [9092],
+      redis: [6379],
+      mongo: [27017],
+      smtp: [1025, 25, 465, 587],
+    };
+    for (const [, component] of Object.entries(facts)) {
+      const policy = find<NetworkPolicy>(manifests, 'NetworkPolicy', `underdog-${component.name}`);
+      expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+      expect(policy.spec.podSelector.matchLabels['app.kubernetes.io/component']).toBe(
+        component.name,
+      );
+      const sources = policy.spec.ingress.flatMap((rule) => rule.from);
+      const isPublic = component.name === 'gateway' || component.static === true;
+      expect(
+        sources.some(
+          (peer) =>
+            peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] ===
+            'ingress-nginx',
+        ),
+      ).toBe(isPublic);
+      expect(sources).toContainEqual(gatewayPods);
+      expect(
+        sources.some(
+          (peer) =>
+            peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring',
+        ),
+      ).toBe(!component.static);
+
+      const egressPorts = policy.spec.egress
+        .filter((rule) => rule.to === undefined || rule.to.some((peer) => peer.ipBlock))
+        .flatMap((rule) => rule.ports.map((p) => p.port))
+        .filter((port) => port !== 53)
+        .sort((a, b) => a - b);
+      expect({ component: component.name, egressPorts }).toEqual({
+        component: component.name,
+        egressPorts: component.uses.flatMap((use) => ports[use] ?? []).sort((a, b) => a - b),
+      });
+      const called = policy.spec.egress
+        .flatMap((rule) => rule.to ?? [])
+        .map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component'])
+        .filter((name) => name !== undefined)
+        .sort();
+      expect(called).toEqual((component.calls ?? []).map((key) => facts[key]?.name).sort());
+    }
+    // Static files reach nothing, not even DNS.
+    expect(find<NetworkPolicy>(manifests, 'NetworkPolicy', 'underdog-web').spec.egress).toEqual([]);
+  });
+
+  it('ships the dashboard as a ConfigMap for the Grafana sidecar', () => {
+    const dashboard = find<ConfigMap>(
+      ciRendering('production-values.yaml'),
+      'ConfigMap',
+      'underdog-dashboard',
+    );
+    expect(dashboard.metadata.labels).toMatchObject({ grafana_dashboard: '1' });
+    expect(JSON.parse(dashboard.data['underdog.json'] ?? '')).toEqual(
+      JSON.parse(readFileSync(join(chartDir, 'dashboards', 'underdog.json'), 'utf8')),
+    );
+    expect(ofKind<ConfigMap>(defaults, 'ConfigMap').map((m) => m.metadata.name)).not.toContain(
+      'underdog-dashboard',
+    );
+  });
+
+  it('scrapes /metrics of every component but the static web app with ServiceMonitors', () => {
+    const monitors = ofKind(ciRendering('production-values.yaml'), 'ServiceMonitor');
+    expect(monitors.map((m) => m.metadata.name).sort()).toEqual(
+      processes()
+        .map(([, { name }]) => `underdog-${name}`)
+        .sort(),
+    );
   });
 
   it('rejects misspelt values through values.schema.json', () => {
     expect(() => render('--set', 'gatway.enabled=false')).toThrow(/gatway/);
     expect(() => render('--set', 'auth.replicas=3')).toThrow(/replicas/);
+    expect(() => render('--set', 'auth.port=9000')).toThrow(/port/);
   });
 
   it('leaves out a disabled component entirely', () => {
-    const manifests = parseManifests(render('--set', 'ads.enabled=false'));
+    const manifests = parseManifests(
+      render('--set', 'ads.enabled=false', '--set', 'networkPolicy.enabled=true'),
+    );
     expect(
       manifests.filter((m) => m.metadata.labels?.['app.kubernetes.io/component'] === 'ads'),
     ).toEqual([]);
@@ -542,7 +795,7 @@ describe('k8s/ development infrastructure', () => {
   });
 
   it('serves Kafka, Redis, MongoDB and SMTP where the chart defaults expect them', () => {
-    const manifests = parseManifests(
+    const manifests = helm.parseYaml<Manifest>(
       files.map((file) => readFileSync(file, 'utf8')).join('\n---\n'),
     );
     const services = ofKind<Service>(manifests, 'Service');

@@ -31,49 +31,46 @@ where "key" is the component's block in values.yaml. "underdog.init" adds the de
 {{- end }}
 
 {{/*
-Facts about each component that come from its code, not from the operator: the name its
-resources get, the infrastructure it connects to (which decides the environment it needs) and,
-where there is one, the most replicas that can do useful work.
+The facts about each component that come from its code (components.yaml): name, port, the
+infrastructure it uses, the components it calls, the topics it consumes. "underdog.topics" is the
+topic catalog (topics.yaml, checked against packages/platform/src/topics.ts).
 */}}
 {{- define "underdog.componentFacts" -}}
-gateway:
-  name: gateway
-  uses: [kafka, redis]
-auth:
-  name: auth
-  uses: [kafka, redis, mongo]
-tournament:
-  name: tournament
-  uses: [kafka, mongo]
-gameEngine:
-  name: game-engine
-  uses: [kafka, redis]
-  # Engine replicas share the tournament.lifecycle and game.votes partitions (12 of each,
-  # co-partitioned by tournament): a 13th replica would own no partition and sit idle.
-  maxReplicas: 12
-ads:
-  name: ads
-  uses: [kafka, mongo]
-notification:
-  name: notification
-  uses: [kafka, smtp]
+{{- .root.Files.Get "components.yaml" }}
+{{- end }}
+
+{{- define "underdog.topics" -}}
+{{- .Files.Get "topics.yaml" }}
 {{- end }}
 
 {{/*
-Completes a component dict in place: .name, .uses, .fullname (resource name) and .values, the
-component's block merged over componentDefaults. Safe to call more than once.
+Completes a component dict in place: .name, .port, .uses, .calls, .static, .maxReplicas (0: no
+limit), .fullname (resource name) and .values, the component's block merged over
+componentDefaults. Safe to call more than once.
 */}}
 {{- define "underdog.init" -}}
 {{- if not (hasKey . "values") }}
-{{- $facts := index (include "underdog.componentFacts" . | fromYaml) .key }}
+{{- $facts := index (include "underdog.componentFacts" . | fromYaml).components .key }}
 {{- if not $facts }}
 {{- fail (printf "underdog: unknown component %q" .key) }}
 {{- end }}
 {{- $own := index .root.Values .key | default dict }}
 {{- $values := mergeOverwrite (deepCopy .root.Values.componentDefaults) (deepCopy $own) }}
+{{- $maxReplicas := 0 }}
+{{- if $facts.consumes }}
+{{- range (include "underdog.topics" .root | fromYaml).topics }}
+{{- if and (has .name $facts.consumes) (or (eq $maxReplicas 0) (lt (int .partitions) $maxReplicas)) }}
+{{- $maxReplicas = int .partitions }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- $_ := set . "name" $facts.name }}
-{{- $_ := set . "uses" $facts.uses }}
-{{- $_ := set . "maxReplicas" ($facts.maxReplicas | default 0 | int) }}
+{{- $_ := set . "port" (int $facts.port) }}
+{{- $_ := set . "uses" ($facts.uses | default list) }}
+{{- $_ := set . "calls" ($facts.calls | default list) }}
+{{- $_ := set . "consumes" ($facts.consumes | default list) }}
+{{- $_ := set . "static" ($facts.static | default false) }}
+{{- $_ := set . "maxReplicas" $maxReplicas }}
 {{- $_ := set . "fullname" (printf "%s-%s" (include "underdog.fullname" .root) $facts.name | trunc 63 | trimSuffix "-") }}
 {{- $_ := set . "values" $values }}
 {{- end }}
@@ -146,7 +143,7 @@ Secret in "underdog.secretEnv".
 {{- $root := .root }}
 {{- $v := .values }}
 {{- $env := dict
-  "PORT" ($v.port | toString)
+  "PORT" (.port | toString)
   "HOST" "0.0.0.0"
   "LOG_LEVEL" $v.logLevel
   "NODE_ENV" "production"
@@ -177,11 +174,11 @@ Secret in "underdog.secretEnv".
 {{- $_ := set $env "TRUST_PROXY" (toString $v.trustProxy) }}
 {{- /* The session cookie gets Secure and the __Host- prefix whenever the ingress serves HTTPS. */}}
 {{- $_ := set $env "COOKIE_SECURE" (ternary "true" "false" (and $root.Values.ingress.enabled (gt (len $root.Values.ingress.tls) 0))) }}
-{{- range $key, $variable := dict "auth" "AUTH_URL" "tournament" "TOURNAMENT_URL" "gameEngine" "GAME_ENGINE_URL" "ads" "ADS_URL" "notification" "NOTIFICATION_URL" }}
+{{- end }}
+{{- range $key := .calls }}
 {{- $target := dict "root" $root "key" $key }}
 {{- include "underdog.init" $target }}
-{{- $_ := set $env $variable (printf "http://%s:%v" $target.fullname $target.values.port) }}
-{{- end }}
+{{- $_ := set $env (printf "%s_URL" ($target.name | replace "-" "_" | upper)) (printf "http://%s:%d" $target.fullname $target.port) }}
 {{- end }}
 {{- range $name, $value := $v.env }}
 {{- $_ := set $env $name (tpl (toString $value) $root) }}
@@ -218,7 +215,7 @@ Secret in "underdog.secretEnv".
 {{/* The ConfigMap of a component; its hash is the pods' checksum/config annotation. */}}
 {{- define "underdog.configmap" -}}
 {{- include "underdog.init" . }}
-{{- if .values.enabled }}
+{{- if and .values.enabled (not .static) }}
 apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -240,7 +237,7 @@ data:
 {{- if $v.enabled }}
 {{- $autoscaling := $v.autoscaling | default dict }}
 {{- if and .maxReplicas (gt (int $v.replicaCount) .maxReplicas) }}
-{{- fail (printf "%s.replicaCount is %v, but at most %d replicas of %s can do work (one per Kafka partition)" .key $v.replicaCount .maxReplicas .name) }}
+{{- fail (printf "%s.replicaCount is %v, but at most %d replicas of %s can do work (one per partition of %s)" .key $v.replicaCount .maxReplicas .name (join ", " .consumes)) }}
 {{- end }}
 apiVersion: apps/v1
 kind: Deployment
@@ -270,7 +267,9 @@ spec:
         {{- toYaml . | nindent 8 }}
         {{- end }}
       annotations:
+        {{- if not .static }}
         checksum/config: {{ include "underdog.configmap" . | sha256sum }}
+        {{- end }}
         {{- with $v.podAnnotations }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -295,8 +294,9 @@ spec:
           imagePullPolicy: {{ $v.image.pullPolicy | default $root.Values.global.image.pullPolicy }}
           ports:
             - name: http
-              containerPort: {{ $v.port }}
+              containerPort: {{ .port }}
               protocol: TCP
+          {{- if not .static }}
           envFrom:
             - configMapRef:
                 name: {{ .fullname }}
@@ -311,6 +311,7 @@ spec:
             {{- with $v.extraEnv }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
+          {{- end }}
           startupProbe:
             httpGet:
               path: /healthz
@@ -391,7 +392,7 @@ spec:
     {{- include "underdog.selectorLabels" . | nindent 4 }}
   ports:
     - name: http
-      port: {{ $v.port }}
+      port: {{ .port }}
       targetPort: http
       protocol: TCP
       appProtocol: http
@@ -405,7 +406,7 @@ spec:
 {{- $autoscaling := $v.autoscaling | default dict }}
 {{- if and $v.enabled $autoscaling.enabled }}
 {{- if and .maxReplicas (gt (int $autoscaling.maxReplicas) .maxReplicas) }}
-{{- fail (printf "%s.autoscaling.maxReplicas is %v, but at most %d replicas of %s can do work (one per Kafka partition)" .key $autoscaling.maxReplicas .maxReplicas .name) }}
+{{- fail (printf "%s.autoscaling.maxReplicas is %v, but at most %d replicas of %s can do work (one per partition of %s)" .key $autoscaling.maxReplicas .maxReplicas .name (join ", " .consumes)) }}
 {{- end }}
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
@@ -437,6 +438,16 @@ spec:
         target:
           type: Utilization
           averageUtilization: {{ . }}
+    {{- end }}
+    {{- with $autoscaling.targetConnectionsPerPod }}
+    # Open WebSockets per pod, through a custom-metrics API (e.g. prometheus-adapter).
+    - type: Pods
+      pods:
+        metric:
+          name: underdog_websocket_connections
+        target:
+          type: AverageValue
+          averageValue: {{ . | quote }}
     {{- end }}
   {{- with $autoscaling.behavior }}
   behavior:
@@ -474,7 +485,8 @@ spec:
 {{- include "underdog.init" . }}
 {{- $root := .root }}
 {{- $monitor := $root.Values.serviceMonitor }}
-{{- if and .values.enabled $monitor.enabled }}
+{{- /* A static component (nginx) has no /metrics. */}}
+{{- if and .values.enabled $monitor.enabled (not .static) }}
 apiVersion: monitoring.coreos.com/v1
 kind: ServiceMonitor
 metadata:
@@ -497,5 +509,88 @@ spec:
       path: /metrics
       interval: {{ $monitor.interval }}
       scrapeTimeout: {{ $monitor.scrapeTimeout }}
+{{- end }}
+{{- end }}
+
+{{/*
+NetworkPolicy of a component, when networkPolicy.enabled: in, the ingress controller (public
+components: the gateway, the web app) or the gateway (services), plus Prometheus on the HTTP port
+(not for static components, which have no /metrics); out, DNS, the infrastructure the component
+uses and the components it calls. Anything else is denied.
+*/}}
+{{- define "underdog.networkpolicy" -}}
+{{- include "underdog.init" . }}
+{{- $root := .root }}
+{{- $policy := $root.Values.networkPolicy }}
+{{- if and .values.enabled $policy.enabled }}
+{{- $public := or (eq .key "gateway") .static }}
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: {{ .fullname }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "underdog.componentLabels" . | nindent 4 }}
+spec:
+  podSelector:
+    matchLabels:
+      {{- include "underdog.selectorLabels" . | nindent 6 }}
+  policyTypes:
+    - Ingress
+    - Egress
+  ingress:
+    - from:
+        {{- if $public }}
+        - namespaceSelector:
+            {{- toYaml $policy.ingressControllerNamespaceSelector | nindent 12 }}
+        {{- end }}
+        {{- /* Services take calls from the gateway; `helm test` runs with the gateway's labels too. */}}
+        - podSelector:
+            matchLabels:
+              {{- include "underdog.selectorLabels" (dict "root" $root "key" "gateway") | nindent 14 }}
+      ports:
+        - port: http
+          protocol: TCP
+    {{- if not .static }}
+    - from:
+        - namespaceSelector:
+            {{- toYaml $policy.metricsNamespaceSelector | nindent 12 }}
+      ports:
+        - port: http
+          protocol: TCP
+    {{- end }}
+  {{- if .static }}
+  # Static files only: nothing to reach.
+  egress: []
+  {{- else }}
+  egress:
+    - ports:
+        - port: 53
+          protocol: UDP
+        - port: 53
+          protocol: TCP
+    {{- range $infrastructure := .uses }}
+    - ports:
+        {{- range index $policy.infrastructurePorts $infrastructure }}
+        - port: {{ . }}
+          protocol: TCP
+        {{- end }}
+      {{- with $policy.infrastructurePeers }}
+      to:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- end }}
+    {{- range $key := .calls }}
+    {{- $target := dict "root" $root "key" $key }}
+    {{- include "underdog.init" $target }}
+    - to:
+        - podSelector:
+            matchLabels:
+              {{- include "underdog.selectorLabels" $target | nindent 14 }}
+      ports:
+        - port: {{ $target.port }}
+          protocol: TCP
+    {{- end }}
+  {{- end }}
 {{- end }}
 {{- end }}
