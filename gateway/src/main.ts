@@ -39,6 +39,7 @@ async function main() {
         needs: ['store'],
         redisUrl: config.REDIS_URL,
         mongoDb: 'unused',
+        registry,
       },
       logger,
     );

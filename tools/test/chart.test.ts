@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { allTopics } from '@underdog/platform';
 import {
   chartDir,
+  dashboardMetricNames,
   ensureTool,
   Helm,
   repoRoot,
@@ -140,6 +141,12 @@ interface NetworkPolicy extends Manifest {
     ingress: { from: NetworkPolicyPeer[]; ports: { port: string | number }[] }[];
     egress: { to?: NetworkPolicyPeer[]; ports: { port: number; protocol: string }[] }[];
   };
+}
+
+interface GrafanaDashboard {
+  uid: string;
+  schemaVersion: number;
+  panels: { id: number; title: string; targets: { expr: string }[] }[];
 }
 
 let helm: Helm;
@@ -709,6 +716,48 @@ describe('charts/underdog', () => {
     }
     // Static files reach nothing, not even DNS.
     expect(find<NetworkPolicy>(manifests, 'NetworkPolicy', 'underdog-web').spec.egress).toEqual([]);
+  });
+
+  it('ships a valid Grafana dashboard charting the metrics the processes export', () => {
+    const dashboard = JSON.parse(
+      readFileSync(join(chartDir, 'dashboards', 'underdog.json'), 'utf8'),
+    ) as GrafanaDashboard;
+    expect(dashboard).toMatchObject({
+      uid: 'underdog-live',
+      schemaVersion: expect.any(Number) as number,
+    });
+    const ids = dashboard.panels.map((panel) => panel.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const panel of dashboard.panels) {
+      expect({ panel: panel.title, targets: panel.targets.length > 0 }).toEqual({
+        panel: panel.title,
+        targets: true,
+      });
+      for (const target of panel.targets) {
+        expect({
+          panel: panel.title,
+          metrics: dashboardMetricNames(target.expr).length > 0,
+        }).toEqual({
+          panel: panel.title,
+          metrics: true,
+        });
+      }
+    }
+    const charted = new Set(
+      dashboard.panels.flatMap((p) => p.targets.flatMap((t) => dashboardMetricNames(t.expr))),
+    );
+    expect([...charted].sort()).toEqual(
+      [
+        'underdog_consumer_lag_messages',
+        'underdog_live_games',
+        'underdog_round_duration_seconds',
+        'underdog_vote_ack_seconds',
+        'underdog_votes_accepted_total',
+        'underdog_votes_counted_total',
+        'underdog_votes_refused_total',
+        'underdog_websocket_connections',
+      ].sort(),
+    );
   });
 
   it('ships the dashboard as a ConfigMap for the Grafana sidecar', () => {

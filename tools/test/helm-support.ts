@@ -124,3 +124,17 @@ export interface TopicFacts {
   partitions: number;
   compacted?: boolean;
 }
+
+/**
+ * The metric names a dashboard expression reads: `underdog_*` identifiers, with the `_bucket`,
+ * `_sum` and `_count` series of a histogram named by the histogram.
+ */
+export function dashboardMetricNames(expr: string): string[] {
+  return [
+    ...new Set(
+      [...expr.matchAll(/\b(underdog_[a-z0-9_]+)/g)].map(([, name]) =>
+        (name ?? '').replace(/_(bucket|sum|count)$/, ''),
+      ),
+    ),
+  ];
+}

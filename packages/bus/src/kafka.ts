@@ -7,7 +7,8 @@ import {
   type LogEntry,
   type Producer,
 } from 'kafkajs';
-import { withTimeout, type Logger } from '@underdog/kit';
+import { withTimeout, type Logger, type Registry } from '@underdog/kit';
+import { Gauge } from 'prom-client';
 import type {
   BusMessage,
   EventBus,
@@ -28,7 +29,15 @@ export interface KafkaBusOptions {
   sessionTimeoutMs?: number;
   /** How long subscribe() waits for the first group join before failing. */
   joinTimeoutMs?: number;
+  /**
+   * The process's metrics registry: when given, `underdog_consumer_lag_messages{topic,group}`
+   * reports, at each scrape, how far every consumer group of this process is behind.
+   */
+  registry?: Registry;
 }
+
+/** How long a scrape may spend asking Kafka for offsets before the lag is left as it was. */
+const lagTimeoutMs = 5_000;
 
 /**
  * The event bus on Kafka (kafkajs). An idempotent producer with acks from all in-sync replicas;
@@ -45,9 +54,23 @@ export class KafkaBus implements EventBus {
   private producerConnecting: Promise<Producer> | undefined;
   private readonly consumers = new Set<Consumer>();
   private admin: Admin | undefined;
+  /** The topics of each consumer group this process runs, for the lag gauge. */
+  private readonly groups = new Map<
+    string,
+    { topics: Set<string>; members: number; fromBeginning: boolean }
+  >();
 
   constructor(private readonly options: KafkaBusOptions) {
     const logger = options.logger.child({ component: 'kafkajs' });
+    if (options.registry) {
+      const gauge: Gauge<'topic' | 'group'> = new Gauge({
+        name: 'underdog_consumer_lag_messages',
+        help: "Messages not yet consumed by a consumer group of this process: the partitions' high watermarks minus the committed offsets, summed per topic",
+        labelNames: ['topic', 'group'],
+        registers: [options.registry],
+        collect: () => this.measureLag(gauge),
+      });
+    }
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -98,6 +121,14 @@ export class KafkaBus implements EventBus {
       retry: { initialRetryTime: 100, retries: 8 },
     });
     this.consumers.add(consumer);
+    const group = this.groups.get(options.groupId) ?? {
+      topics: new Set<string>(),
+      members: 0,
+      fromBeginning: options.fromBeginning ?? false,
+    };
+    for (const topic of options.topics) group.topics.add(topic);
+    group.members += 1;
+    this.groups.set(options.groupId, group);
     const joined = new Promise<void>((resolve) => {
       const remove = consumer.on(consumer.events.GROUP_JOIN, () => {
         remove();
@@ -148,9 +179,63 @@ export class KafkaBus implements EventBus {
     return {
       stop: async () => {
         this.consumers.delete(consumer);
+        group.members -= 1;
+        if (group.members === 0) this.groups.delete(options.groupId);
         await consumer.disconnect();
       },
     };
+  }
+
+  /**
+   * Sets the lag gauge from the group's committed offsets and the partitions' high watermarks, as
+   * Kafka sees them (so a stuck consumer shows a growing lag). Every replica of a group reports
+   * the whole group's lag: aggregate with max, not sum. On failure the previous values stay.
+   */
+  private async measureLag(gauge: Gauge<'topic' | 'group'>): Promise<void> {
+    if (this.groups.size === 0) return;
+    try {
+      const measured = await withTimeout(
+        this.fetchLag(),
+        lagTimeoutMs,
+        'fetching offsets for the consumer lag',
+      );
+      gauge.reset();
+      for (const { topic, group, lag } of measured) gauge.set({ topic, group }, lag);
+    } catch (error) {
+      this.options.logger.debug({ err: error }, 'consumer lag not measured');
+    }
+  }
+
+  private async fetchLag(): Promise<{ topic: string; group: string; lag: number }[]> {
+    const admin = await this.connectedAdmin();
+    const measured: { topic: string; group: string; lag: number }[] = [];
+    const ends = new Map<string, Map<number, { high: bigint; low: bigint }>>();
+    for (const [groupId, { topics, fromBeginning }] of this.groups) {
+      const committed = await admin.fetchOffsets({ groupId, topics: [...topics] });
+      for (const { topic, partitions } of committed) {
+        let end = ends.get(topic);
+        if (!end) {
+          end = new Map(
+            (await admin.fetchTopicOffsets(topic)).map((p) => [
+              p.partition,
+              { high: BigInt(p.high), low: BigInt(p.low) },
+            ]),
+          );
+          ends.set(topic, end);
+        }
+        let lag = 0n;
+        for (const { partition, offset } of partitions) {
+          const bounds = end.get(partition);
+          if (!bounds) continue;
+          // -1: nothing committed yet; the group starts at the oldest retained message or the end.
+          const start = fromBeginning ? bounds.low : bounds.high;
+          const position = BigInt(offset) < 0n ? start : BigInt(offset);
+          if (bounds.high > position) lag += bounds.high - position;
+        }
+        measured.push({ topic, group: groupId, lag: Number(lag) });
+      }
+    }
+    return measured;
   }
 
   async ping(): Promise<void> {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { createLogger } from '@underdog/kit';
+import { createLogger, createMetricsRegistry, type Registry } from '@underdog/kit';
 import { createKafkaBus, type BusMessage } from '../src';
 import { describeEventBusContract, waitFor } from './contract';
 
@@ -61,6 +61,61 @@ describe('KafkaBus with a consumer process killed by SIGKILL', () => {
       expect(new TextDecoder().decode(received[0]!.value)).toBe('vote-1');
       await survivor.stop();
     } finally {
+      await bus.close();
+    }
+  }, 120_000);
+});
+
+describe('KafkaBus consumer lag metric', () => {
+  /** underdog_consumer_lag_messages{topic,group} as the registry would expose it on /metrics. */
+  async function lagOf(registry: Registry, topic: string, group: string) {
+    const metric = await registry.getSingleMetric('underdog_consumer_lag_messages')?.get();
+    return metric?.values.find((v) => v.labels.topic === topic && v.labels.group === group)?.value;
+  }
+
+  async function eventually(read: () => Promise<number | undefined>, want: number, what: string) {
+    let last: number | undefined;
+    const deadline = Date.now() + 60_000;
+    while ((last = await read()) !== want) {
+      if (Date.now() > deadline) throw new Error(`${what}: lag ${String(last)}, want ${want}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  it('reports the messages a group has not committed yet, per topic and group, down to 0', async () => {
+    const registry = createMetricsRegistry('lag-test');
+    const bus = createKafkaBus({ brokers: brokers(), clientId: 'lag-test', logger, registry });
+    const topic = `lag-${randomUUID().slice(0, 8)}`;
+    const groupId = `lag-group-${randomUUID().slice(0, 8)}`;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      await bus.publish(
+        topic,
+        ['a', 'b', 'c', 'd', 'e'].map((key) => ({ key, value: new TextEncoder().encode(key) })),
+      );
+      let handled = 0;
+      const subscription = await bus.subscribe({
+        groupId,
+        topics: [topic],
+        fromBeginning: true,
+        // The first batch is held, so nothing is committed until the test releases it.
+        handleBatch: async (batch) => {
+          await held;
+          handled += batch.length;
+        },
+      });
+      await eventually(() => lagOf(registry, topic, groupId), 5, 'while the handler is held');
+      expect(await registry.metrics()).toContain(
+        `underdog_consumer_lag_messages{topic="${topic}",group="${groupId}",service="lag-test"} 5`,
+      );
+      release();
+      await waitFor(() => handled === 5, 'the five messages to be handled', 60_000);
+      await eventually(() => lagOf(registry, topic, groupId), 0, 'after the commits');
+      await subscription.stop();
+    } finally {
+      release();
       await bus.close();
     }
   }, 120_000);

@@ -4,7 +4,7 @@ import {
   createMemoryDocumentStore,
   type DocumentStore,
 } from '@underdog/documents';
-import { ConfigError, type Component, type Logger } from '@underdog/kit';
+import { ConfigError, type Component, type Logger, type Registry } from '@underdog/kit';
 import { createMemoryStore, createRedisStore, type LiveStore } from '@underdog/store';
 import { allTopics } from './topics';
 
@@ -56,6 +56,8 @@ export interface DistributedInfrastructureConfig {
   redisUrl?: string | undefined;
   mongoUrl?: string | undefined;
   mongoDb: string;
+  /** The process's metrics registry: the Kafka adapter reports its consumer lag there. */
+  registry?: Registry;
 }
 
 const variableOf: Record<InfrastructureNeed, string> = {
@@ -93,6 +95,7 @@ export async function createDistributedInfrastructure(
       brokers: config.kafkaBrokers,
       clientId: `${config.service}-${config.instanceId}`,
       logger,
+      ...(config.registry ? { registry: config.registry } : {}),
     });
     bus = kafka;
     components.push({

@@ -109,6 +109,7 @@ export async function runServiceProcess<Config>(
         redisUrl: common.REDIS_URL,
         mongoUrl: common.MONGO_URL,
         mongoDb: common.MONGO_DB,
+        registry,
       },
       logger,
     );
