@@ -17,6 +17,7 @@ import type { GatewaySettings } from './config';
 import { requireCsrfSafeMutation } from './csrf';
 import { createGraphQLEndpoint } from './graphql/server';
 import { RateLimiter } from './rate-limiter';
+import { GameRecordsReads } from './records';
 import { createRestRouter } from './rest';
 import { SessionCookie } from './session';
 import { Tournaments } from './tournaments';
@@ -51,10 +52,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const accounts = new Accounts(clients, new RateLimiter(options.store), settings.rateLimits);
   const tournaments = new Tournaments(clients);
   const advertisements = new Advertisements(clients);
+  const records = new GameRecordsReads(clients, tournaments);
   const graphql = await createGraphQLEndpoint({
     logger,
     callers,
-    services: { accounts, tournaments, advertisements, clients },
+    services: { accounts, tournaments, advertisements, records, clients },
     introspection: settings.introspection,
   });
 
@@ -68,6 +70,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       accounts,
       tournaments,
       advertisements,
+      records,
       callers,
       devMailbox: settings.devMailbox,
     }),

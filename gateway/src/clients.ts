@@ -1,10 +1,17 @@
-import { AdsService, AuthService, NotificationService, TournamentService } from '@underdog/proto';
+import {
+  AdsService,
+  AuthService,
+  GameService,
+  NotificationService,
+  TournamentService,
+} from '@underdog/proto';
 import { createServiceClient, type Client, type RpcEndpoint } from '@underdog/rpc';
 
 /** The services the gateway calls, reached over HTTP or in-process depending on the run mode. */
 export interface GatewayClients {
   auth: Client<typeof AuthService>;
   tournament: Client<typeof TournamentService>;
+  game: Client<typeof GameService>;
   ads: Client<typeof AdsService>;
   notification: Client<typeof NotificationService>;
 }
@@ -12,6 +19,7 @@ export interface GatewayClients {
 export interface GatewayEndpoints {
   auth: RpcEndpoint;
   tournament: RpcEndpoint;
+  game: RpcEndpoint;
   ads: RpcEndpoint;
   notification: RpcEndpoint;
 }
@@ -20,6 +28,7 @@ export function createGatewayClients(endpoints: GatewayEndpoints): GatewayClient
   return {
     auth: createServiceClient(AuthService, endpoints.auth),
     tournament: createServiceClient(TournamentService, endpoints.tournament),
+    game: createServiceClient(GameService, endpoints.game),
     ads: createServiceClient(AdsService, endpoints.ads),
     notification: createServiceClient(NotificationService, endpoints.notification),
   };

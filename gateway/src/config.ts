@@ -90,6 +90,7 @@ export function gatewayConfig(env: Environment) {
           NODE_ENV: envFields.nodeEnv(),
           AUTH_URL: envFields.url(),
           TOURNAMENT_URL: envFields.url(),
+          GAME_ENGINE_URL: envFields.url(),
           ADS_URL: envFields.url(),
           NOTIFICATION_URL: envFields.url(),
           REDIS_URL: envFields.url(),

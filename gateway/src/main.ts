@@ -26,6 +26,7 @@ async function main() {
   const clients = createGatewayClients({
     auth: { mode: 'http', baseUrl: config.AUTH_URL },
     tournament: { mode: 'http', baseUrl: config.TOURNAMENT_URL },
+    game: { mode: 'http', baseUrl: config.GAME_ENGINE_URL },
     ads: { mode: 'http', baseUrl: config.ADS_URL },
     notification: { mode: 'http', baseUrl: config.NOTIFICATION_URL },
   });

@@ -16,6 +16,7 @@ import {
   tournamentInput,
   verifyEmailInput,
 } from './inputs';
+import type { GameRecordsReads } from './records';
 import { serverTime } from './time';
 import { tournamentDeletedMessage, type Tournaments } from './tournaments';
 import { parseBody } from './validation';
@@ -25,6 +26,7 @@ export interface RestOptions {
   accounts: Accounts;
   tournaments: Tournaments;
   advertisements: Advertisements;
+  records: GameRecordsReads;
   callers: Callers;
   /** Serve `GET /api/dev/mailbox` (never in production). */
   devMailbox: boolean;
@@ -40,6 +42,7 @@ export function createRestRouter({
   accounts,
   tournaments,
   advertisements,
+  records,
   callers,
   devMailbox,
 }: RestOptions): Router {
@@ -110,6 +113,17 @@ export function createRestRouter({
     const { choices } = parseBody(offlineChoicesInput, req.body);
     const saved = await tournaments.saveOfflineChoices(caller(req, res), req.params.id, choices);
     res.status(201).json(saved);
+  });
+
+  // Played games: statistics are public, history and details the admin's.
+  router.get('/api/tournaments/:id/statistics', async (req, res) => {
+    res.json(await records.statistics(caller(req, res), req.params.id));
+  });
+  router.get('/api/admin/tournaments/history', async (req, res) => {
+    res.json(await records.history(caller(req, res)));
+  });
+  router.get('/api/admin/tournaments/:id/details', async (req, res) => {
+    res.json(await records.details(caller(req, res), req.params.id));
   });
 
   // Advertisements: the public list by position, and the admin's management.

@@ -4,6 +4,7 @@ import { gatewayConfig, gatewaySettings } from '../src/config';
 const urls = {
   AUTH_URL: 'http://auth:8081',
   TOURNAMENT_URL: 'http://tournament:8082',
+  GAME_ENGINE_URL: 'http://game-engine:8083',
   ADS_URL: 'http://ads:8084',
   NOTIFICATION_URL: 'http://notification:8085',
   REDIS_URL: 'redis://redis:6379',
@@ -61,6 +62,7 @@ describe('gateway configuration', () => {
     expect(problemsOf({ TOURNAMENT_URL: urls.TOURNAMENT_URL, TRUST_PROXY: 'yes' })).toEqual([
       'ADS_URL',
       'AUTH_URL',
+      'GAME_ENGINE_URL',
       'NOTIFICATION_URL',
       'REDIS_URL',
       'TRUST_PROXY',

@@ -2,6 +2,7 @@ import { AppError, ComponentGroup, createLogger, createMetricsRegistry } from '@
 import {
   AdsService,
   AuthService,
+  GameService,
   NotificationService,
   Role,
   TournamentService,
@@ -119,6 +120,8 @@ export interface TestGatewayOptions {
   tournament?: Partial<ServiceImpl<typeof TournamentService>>;
   /** Handlers of the stub ads service. */
   ads?: Partial<ServiceImpl<typeof AdsService>>;
+  /** Handlers of the stub game-engine (GameService). */
+  game?: Partial<ServiceImpl<typeof GameService>>;
 }
 
 /** The gateway on a free port, in front of stub services called in-process. */
@@ -138,6 +141,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     ads: {
       mode: 'in-process',
       routes: (router) => router.service(AdsService, options.ads ?? {}),
+    },
+    game: {
+      mode: 'in-process',
+      routes: (router) => router.service(GameService, options.game ?? {}),
     },
     notification: {
       mode: 'in-process',

@@ -2,6 +2,7 @@ import type { Logger } from '@underdog/kit';
 import type { Accounts } from '../accounts';
 import type { Advertisements } from '../ads';
 import type { GatewayClients } from '../clients';
+import type { GameRecordsReads } from '../records';
 import type { Caller } from '../session';
 import type { Tournaments } from '../tournaments';
 
@@ -11,6 +12,7 @@ export interface GraphQLContext {
   accounts: Accounts;
   tournaments: Tournaments;
   advertisements: Advertisements;
+  records: GameRecordsReads;
   clients: GatewayClients;
   logger: Logger;
 }

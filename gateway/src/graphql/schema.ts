@@ -7,6 +7,8 @@ import { liveTypeDefs } from './live/schema';
 import { adsResolvers } from './ads/resolvers';
 import { adsTypeDefs } from './ads/schema';
 import { withAppErrors } from './errors';
+import { recordsResolvers } from './records/resolvers';
+import { recordsTypeDefs } from './records/schema';
 import { timeResolvers } from './time/resolvers';
 import { timeTypeDefs } from './time/schema';
 import { tournamentsResolvers } from './tournaments/resolvers';
@@ -23,6 +25,7 @@ const modules = [
   { typeDefs: timeTypeDefs, resolvers: timeResolvers },
   { typeDefs: tournamentsTypeDefs, resolvers: tournamentsResolvers },
   { typeDefs: adsTypeDefs, resolvers: adsResolvers },
+  { typeDefs: recordsTypeDefs, resolvers: recordsResolvers },
 ];
 
 /** One schema for GraphQL over HTTP and over graphql-ws. */

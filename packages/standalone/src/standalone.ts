@@ -64,6 +64,7 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
   const clients = createGatewayClients({
     auth: { mode: 'in-process', routes: rpcRoutesOf('auth', auth) },
     tournament: { mode: 'in-process', routes: rpcRoutesOf('tournament', tournament) },
+    game: { mode: 'in-process', routes: rpcRoutesOf('game-engine', gameEngine) },
     ads: { mode: 'in-process', routes: rpcRoutesOf('ads', ads) },
     // In production the notification service serves no RPC (its mailbox is for development)
     // and the gateway never calls it; calls would answer Unimplemented.

@@ -1,6 +1,9 @@
 import type { Subscription } from '@underdog/bus';
 import { topics, type ServiceDefinition } from '@underdog/platform';
+import { GameService } from '@underdog/proto';
 import { gameEngineConfig, type GameEngineConfig } from './config';
+import { createGameReads } from './persistence';
+import { recordsRpc } from './records-rpc';
 
 /**
  * Games, rounds and votes (see README). Skeleton: consumes tournament lifecycle events and keeps
@@ -9,12 +12,14 @@ import { gameEngineConfig, type GameEngineConfig } from './config';
 export const gameEngineService: ServiceDefinition<GameEngineConfig> = {
   name: 'game-engine',
   defaultPort: 8083,
-  needs: ['bus', 'store'],
+  needs: ['bus', 'store', 'documents'],
   config: gameEngineConfig,
   create: ({ infrastructure, logger }) => {
-    const { bus, store } = infrastructure;
+    const { bus, store, documents } = infrastructure;
+    const reads = createGameReads(documents);
     let subscription: Subscription | undefined;
     return {
+      registerRpc: (router) => router.service(GameService, { ...recordsRpc(reads) }),
       components: [
         {
           name: 'lifecycle-consumer',

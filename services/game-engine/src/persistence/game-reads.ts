@@ -42,7 +42,7 @@ export interface HistoryEntry {
 
 export interface RoundDetails {
   roundNumber: number;
-  images: { id: string; alt: string }[];
+  images: { id: string; url: string; alt: string }[];
   votes: { username: string; imageId: string; votedAt: Date; isOfflinePlayer: boolean }[];
   eliminatedPlayers: { username: string; isOfflinePlayer: boolean }[];
 }
@@ -151,7 +151,7 @@ class DocumentGameReads implements GameReads {
       totalPlayers: participants.length,
       rounds: rounds.map((round) => ({
         roundNumber: round.roundNumber,
-        images: round.images.map(({ id, alt }) => ({ id, alt })),
+        images: round.images.map(({ id, url, alt }) => ({ id, url, alt })),
         votes: (votesByRound.get(round.roundNumber) ?? []).map((vote) => ({
           username: vote.username,
           imageId: vote.imageId,

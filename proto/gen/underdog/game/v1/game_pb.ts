@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file underdog/game/v1/game.proto.
  */
 export const file_underdog_game_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("Cht1bmRlcmRvZy9nYW1lL3YxL2dhbWUucHJvdG8SEHVuZGVyZG9nLmdhbWUudjEiWAoVSm9pblRvdXJuYW1lbnRSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkiRgoWSm9pblRvdXJuYW1lbnRSZXNwb25zZRIsCgZwbGF5ZXIYASABKAsyHC51bmRlcmRvZy5nYW1lLnYxLlBsYXllclZpZXciVQoSR2V0TGl2ZUdhbWVSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkiPwoTR2V0TGl2ZUdhbWVSZXNwb25zZRIoCgRnYW1lGAEgASgLMhoudW5kZXJkb2cuZ2FtZS52MS5MaXZlR2FtZSIyCgpSb3VuZEltYWdlEgoKAmlkGAEgASgJEgsKA3VybBgCIAEoCRILCgNhbHQYAyABKAkiVQoLSW1hZ2VSZXN1bHQSEAoIaW1hZ2VfaWQYASABKAkSDQoFdm90ZXMYAiABKA0SEgoKcGVyY2VudGFnZRgDIAEoDRIRCglpc193aW5uZXIYBCABKAgiXwoGV2lubmVyEg8KB3VzZXJfaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJEhIKBXByaXplGAQgASgJSACIAQFCCAoGX3ByaXplIqEBCgpQbGF5ZXJWaWV3EhYKDmlzX3BhcnRpY2lwYW50GAEgASgIEhUKDWlzX2VsaW1pbmF0ZWQYAiABKAgSGwoTZWxpbWluYXRlZF9pbl9yb3VuZBgDIAEoDRIZChFpc19vZmZsaW5lX3BsYXllchgEIAEoCBIaCg12b3RlX2ltYWdlX2lkGAUgASgJSACIAQFCEAoOX3ZvdGVfaW1hZ2VfaWQisQUKCExpdmVHYW1lEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRIqCgVwaGFzZRgDIAEoDjIbLnVuZGVyZG9nLmdhbWUudjEuR2FtZVBoYXNlEhQKDHJvdW5kX251bWJlchgEIAEoDRIUCgx0b3RhbF9yb3VuZHMYBSABKA0SGgoScm91bmRfdGltZV9zZWNvbmRzGAYgASgNEiwKBmltYWdlcxgHIAMoCzIcLnVuZGVyZG9nLmdhbWUudjEuUm91bmRJbWFnZRI2Cg1waGFzZV9lbmRzX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEi8KC3NlcnZlcl90aW1lGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgt0b3RhbF92b3RlcxgKIAEoDRIZChFwYXJ0aWNpcGFudF9jb3VudBgLIAEoDRIhChlvZmZsaW5lX3BhcnRpY2lwYW50X2NvdW50GAwgASgNEhcKD3JlbWFpbmluZ19jb3VudBgNIAEoDRIuCgdyZXN1bHRzGA4gAygLMh0udW5kZXJkb2cuZ2FtZS52MS5JbWFnZVJlc3VsdBI6Cg1hZHZlcnRpc2VtZW50GA8gASgLMh4udW5kZXJkb2cuYWRzLnYxLkFkdmVydGlzZW1lbnRIAYgBARItCgZ3aW5uZXIYECABKAsyGC51bmRlcmRvZy5nYW1lLnYxLldpbm5lckgCiAEBEjEKBnBsYXllchgRIAEoCzIcLnVuZGVyZG9nLmdhbWUudjEuUGxheWVyVmlld0gDiAEBQhAKDl9waGFzZV9lbmRzX2F0QhAKDl9hZHZlcnRpc2VtZW50QgkKB193aW5uZXJCCQoHX3BsYXllcirCAQoJR2FtZVBoYXNlEhoKFkdBTUVfUEhBU0VfVU5TUEVDSUZJRUQQABIWChJHQU1FX1BIQVNFX1dBSVRJTkcQARIVChFHQU1FX1BIQVNFX1ZPVElORxACEhsKF0dBTUVfUEhBU0VfVk9USU5HX0VOREVEEAMSFgoSR0FNRV9QSEFTRV9SRVNVTFRTEAQSHAoYR0FNRV9QSEFTRV9BRFZFUlRJU0VNRU5UEAUSFwoTR0FNRV9QSEFTRV9GSU5JU0hFRBAGMtMBCgtHYW1lU2VydmljZRJjCg5Kb2luVG91cm5hbWVudBInLnVuZGVyZG9nLmdhbWUudjEuSm9pblRvdXJuYW1lbnRSZXF1ZXN0GigudW5kZXJkb2cuZ2FtZS52MS5Kb2luVG91cm5hbWVudFJlc3BvbnNlEl8KC0dldExpdmVHYW1lEiQudW5kZXJkb2cuZ2FtZS52MS5HZXRMaXZlR2FtZVJlcXVlc3QaJS51bmRlcmRvZy5nYW1lLnYxLkdldExpdmVHYW1lUmVzcG9uc2UiA5ACAWIGcHJvdG8z", [file_google_protobuf_timestamp, file_underdog_ads_v1_ads, file_underdog_common_v1_actor]);
+  fileDesc("Cht1bmRlcmRvZy9nYW1lL3YxL2dhbWUucHJvdG8SEHVuZGVyZG9nLmdhbWUudjEiWAoVSm9pblRvdXJuYW1lbnRSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkiRgoWSm9pblRvdXJuYW1lbnRSZXNwb25zZRIsCgZwbGF5ZXIYASABKAsyHC51bmRlcmRvZy5nYW1lLnYxLlBsYXllclZpZXciVQoSR2V0TGl2ZUdhbWVSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkiPwoTR2V0TGl2ZUdhbWVSZXNwb25zZRIoCgRnYW1lGAEgASgLMhoudW5kZXJkb2cuZ2FtZS52MS5MaXZlR2FtZSIyCgpSb3VuZEltYWdlEgoKAmlkGAEgASgJEgsKA3VybBgCIAEoCRILCgNhbHQYAyABKAkiVQoLSW1hZ2VSZXN1bHQSEAoIaW1hZ2VfaWQYASABKAkSDQoFdm90ZXMYAiABKA0SEgoKcGVyY2VudGFnZRgDIAEoDRIRCglpc193aW5uZXIYBCABKAgiXwoGV2lubmVyEg8KB3VzZXJfaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJEhIKBXByaXplGAQgASgJSACIAQFCCAoGX3ByaXplIqEBCgpQbGF5ZXJWaWV3EhYKDmlzX3BhcnRpY2lwYW50GAEgASgIEhUKDWlzX2VsaW1pbmF0ZWQYAiABKAgSGwoTZWxpbWluYXRlZF9pbl9yb3VuZBgDIAEoDRIZChFpc19vZmZsaW5lX3BsYXllchgEIAEoCBIaCg12b3RlX2ltYWdlX2lkGAUgASgJSACIAQFCEAoOX3ZvdGVfaW1hZ2VfaWQisQUKCExpdmVHYW1lEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRIqCgVwaGFzZRgDIAEoDjIbLnVuZGVyZG9nLmdhbWUudjEuR2FtZVBoYXNlEhQKDHJvdW5kX251bWJlchgEIAEoDRIUCgx0b3RhbF9yb3VuZHMYBSABKA0SGgoScm91bmRfdGltZV9zZWNvbmRzGAYgASgNEiwKBmltYWdlcxgHIAMoCzIcLnVuZGVyZG9nLmdhbWUudjEuUm91bmRJbWFnZRI2Cg1waGFzZV9lbmRzX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEi8KC3NlcnZlcl90aW1lGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgt0b3RhbF92b3RlcxgKIAEoDRIZChFwYXJ0aWNpcGFudF9jb3VudBgLIAEoDRIhChlvZmZsaW5lX3BhcnRpY2lwYW50X2NvdW50GAwgASgNEhcKD3JlbWFpbmluZ19jb3VudBgNIAEoDRIuCgdyZXN1bHRzGA4gAygLMh0udW5kZXJkb2cuZ2FtZS52MS5JbWFnZVJlc3VsdBI6Cg1hZHZlcnRpc2VtZW50GA8gASgLMh4udW5kZXJkb2cuYWRzLnYxLkFkdmVydGlzZW1lbnRIAYgBARItCgZ3aW5uZXIYECABKAsyGC51bmRlcmRvZy5nYW1lLnYxLldpbm5lckgCiAEBEjEKBnBsYXllchgRIAEoCzIcLnVuZGVyZG9nLmdhbWUudjEuUGxheWVyVmlld0gDiAEBQhAKDl9waGFzZV9lbmRzX2F0QhAKDl9hZHZlcnRpc2VtZW50QgkKB193aW5uZXJCCQoHX3BsYXllciJhCh5HZXRUb3VybmFtZW50U3RhdGlzdGljc1JlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISFQoNdG91cm5hbWVudF9pZBgCIAEoCSJXCh9HZXRUb3VybmFtZW50U3RhdGlzdGljc1Jlc3BvbnNlEjQKCnN0YXRpc3RpY3MYASABKAsyIC51bmRlcmRvZy5nYW1lLnYxLkdhbWVTdGF0aXN0aWNzIpkCCg5HYW1lU3RhdGlzdGljcxIPCgdnYW1lX2lkGAEgASgJEhAKCGZpbmlzaGVkGAIgASgIEhUKDXJvdW5kc19wbGF5ZWQYAyABKA0SGQoRcGFydGljaXBhbnRfY291bnQYBCABKA0SIAoYb25saW5lX3BhcnRpY2lwYW50X2NvdW50GAUgASgNEiEKGW9mZmxpbmVfcGFydGljaXBhbnRfY291bnQYBiABKA0SHAoPd2lubmVyX3VzZXJuYW1lGAcgASgJSACIAQESOwoMcGFydGljaXBhbnRzGAggAygLMiUudW5kZXJkb2cuZ2FtZS52MS5QYXJ0aWNpcGFudFN0YW5kaW5nQhIKEF93aW5uZXJfdXNlcm5hbWUidgoTUGFydGljaXBhbnRTdGFuZGluZxIQCgh1c2VybmFtZRgBIAEoCRIVCg1pc19lbGltaW5hdGVkGAIgASgIEhsKE2VsaW1pbmF0ZWRfaW5fcm91bmQYAyABKA0SGQoRaXNfb2ZmbGluZV9wbGF5ZXIYBCABKAgiewoSUmVjb3JkZWRUb3VybmFtZW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhIKBXByaXplGAMgASgJSACIAQESLAoIc3RhcnRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQggKBl9wcml6ZSJXChxMaXN0VG91cm5hbWVudEhpc3RvcnlSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEg0KBWxpbWl0GAIgASgNIlcKHUxpc3RUb3VybmFtZW50SGlzdG9yeVJlc3BvbnNlEjYKBWl0ZW1zGAEgAygLMicudW5kZXJkb2cuZ2FtZS52MS5Ub3VybmFtZW50SGlzdG9yeUl0ZW0i8AEKFVRvdXJuYW1lbnRIaXN0b3J5SXRlbRIPCgdnYW1lX2lkGAEgASgJEjgKCnRvdXJuYW1lbnQYAiABKAsyJC51bmRlcmRvZy5nYW1lLnYxLlJlY29yZGVkVG91cm5hbWVudBIcCg93aW5uZXJfdXNlcm5hbWUYAyABKAlIAIgBARIVCg10b3RhbF9wbGF5ZXJzGAQgASgNEhUKDXJvdW5kc19wbGF5ZWQYBSABKA0SLAoIZW5kZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhIKEF93aW5uZXJfdXNlcm5hbWUiXgobR2V0VG91cm5hbWVudERldGFpbHNSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkiTgocR2V0VG91cm5hbWVudERldGFpbHNSZXNwb25zZRIuCgdkZXRhaWxzGAEgASgLMh0udW5kZXJkb2cuZ2FtZS52MS5HYW1lRGV0YWlscyLjAQoLR2FtZURldGFpbHMSDwoHZ2FtZV9pZBgBIAEoCRIQCghmaW5pc2hlZBgCIAEoCBI4Cgp0b3VybmFtZW50GAMgASgLMiQudW5kZXJkb2cuZ2FtZS52MS5SZWNvcmRlZFRvdXJuYW1lbnQSHAoPd2lubmVyX3VzZXJuYW1lGAQgASgJSACIAQESFQoNdG90YWxfcGxheWVycxgFIAEoDRIuCgZyb3VuZHMYBiADKAsyHi51bmRlcmRvZy5nYW1lLnYxLlJvdW5kRGV0YWlsc0ISChBfd2lubmVyX3VzZXJuYW1lIsEBCgxSb3VuZERldGFpbHMSFAoMcm91bmRfbnVtYmVyGAEgASgNEiwKBmltYWdlcxgCIAMoCzIcLnVuZGVyZG9nLmdhbWUudjEuUm91bmRJbWFnZRItCgV2b3RlcxgDIAMoCzIeLnVuZGVyZG9nLmdhbWUudjEuUmVjb3JkZWRWb3RlEj4KEmVsaW1pbmF0ZWRfcGxheWVycxgEIAMoCzIiLnVuZGVyZG9nLmdhbWUudjEuRWxpbWluYXRlZFBsYXllciJ7CgxSZWNvcmRlZFZvdGUSEAoIdXNlcm5hbWUYASABKAkSEAoIaW1hZ2VfaWQYAiABKAkSLAoIdm90ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEWlzX29mZmxpbmVfcGxheWVyGAQgASgIIj8KEEVsaW1pbmF0ZWRQbGF5ZXISEAoIdXNlcm5hbWUYASABKAkSGQoRaXNfb2ZmbGluZV9wbGF5ZXIYAiABKAgqwgEKCUdhbWVQaGFzZRIaChZHQU1FX1BIQVNFX1VOU1BFQ0lGSUVEEAASFgoSR0FNRV9QSEFTRV9XQUlUSU5HEAESFQoRR0FNRV9QSEFTRV9WT1RJTkcQAhIbChdHQU1FX1BIQVNFX1ZPVElOR19FTkRFRBADEhYKEkdBTUVfUEhBU0VfUkVTVUxUUxAEEhwKGEdBTUVfUEhBU0VfQURWRVJUSVNFTUVOVBAFEhcKE0dBTUVfUEhBU0VfRklOSVNIRUQQBjLUBAoLR2FtZVNlcnZpY2USYwoOSm9pblRvdXJuYW1lbnQSJy51bmRlcmRvZy5nYW1lLnYxLkpvaW5Ub3VybmFtZW50UmVxdWVzdBooLnVuZGVyZG9nLmdhbWUudjEuSm9pblRvdXJuYW1lbnRSZXNwb25zZRJfCgtHZXRMaXZlR2FtZRIkLnVuZGVyZG9nLmdhbWUudjEuR2V0TGl2ZUdhbWVSZXF1ZXN0GiUudW5kZXJkb2cuZ2FtZS52MS5HZXRMaXZlR2FtZVJlc3BvbnNlIgOQAgESgwEKF0dldFRvdXJuYW1lbnRTdGF0aXN0aWNzEjAudW5kZXJkb2cuZ2FtZS52MS5HZXRUb3VybmFtZW50U3RhdGlzdGljc1JlcXVlc3QaMS51bmRlcmRvZy5nYW1lLnYxLkdldFRvdXJuYW1lbnRTdGF0aXN0aWNzUmVzcG9uc2UiA5ACARJ9ChVMaXN0VG91cm5hbWVudEhpc3RvcnkSLi51bmRlcmRvZy5nYW1lLnYxLkxpc3RUb3VybmFtZW50SGlzdG9yeVJlcXVlc3QaLy51bmRlcmRvZy5nYW1lLnYxLkxpc3RUb3VybmFtZW50SGlzdG9yeVJlc3BvbnNlIgOQAgESegoUR2V0VG91cm5hbWVudERldGFpbHMSLS51bmRlcmRvZy5nYW1lLnYxLkdldFRvdXJuYW1lbnREZXRhaWxzUmVxdWVzdBouLnVuZGVyZG9nLmdhbWUudjEuR2V0VG91cm5hbWVudERldGFpbHNSZXNwb25zZSIDkAIBYgZwcm90bzM", [file_google_protobuf_timestamp, file_underdog_ads_v1_ads, file_underdog_common_v1_actor]);
 
 /**
  * @generated from message underdog.game.v1.JoinTournamentRequest
@@ -356,6 +356,433 @@ export const LiveGameSchema: GenMessage<LiveGame> = /*@__PURE__*/
   messageDesc(file_underdog_game_v1_game, 8);
 
 /**
+ * @generated from message underdog.game.v1.GetTournamentStatisticsRequest
+ */
+export type GetTournamentStatisticsRequest = Message<"underdog.game.v1.GetTournamentStatisticsRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: string tournament_id = 2;
+   */
+  tournamentId: string;
+};
+
+/**
+ * Describes the message underdog.game.v1.GetTournamentStatisticsRequest.
+ * Use `create(GetTournamentStatisticsRequestSchema)` to create a new message.
+ */
+export const GetTournamentStatisticsRequestSchema: GenMessage<GetTournamentStatisticsRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 9);
+
+/**
+ * @generated from message underdog.game.v1.GetTournamentStatisticsResponse
+ */
+export type GetTournamentStatisticsResponse = Message<"underdog.game.v1.GetTournamentStatisticsResponse"> & {
+  /**
+   * Absent while the tournament has no game.
+   *
+   * @generated from field: underdog.game.v1.GameStatistics statistics = 1;
+   */
+  statistics?: GameStatistics | undefined;
+};
+
+/**
+ * Describes the message underdog.game.v1.GetTournamentStatisticsResponse.
+ * Use `create(GetTournamentStatisticsResponseSchema)` to create a new message.
+ */
+export const GetTournamentStatisticsResponseSchema: GenMessage<GetTournamentStatisticsResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 10);
+
+/**
+ * GameStatistics is a game's standings from its records.
+ *
+ * @generated from message underdog.game.v1.GameStatistics
+ */
+export type GameStatistics = Message<"underdog.game.v1.GameStatistics"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * @generated from field: bool finished = 2;
+   */
+  finished: boolean;
+
+  /**
+   * Rounds resolved so far.
+   *
+   * @generated from field: uint32 rounds_played = 3;
+   */
+  roundsPlayed: number;
+
+  /**
+   * @generated from field: uint32 participant_count = 4;
+   */
+  participantCount: number;
+
+  /**
+   * @generated from field: uint32 online_participant_count = 5;
+   */
+  onlineParticipantCount: number;
+
+  /**
+   * @generated from field: uint32 offline_participant_count = 6;
+   */
+  offlineParticipantCount: number;
+
+  /**
+   * Absent until the game ends with a winner.
+   *
+   * @generated from field: optional string winner_username = 7;
+   */
+  winnerUsername?: string | undefined;
+
+  /**
+   * In the order they joined.
+   *
+   * @generated from field: repeated underdog.game.v1.ParticipantStanding participants = 8;
+   */
+  participants: ParticipantStanding[];
+};
+
+/**
+ * Describes the message underdog.game.v1.GameStatistics.
+ * Use `create(GameStatisticsSchema)` to create a new message.
+ */
+export const GameStatisticsSchema: GenMessage<GameStatistics> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 11);
+
+/**
+ * @generated from message underdog.game.v1.ParticipantStanding
+ */
+export type ParticipantStanding = Message<"underdog.game.v1.ParticipantStanding"> & {
+  /**
+   * @generated from field: string username = 1;
+   */
+  username: string;
+
+  /**
+   * @generated from field: bool is_eliminated = 2;
+   */
+  isEliminated: boolean;
+
+  /**
+   * 0 while still in.
+   *
+   * @generated from field: uint32 eliminated_in_round = 3;
+   */
+  eliminatedInRound: number;
+
+  /**
+   * @generated from field: bool is_offline_player = 4;
+   */
+  isOfflinePlayer: boolean;
+};
+
+/**
+ * Describes the message underdog.game.v1.ParticipantStanding.
+ * Use `create(ParticipantStandingSchema)` to create a new message.
+ */
+export const ParticipantStandingSchema: GenMessage<ParticipantStanding> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 12);
+
+/**
+ * RecordedTournament is the tournament as it was when its game started.
+ *
+ * @generated from message underdog.game.v1.RecordedTournament
+ */
+export type RecordedTournament = Message<"underdog.game.v1.RecordedTournament"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * @generated from field: optional string prize = 3;
+   */
+  prize?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp start_at = 4;
+   */
+  startAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message underdog.game.v1.RecordedTournament.
+ * Use `create(RecordedTournamentSchema)` to create a new message.
+ */
+export const RecordedTournamentSchema: GenMessage<RecordedTournament> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 13);
+
+/**
+ * @generated from message underdog.game.v1.ListTournamentHistoryRequest
+ */
+export type ListTournamentHistoryRequest = Message<"underdog.game.v1.ListTournamentHistoryRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * 0: the service's default (100).
+   *
+   * @generated from field: uint32 limit = 2;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message underdog.game.v1.ListTournamentHistoryRequest.
+ * Use `create(ListTournamentHistoryRequestSchema)` to create a new message.
+ */
+export const ListTournamentHistoryRequestSchema: GenMessage<ListTournamentHistoryRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 14);
+
+/**
+ * @generated from message underdog.game.v1.ListTournamentHistoryResponse
+ */
+export type ListTournamentHistoryResponse = Message<"underdog.game.v1.ListTournamentHistoryResponse"> & {
+  /**
+   * @generated from field: repeated underdog.game.v1.TournamentHistoryItem items = 1;
+   */
+  items: TournamentHistoryItem[];
+};
+
+/**
+ * Describes the message underdog.game.v1.ListTournamentHistoryResponse.
+ * Use `create(ListTournamentHistoryResponseSchema)` to create a new message.
+ */
+export const ListTournamentHistoryResponseSchema: GenMessage<ListTournamentHistoryResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 15);
+
+/**
+ * @generated from message underdog.game.v1.TournamentHistoryItem
+ */
+export type TournamentHistoryItem = Message<"underdog.game.v1.TournamentHistoryItem"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * @generated from field: underdog.game.v1.RecordedTournament tournament = 2;
+   */
+  tournament?: RecordedTournament | undefined;
+
+  /**
+   * Absent when the game ended without a winner.
+   *
+   * @generated from field: optional string winner_username = 3;
+   */
+  winnerUsername?: string | undefined;
+
+  /**
+   * @generated from field: uint32 total_players = 4;
+   */
+  totalPlayers: number;
+
+  /**
+   * @generated from field: uint32 rounds_played = 5;
+   */
+  roundsPlayed: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp ended_at = 6;
+   */
+  endedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message underdog.game.v1.TournamentHistoryItem.
+ * Use `create(TournamentHistoryItemSchema)` to create a new message.
+ */
+export const TournamentHistoryItemSchema: GenMessage<TournamentHistoryItem> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 16);
+
+/**
+ * @generated from message underdog.game.v1.GetTournamentDetailsRequest
+ */
+export type GetTournamentDetailsRequest = Message<"underdog.game.v1.GetTournamentDetailsRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: string tournament_id = 2;
+   */
+  tournamentId: string;
+};
+
+/**
+ * Describes the message underdog.game.v1.GetTournamentDetailsRequest.
+ * Use `create(GetTournamentDetailsRequestSchema)` to create a new message.
+ */
+export const GetTournamentDetailsRequestSchema: GenMessage<GetTournamentDetailsRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 17);
+
+/**
+ * @generated from message underdog.game.v1.GetTournamentDetailsResponse
+ */
+export type GetTournamentDetailsResponse = Message<"underdog.game.v1.GetTournamentDetailsResponse"> & {
+  /**
+   * Absent while the tournament has no game.
+   *
+   * @generated from field: underdog.game.v1.GameDetails details = 1;
+   */
+  details?: GameDetails | undefined;
+};
+
+/**
+ * Describes the message underdog.game.v1.GetTournamentDetailsResponse.
+ * Use `create(GetTournamentDetailsResponseSchema)` to create a new message.
+ */
+export const GetTournamentDetailsResponseSchema: GenMessage<GetTournamentDetailsResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 18);
+
+/**
+ * @generated from message underdog.game.v1.GameDetails
+ */
+export type GameDetails = Message<"underdog.game.v1.GameDetails"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * @generated from field: bool finished = 2;
+   */
+  finished: boolean;
+
+  /**
+   * @generated from field: underdog.game.v1.RecordedTournament tournament = 3;
+   */
+  tournament?: RecordedTournament | undefined;
+
+  /**
+   * @generated from field: optional string winner_username = 4;
+   */
+  winnerUsername?: string | undefined;
+
+  /**
+   * @generated from field: uint32 total_players = 5;
+   */
+  totalPlayers: number;
+
+  /**
+   * Resolved rounds, in order.
+   *
+   * @generated from field: repeated underdog.game.v1.RoundDetails rounds = 6;
+   */
+  rounds: RoundDetails[];
+};
+
+/**
+ * Describes the message underdog.game.v1.GameDetails.
+ * Use `create(GameDetailsSchema)` to create a new message.
+ */
+export const GameDetailsSchema: GenMessage<GameDetails> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 19);
+
+/**
+ * @generated from message underdog.game.v1.RoundDetails
+ */
+export type RoundDetails = Message<"underdog.game.v1.RoundDetails"> & {
+  /**
+   * @generated from field: uint32 round_number = 1;
+   */
+  roundNumber: number;
+
+  /**
+   * @generated from field: repeated underdog.game.v1.RoundImage images = 2;
+   */
+  images: RoundImage[];
+
+  /**
+   * In the order they were cast.
+   *
+   * @generated from field: repeated underdog.game.v1.RecordedVote votes = 3;
+   */
+  votes: RecordedVote[];
+
+  /**
+   * @generated from field: repeated underdog.game.v1.EliminatedPlayer eliminated_players = 4;
+   */
+  eliminatedPlayers: EliminatedPlayer[];
+};
+
+/**
+ * Describes the message underdog.game.v1.RoundDetails.
+ * Use `create(RoundDetailsSchema)` to create a new message.
+ */
+export const RoundDetailsSchema: GenMessage<RoundDetails> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 20);
+
+/**
+ * @generated from message underdog.game.v1.RecordedVote
+ */
+export type RecordedVote = Message<"underdog.game.v1.RecordedVote"> & {
+  /**
+   * @generated from field: string username = 1;
+   */
+  username: string;
+
+  /**
+   * @generated from field: string image_id = 2;
+   */
+  imageId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp voted_at = 3;
+   */
+  votedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool is_offline_player = 4;
+   */
+  isOfflinePlayer: boolean;
+};
+
+/**
+ * Describes the message underdog.game.v1.RecordedVote.
+ * Use `create(RecordedVoteSchema)` to create a new message.
+ */
+export const RecordedVoteSchema: GenMessage<RecordedVote> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 21);
+
+/**
+ * @generated from message underdog.game.v1.EliminatedPlayer
+ */
+export type EliminatedPlayer = Message<"underdog.game.v1.EliminatedPlayer"> & {
+  /**
+   * @generated from field: string username = 1;
+   */
+  username: string;
+
+  /**
+   * @generated from field: bool is_offline_player = 2;
+   */
+  isOfflinePlayer: boolean;
+};
+
+/**
+ * Describes the message underdog.game.v1.EliminatedPlayer.
+ * Use `create(EliminatedPlayerSchema)` to create a new message.
+ */
+export const EliminatedPlayerSchema: GenMessage<EliminatedPlayer> = /*@__PURE__*/
+  messageDesc(file_underdog_game_v1_game, 22);
+
+/**
  * GamePhase follows the product spec §4 "Live game phase".
  *
  * @generated from enum underdog.game.v1.GamePhase
@@ -434,6 +861,38 @@ export const GameService: GenService<{
     methodKind: "unary";
     input: typeof GetLiveGameRequestSchema;
     output: typeof GetLiveGameResponseSchema;
+  },
+  /**
+   * Public: the recorded standings of a tournament's game (spec §3 "Tournament statistics").
+   * No game yet (the tournament is upcoming): the answer has no statistics.
+   *
+   * @generated from rpc underdog.game.v1.GameService.GetTournamentStatistics
+   */
+  getTournamentStatistics: {
+    methodKind: "unary";
+    input: typeof GetTournamentStatisticsRequestSchema;
+    output: typeof GetTournamentStatisticsResponseSchema;
+  },
+  /**
+   * Admin only: finished games, the most recently ended first (spec §3 "Tournament history item").
+   *
+   * @generated from rpc underdog.game.v1.GameService.ListTournamentHistory
+   */
+  listTournamentHistory: {
+    methodKind: "unary";
+    input: typeof ListTournamentHistoryRequestSchema;
+    output: typeof ListTournamentHistoryResponseSchema;
+  },
+  /**
+   * Admin only: a game round by round, with every vote and elimination (spec §3 "Tournament
+   * detail"). No game yet: the answer has no details.
+   *
+   * @generated from rpc underdog.game.v1.GameService.GetTournamentDetails
+   */
+  getTournamentDetails: {
+    methodKind: "unary";
+    input: typeof GetTournamentDetailsRequestSchema;
+    output: typeof GetTournamentDetailsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_underdog_game_v1_game, 0);

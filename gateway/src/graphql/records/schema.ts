@@ -1,0 +1,98 @@
+export const recordsTypeDefs = /* GraphQL */ `
+  "A played game's winner."
+  type GameWinner {
+    username: String!
+  }
+
+  type ParticipantBreakdown {
+    total: Int!
+    online: Int!
+    offline: Int!
+  }
+
+  type ParticipantStanding {
+    username: String!
+    isEliminated: Boolean!
+    "The round that eliminated the participant; null while still in"
+    eliminatedInRound: Int
+    isOfflinePlayer: Boolean!
+  }
+
+  "Spec §3 tournament statistics. Same fields as REST's statistics JSON."
+  type TournamentStatistics {
+    tournament: Tournament!
+    "Rounds played so far (0 before the game)"
+    totalRounds: Int!
+    participantBreakdown: ParticipantBreakdown!
+    "Null until the game ends with a winner"
+    winner: GameWinner
+    participantCount: Int!
+    "In the order they joined"
+    participants: [ParticipantStanding!]!
+  }
+
+  "A tournament as it was when its game started."
+  type RecordedTournament {
+    id: ID!
+    title: String!
+    prize: String
+    "ISO 8601"
+    startAt: String!
+  }
+
+  "Spec §3 tournament history item."
+  type TournamentHistoryItem {
+    tournament: RecordedTournament!
+    "Null when the game ended without a winner"
+    winner: GameWinner
+    totalPlayers: Int!
+    "Rounds played"
+    totalRounds: Int!
+    "ISO 8601"
+    endedAt: String!
+  }
+
+  type RecordedImage {
+    id: ID!
+    alt: String!
+  }
+
+  type RecordedVote {
+    username: String!
+    imageId: String!
+    "ISO 8601, the server's stamp"
+    votedAt: String!
+    isOfflinePlayer: Boolean!
+  }
+
+  type EliminatedPlayer {
+    username: String!
+    isOfflinePlayer: Boolean!
+  }
+
+  type RoundDetails {
+    roundNumber: Int!
+    images: [RecordedImage!]!
+    "In the order they were cast"
+    votes: [RecordedVote!]!
+    eliminatedPlayers: [EliminatedPlayer!]!
+  }
+
+  "Spec §3 tournament detail."
+  type TournamentDetails {
+    tournament: Tournament!
+    winner: GameWinner
+    totalPlayers: Int!
+    "Resolved rounds, in order"
+    rounds: [RoundDetails!]!
+  }
+
+  extend type Query {
+    "Public. NOT_FOUND (TOURNAMENT_NOT_FOUND) when there is no such tournament."
+    tournamentStatistics(tournamentId: ID!): TournamentStatistics!
+    "Admin only: finished games, the most recently ended first."
+    tournamentHistory: [TournamentHistoryItem!]!
+    "Admin only."
+    tournamentDetails(tournamentId: ID!): TournamentDetails!
+  }
+`;

@@ -1,0 +1,200 @@
+import {
+  timestampDate,
+  type GameDetails,
+  type GameStatistics,
+  type RecordedTournament,
+  type TournamentHistoryItem,
+} from '@underdog/proto';
+import { actorOf, delegate } from './actors';
+import type { GatewayClients } from './clients';
+import type { Caller } from './session';
+import type { Tournaments, TournamentView } from './tournaments';
+
+/** A finished game's winner as the records show it; null (or absent in history) without one. */
+export interface WinnerView {
+  username: string;
+}
+
+export interface ParticipantStandingView {
+  username: string;
+  isEliminated: boolean;
+  /** The round that eliminated the participant; null while still in. */
+  eliminatedInRound: number | null;
+  isOfflinePlayer: boolean;
+}
+
+/** Spec §3 "Tournament statistics response". */
+export interface TournamentStatisticsView {
+  /** The spec's `{ title, status, startAt, prize }`, with the rest of the tournament's fields. */
+  tournament: TournamentView;
+  /** Rounds played so far (0 before the game). */
+  totalRounds: number;
+  participantBreakdown: { total: number; online: number; offline: number };
+  winner: WinnerView | null;
+  participantCount: number;
+  participants: ParticipantStandingView[];
+}
+
+/** A tournament as it was when its game started. */
+export interface RecordedTournamentView {
+  id: string;
+  title: string;
+  prize: string | null;
+  /** ISO 8601. */
+  startAt: string;
+}
+
+/** Spec §3 "Tournament history item"; `winner` is absent when the game had none. */
+export interface TournamentHistoryItemView {
+  tournament: RecordedTournamentView;
+  winner?: WinnerView;
+  totalPlayers: number;
+  /** Rounds played. */
+  totalRounds: number;
+  /** ISO 8601. */
+  endedAt: string;
+}
+
+export interface RoundDetailsView {
+  roundNumber: number;
+  images: { id: string; alt: string }[];
+  votes: { username: string; imageId: string; votedAt: string; isOfflinePlayer: boolean }[];
+  eliminatedPlayers: { username: string; isOfflinePlayer: boolean }[];
+}
+
+/** Spec §3 "Tournament detail". */
+export interface TournamentDetailsView {
+  tournament: TournamentView;
+  winner: WinnerView | null;
+  totalPlayers: number;
+  rounds: RoundDetailsView[];
+}
+
+/**
+ * The reads of played games behind both edges. The records are the game-engine's; the
+ * tournament's own fields (status above all) are the tournament service's, so a tournament
+ * without a game yet still has statistics: no rounds, no winner, its registrants so far.
+ */
+export class GameRecordsReads {
+  constructor(
+    private readonly clients: Pick<GatewayClients, 'game'>,
+    private readonly tournaments: Tournaments,
+  ) {}
+
+  /** Public. 404 TOURNAMENT_NOT_FOUND for an unknown tournament. */
+  async statistics(caller: Caller, tournamentId: string): Promise<TournamentStatisticsView> {
+    const [tournament, { statistics }] = await Promise.all([
+      this.tournaments.get(tournamentId),
+      delegate(
+        this.clients.game.getTournamentStatistics({ actor: await actorOf(caller), tournamentId }),
+      ),
+    ]);
+    return statistics ? toStatisticsView(tournament, statistics) : noGameStatistics(tournament);
+  }
+
+  /** Admin only: finished games, the most recently ended first. */
+  async history(caller: Caller): Promise<TournamentHistoryItemView[]> {
+    const { items } = await delegate(
+      this.clients.game.listTournamentHistory({ actor: await actorOf(caller) }),
+    );
+    return items.map(toHistoryItemView);
+  }
+
+  /** Admin only. 404 TOURNAMENT_NOT_FOUND for an unknown tournament. */
+  async details(caller: Caller, tournamentId: string): Promise<TournamentDetailsView> {
+    // The admin check first, so a non-admin learns nothing about which tournaments exist.
+    const { details } = await delegate(
+      this.clients.game.getTournamentDetails({ actor: await actorOf(caller), tournamentId }),
+    );
+    const tournament = await this.tournaments.get(tournamentId);
+    if (!details) {
+      return { tournament, winner: null, totalPlayers: tournament.participantCount, rounds: [] };
+    }
+    return toDetailsView(tournament, details);
+  }
+}
+
+const winnerOf = (username: string | undefined): WinnerView | null =>
+  username === undefined ? null : { username };
+
+function toStatisticsView(
+  tournament: TournamentView,
+  statistics: GameStatistics,
+): TournamentStatisticsView {
+  return {
+    tournament,
+    totalRounds: statistics.roundsPlayed,
+    participantBreakdown: {
+      total: statistics.participantCount,
+      online: statistics.onlineParticipantCount,
+      offline: statistics.offlineParticipantCount,
+    },
+    winner: winnerOf(statistics.winnerUsername),
+    participantCount: statistics.participantCount,
+    participants: statistics.participants.map((participant) => ({
+      username: participant.username,
+      isEliminated: participant.isEliminated,
+      eliminatedInRound: participant.eliminatedInRound === 0 ? null : participant.eliminatedInRound,
+      isOfflinePlayer: participant.isOfflinePlayer,
+    })),
+  };
+}
+
+/** Before the game the tournament's participants are its offline registrants. */
+function noGameStatistics(tournament: TournamentView): TournamentStatisticsView {
+  return {
+    tournament,
+    totalRounds: 0,
+    participantBreakdown: {
+      total: tournament.participantCount,
+      online: 0,
+      offline: tournament.participantCount,
+    },
+    winner: null,
+    participantCount: tournament.participantCount,
+    participants: [],
+  };
+}
+
+function toRecordedTournamentView(tournament: RecordedTournament | undefined) {
+  if (!tournament?.startAt)
+    throw new Error('the game-engine returned a game without its tournament');
+  return {
+    id: tournament.id,
+    title: tournament.title,
+    prize: tournament.prize ?? null,
+    startAt: timestampDate(tournament.startAt).toISOString(),
+  };
+}
+
+function toHistoryItemView(item: TournamentHistoryItem): TournamentHistoryItemView {
+  return {
+    tournament: toRecordedTournamentView(item.tournament),
+    ...(item.winnerUsername === undefined ? {} : { winner: { username: item.winnerUsername } }),
+    totalPlayers: item.totalPlayers,
+    totalRounds: item.roundsPlayed,
+    endedAt: item.endedAt ? timestampDate(item.endedAt).toISOString() : '',
+  };
+}
+
+function toDetailsView(tournament: TournamentView, details: GameDetails): TournamentDetailsView {
+  return {
+    tournament,
+    winner: winnerOf(details.winnerUsername),
+    totalPlayers: details.totalPlayers,
+    rounds: details.rounds.map((round) => ({
+      roundNumber: round.roundNumber,
+      images: round.images.map(({ id, alt }) => ({ id, alt })),
+      votes: round.votes.map((vote) => ({
+        username: vote.username,
+        imageId: vote.imageId,
+        votedAt: vote.votedAt ? timestampDate(vote.votedAt).toISOString() : '',
+        isOfflinePlayer: vote.isOfflinePlayer,
+      })),
+      eliminatedPlayers: round.eliminatedPlayers.map(({ username, isOfflinePlayer }) => ({
+        username,
+        isOfflinePlayer,
+      })),
+    })),
+  };
+}

@@ -1,0 +1,96 @@
+import { AppError } from '@underdog/kit';
+import { GameService, timestampFromDate, type Actor } from '@underdog/proto';
+import type { ServiceImpl } from '@underdog/rpc';
+import type { GameReads, TournamentSnapshot } from './persistence';
+
+export type RecordsRpc = Pick<
+  ServiceImpl<typeof GameService>,
+  'getTournamentStatistics' | 'listTournamentHistory' | 'getTournamentDetails'
+>;
+
+const ADMIN_ROLE = 'admin';
+
+export const recordsErrors = {
+  notAuthenticated: () =>
+    new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NO_SESSION' }),
+  adminOnly: () => new AppError('FORBIDDEN', 'Admin access required', { reason: 'ADMIN_ONLY' }),
+};
+
+/** History and details are the admin's: a visitor gets 401, anyone else 403. */
+function requireAdmin(actor: Actor | undefined): void {
+  if (!actor?.userId) throw recordsErrors.notAuthenticated();
+  if (actor.role !== ADMIN_ROLE) throw recordsErrors.adminOnly();
+}
+
+const recordedTournament = (tournament: TournamentSnapshot) => ({
+  id: tournament.id,
+  title: tournament.title,
+  ...(tournament.prize === undefined ? {} : { prize: tournament.prize }),
+  startAt: timestampFromDate(tournament.startAt),
+});
+
+/** GameService's reads of the records: each handler checks the caller, reads and translates. */
+export function recordsRpc(reads: GameReads): RecordsRpc {
+  return {
+    getTournamentStatistics: async ({ tournamentId }) => {
+      const statistics = await reads.statistics(tournamentId);
+      if (!statistics) return {};
+      return {
+        statistics: {
+          gameId: statistics.gameId,
+          finished: statistics.status === 'finished',
+          roundsPlayed: statistics.roundsPlayed,
+          participantCount: statistics.participantBreakdown.total,
+          onlineParticipantCount: statistics.participantBreakdown.online,
+          offlineParticipantCount: statistics.participantBreakdown.offline,
+          ...(statistics.winner ? { winnerUsername: statistics.winner.username } : {}),
+          participants: statistics.participants.map((participant) => ({
+            username: participant.username,
+            isEliminated: participant.isEliminated,
+            eliminatedInRound: participant.eliminatedInRound ?? 0,
+            isOfflinePlayer: participant.isOfflinePlayer,
+          })),
+        },
+      };
+    },
+    listTournamentHistory: async ({ actor, limit }) => {
+      requireAdmin(actor);
+      const entries = await reads.history(limit > 0 ? { limit } : {});
+      return {
+        items: entries.map((entry) => ({
+          gameId: entry.gameId,
+          tournament: recordedTournament(entry.tournament),
+          ...(entry.winner ? { winnerUsername: entry.winner.username } : {}),
+          totalPlayers: entry.totalPlayers,
+          roundsPlayed: entry.roundsPlayed,
+          endedAt: timestampFromDate(entry.endedAt),
+        })),
+      };
+    },
+    getTournamentDetails: async ({ actor, tournamentId }) => {
+      requireAdmin(actor);
+      const details = await reads.details(tournamentId);
+      if (!details) return {};
+      return {
+        details: {
+          gameId: details.gameId,
+          finished: details.status === 'finished',
+          tournament: recordedTournament(details.tournament),
+          ...(details.winner ? { winnerUsername: details.winner.username } : {}),
+          totalPlayers: details.totalPlayers,
+          rounds: details.rounds.map((round) => ({
+            roundNumber: round.roundNumber,
+            images: round.images,
+            votes: round.votes.map((vote) => ({
+              username: vote.username,
+              imageId: vote.imageId,
+              votedAt: timestampFromDate(vote.votedAt),
+              isOfflinePlayer: vote.isOfflinePlayer,
+            })),
+            eliminatedPlayers: round.eliminatedPlayers,
+          })),
+        },
+      };
+    },
+  };
+}
