@@ -3,7 +3,7 @@
 // Go module, tools/helm/ensure-skaffold-schema.sh), through helm's JSON-schema validation of chart
 // values; then its artifacts are compared with the chart's components.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chartDir, ensureTool, Helm, repoRoot, type ComponentFacts } from './helm-support';
 
@@ -74,6 +74,19 @@ describe('skaffold.yaml', () => {
     expect(dockerfile).toMatch(/^FROM .* AS service$/m);
     expect(dockerfile).toMatch(/^FROM .* AS web$/m);
     expect(dockerfile).toMatch(/^ARG COMPONENT$/m);
+    // Every file the Dockerfile copies from the build context exists and is not .dockerignored.
+    const ignored = readFileSync(join(repoRoot, '.dockerignore'), 'utf8');
+    const copied = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap(([, sources]) =>
+      (sources ?? '').split(/\s+/).filter((source) => source !== '.'),
+    );
+    expect(copied).toContain('tools/docker/nginx.conf');
+    for (const source of copied) {
+      expect({ source, exists: existsSync(join(repoRoot, source)) }).toEqual({
+        source,
+        exists: true,
+      });
+      expect(ignored).not.toMatch(new RegExp(`^${source.split('/')[0] ?? ''}/?$`, 'm'));
+    }
     const dockerfiles = execFileSync(
       'git',
       ['ls-files', '--cached', '--others', '--exclude-standard'],
