@@ -456,6 +456,7 @@ describe('charts/underdog', () => {
       REDIS_URL: 'redis://redis:6379',
       AUTH_URL: 'http://underdog-auth:8081',
       TOURNAMENT_URL: 'http://underdog-tournament:8082',
+      GAME_ENGINE_URL: 'http://underdog-game-engine:8083',
       ADS_URL: 'http://underdog-ads:8084',
       NOTIFICATION_URL: 'http://underdog-notification:8085',
     });
@@ -471,7 +472,10 @@ describe('charts/underdog', () => {
       KAFKA_BROKERS: 'kafka:9092',
       REDIS_URL: 'redis://redis:6379',
     });
-    expect(config('game-engine')).not.toHaveProperty('MONGO_URL');
+    expect(config('game-engine')).toMatchObject({
+      MONGO_URL: 'mongodb://mongo:27017',
+      MONGO_DB: 'underdog-game-engine',
+    });
     expect(config('ads')).toMatchObject({ MONGO_DB: 'underdog-ads' });
     expect(config('notification')).toMatchObject({
       SMTP_URL: 'smtp://mailpit:1025',
