@@ -8,6 +8,7 @@ import {
   type ReadinessReport,
   type Registry,
 } from '@underdog/kit';
+import type { EventBus } from '@underdog/bus';
 import type { LiveStore } from '@underdog/store';
 import { Accounts } from './accounts';
 import { Advertisements } from './ads';
@@ -15,9 +16,14 @@ import { Callers } from './callers';
 import type { GatewayClients } from './clients';
 import type { GatewaySettings } from './config';
 import { requireCsrfSafeMutation } from './csrf';
+import { LiveFeeds } from './graphql/live/feeds';
 import { createGraphQLEndpoint } from './graphql/server';
 import { RateLimiter } from './rate-limiter';
 import { GameRecordsReads } from './records';
+import { RealtimeHub } from './realtime/hub';
+import { RealtimeMetrics } from './realtime/metrics';
+import { defaultRealtimeLimits, type LiveGamePort, type RealtimeLimits } from './realtime/ports';
+import { WsEndpoint } from './realtime/ws-endpoint';
 import { createRestRouter } from './rest';
 import { SessionCookie } from './session';
 import { Tournaments } from './tournaments';
@@ -33,14 +39,25 @@ export interface GatewayOptions {
   readiness: () => Promise<ReadinessReport>;
   /** The built web app to serve at `/`, when there is one. */
   webRoot?: string;
+  /** The bus the real-time fan-out consumes `game.events` and `tournament.lifecycle` from. */
+  bus: EventBus;
+  /** This replica's id; its fan-out consumer group is `gateway-<instanceId>`. */
+  instanceId: string;
+  /** The live game (snapshot and votes) for the real-time edges. */
+  games?: LiveGamePort;
+  /** Tighter or looser real-time bounds than the defaults (tests). */
+  realtimeLimits?: Partial<RealtimeLimits>;
 }
 
 export interface Gateway {
   /** The HTTP surface: REST under /api, GraphQL at /graphql, health, the web app. */
   app: Express;
+  /** The real-time fan-out: consumer, `/ws` and graphql-ws listeners (tests publish to it). */
+  realtime: { hub: RealtimeHub; ws: WsEndpoint; feeds: LiveFeeds };
   /**
-   * The HTTP listener as a lifecycle component, with the `/graphql` WebSocket endpoint on the
-   * same server. Stopping it closes the WebSockets, drains the HTTP requests, then stops Apollo.
+   * The HTTP listener as a lifecycle component, with the `/graphql` and `/ws` WebSocket
+   * endpoints on the same server and the real-time consumer. Starting joins the consumer group
+   * first; stopping closes the WebSockets, drains the HTTP requests, stops Apollo, then leaves.
    */
   listen(options: { port: number; host: string; logger?: Logger }): HttpServerComponent;
 }
@@ -53,12 +70,36 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const tournaments = new Tournaments(clients);
   const advertisements = new Advertisements(clients);
   const records = new GameRecordsReads(clients, tournaments);
+  const limits = { ...defaultRealtimeLimits, ...options.realtimeLimits };
+  const metrics = new RealtimeMetrics(options.registry);
+  const listTournaments = () => tournaments.list();
   const graphql = await createGraphQLEndpoint({
     logger,
     callers,
     services: { accounts, tournaments, advertisements, records, clients },
     introspection: settings.introspection,
+    metrics,
+    limits,
+    createFeeds: (schema) =>
+      new LiveFeeds({ schema, logger, limits, metrics, games: options.games }),
   });
+  const ws = new WsEndpoint({
+    logger,
+    callers,
+    limits,
+    metrics,
+    listTournaments,
+    games: options.games,
+  });
+  const hub = new RealtimeHub({
+    bus: options.bus,
+    logger,
+    instanceId: options.instanceId,
+    listTournaments,
+  });
+  hub.addListener(ws);
+  hub.addListener(graphql.feeds);
+  const consumer = hub.component();
 
   const app = createHttpApp(options);
   app.set('trust proxy', settings.trustProxy);
@@ -81,17 +122,24 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   return {
     app,
+    realtime: { hub, ws, feeds: graphql.feeds },
     listen(listenOptions) {
       const http = httpServerComponent(app, {
         ...listenOptions,
-        onServer: (server) => attachWebSockets(server, { '/graphql': graphql.webSocket }),
+        onServer: (server) =>
+          attachWebSockets(server, { '/graphql': graphql.webSocket, '/ws': ws.server }),
       });
       return {
         ...http,
+        start: async () => {
+          await consumer.start?.();
+          await http.start?.();
+        },
         stop: async () => {
-          await graphql.closeWebSockets();
+          await Promise.all([graphql.closeWebSockets(), ws.close()]);
           await http.stop?.();
           await graphql.stop();
+          await consumer.stop?.();
         },
       };
     },

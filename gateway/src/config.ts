@@ -1,7 +1,11 @@
+import { hostname } from 'node:os';
 import { envFields, parseEnv, type Environment } from '@underdog/kit';
 import { parseAll } from '@underdog/platform';
 import { z } from 'zod';
 import type { RateLimitRule } from './rate-limiter';
+
+/** A replica's id when INSTANCE_ID is unset: unique per process on a host. */
+const defaultInstanceId = `${hostname()}-${process.pid}`;
 
 const count = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
@@ -94,6 +98,8 @@ export function gatewayConfig(env: Environment) {
           ADS_URL: envFields.url(),
           NOTIFICATION_URL: envFields.url(),
           REDIS_URL: envFields.url(),
+          KAFKA_BROKERS: envFields.brokers(),
+          INSTANCE_ID: z.string().min(1).default(defaultInstanceId),
         },
         env,
       ),

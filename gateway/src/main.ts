@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import {
   ComponentGroup,
   ConfigError,
@@ -36,9 +35,10 @@ async function main() {
     const infrastructure = await createDistributedInfrastructure(
       {
         service: 'gateway',
-        instanceId: `${hostname()}-${process.pid}`,
-        needs: ['store'],
+        instanceId: config.INSTANCE_ID,
+        needs: ['store', 'bus'],
         redisUrl: config.REDIS_URL,
+        kafkaBrokers: config.KAFKA_BROKERS,
         mongoDb: 'unused',
         registry,
       },
@@ -49,6 +49,8 @@ async function main() {
       registry,
       clients,
       store: infrastructure.store,
+      bus: infrastructure.bus,
+      instanceId: config.INSTANCE_ID,
       settings: config.settings,
       readiness: () => group.readiness(),
     });

@@ -9,6 +9,7 @@ const urls = {
   NOTIFICATION_URL: 'http://notification:8085',
   REDIS_URL: 'redis://redis:6379',
 };
+const kafka = { KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092' };
 
 /** The variables a ConfigError names, sorted. */
 function problemsOf(env: Record<string, string>): string[] {
@@ -58,11 +59,12 @@ describe('gateway configuration', () => {
     });
   });
 
-  it('needs every service URL and Redis in distributed mode, listing all that are missing', () => {
+  it('needs every service URL, Redis and Kafka in distributed mode, listing all that are missing', () => {
     expect(problemsOf({ TOURNAMENT_URL: urls.TOURNAMENT_URL, TRUST_PROXY: 'yes' })).toEqual([
       'ADS_URL',
       'AUTH_URL',
       'GAME_ENGINE_URL',
+      'KAFKA_BROKERS',
       'NOTIFICATION_URL',
       'REDIS_URL',
       'TRUST_PROXY',
@@ -72,11 +74,19 @@ describe('gateway configuration', () => {
   it('reads a complete distributed environment', () => {
     const config = gatewayConfig({
       ...urls,
+      ...kafka,
+      INSTANCE_ID: 'gateway-0',
       NODE_ENV: 'production',
       COOKIE_SECURE: 'true',
       TRUST_PROXY: '1',
     });
-    expect(config).toMatchObject({ ...urls, NODE_ENV: 'production', PORT: 8080 });
+    expect(config).toMatchObject({
+      ...urls,
+      KAFKA_BROKERS: ['kafka-0:9092', 'kafka-1:9092'],
+      INSTANCE_ID: 'gateway-0',
+      NODE_ENV: 'production',
+      PORT: 8080,
+    });
     expect(config.settings).toMatchObject({ cookieSecure: true, trustProxy: 1, devMailbox: false });
   });
 });

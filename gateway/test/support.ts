@@ -11,8 +11,17 @@ import {
   type UserSchema,
 } from '@underdog/proto';
 import type { ServiceImpl } from '@underdog/rpc';
+import { createMemoryBus, type EventBus } from '@underdog/bus';
+import { allTopics } from '@underdog/platform';
 import { createMemoryStore, type LiveStore } from '@underdog/store';
-import { createGateway, createGatewayClients, gatewaySettings, type GatewaySettings } from '../src';
+import {
+  createGateway,
+  createGatewayClients,
+  gatewaySettings,
+  type Gateway,
+  type GatewaySettings,
+} from '../src';
+import type { LiveGamePort, RealtimeLimits } from '../src/realtime/ports';
 
 export const validPassword = 'right-password1';
 
@@ -109,6 +118,9 @@ export interface TestGateway {
   url(path: string): string;
   calls: AuthCalls;
   store: LiveStore;
+  /** The in-memory bus the gateway's real-time fan-out consumes. */
+  bus: EventBus;
+  gateway: Gateway;
   stop(): Promise<void>;
 }
 
@@ -122,6 +134,9 @@ export interface TestGatewayOptions {
   ads?: Partial<ServiceImpl<typeof AdsService>>;
   /** Handlers of the stub game-engine (GameService). */
   game?: Partial<ServiceImpl<typeof GameService>>;
+  /** The live game behind `/ws` and the graphql-ws subscriptions. */
+  games?: LiveGamePort;
+  realtimeLimits?: Partial<RealtimeLimits>;
 }
 
 /** The gateway on a free port, in front of stub services called in-process. */
@@ -157,12 +172,18 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     },
   });
   const store = createMemoryStore();
+  const bus = createMemoryBus({ logger });
+  await bus.ensureTopics(allTopics);
   const group = new ComponentGroup(logger, []);
   const gateway = await createGateway({
     logger,
     registry: createMetricsRegistry('gateway-test'),
     clients,
     store,
+    bus,
+    instanceId: 'test',
+    ...(options.games ? { games: options.games } : {}),
+    ...(options.realtimeLimits ? { realtimeLimits: options.realtimeLimits } : {}),
     settings: {
       ...gatewaySettings(options.env ?? {}, options.nodeEnv ?? 'test'),
       ...options.settings,
@@ -175,8 +196,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     url: (path) => `http://127.0.0.1:${http.port()}${path}`,
     calls,
     store,
+    bus,
+    gateway,
     stop: async () => {
       await http.stop?.();
+      await bus.close();
       await store.close();
     },
   };

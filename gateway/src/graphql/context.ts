@@ -1,4 +1,5 @@
 import type { Logger } from '@underdog/kit';
+import type { WebSocket } from 'ws';
 import type { Accounts } from '../accounts';
 import type { Advertisements } from '../ads';
 import type { GatewayClients } from '../clients';
@@ -15,6 +16,8 @@ export interface GraphQLContext {
   records: GameRecordsReads;
   clients: GatewayClients;
   logger: Logger;
+  /** The graphql-ws connection's socket (absent over HTTP): the fan-out watches its buffer. */
+  webSocket?: WebSocket;
 }
 
 /** A domain module's resolvers; each field resolver translates its arguments and delegates. */

@@ -4,11 +4,14 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { expressMiddleware } from '@as-integrations/express5';
 import type { Logger } from '@underdog/kit';
 import type { RequestHandler } from 'express';
-import { GraphQLError, getOperationAST, parse } from 'graphql';
+import { GraphQLError, Kind, getOperationAST, parse, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Callers } from '../callers';
+import type { RealtimeMetrics } from '../realtime/metrics';
+import type { RealtimeLimits } from '../realtime/ports';
 import type { GraphQLContext } from './context';
+import type { LiveFeeds } from './live/feeds';
 import { createSchema } from './schema';
 
 export interface GraphQLOptions {
@@ -17,6 +20,10 @@ export interface GraphQLOptions {
   /** The rest of the context, the same for every request. */
   services: Omit<GraphQLContext, 'caller' | 'logger'>;
   introspection: boolean;
+  /** The live subscriptions, fed by the fan-out; built from this endpoint's schema. */
+  createFeeds: (schema: GraphQLSchema) => LiveFeeds;
+  metrics: RealtimeMetrics;
+  limits: RealtimeLimits;
 }
 
 export interface GraphQLEndpoint {
@@ -26,6 +33,8 @@ export interface GraphQLEndpoint {
   webSocket: WebSocketServer;
   /** Closes every graphql-ws connection (1001, going away) and refuses new ones. */
   closeWebSockets(): Promise<void>;
+  /** The graphql-ws subscriptions' fan-out (a listener of the realtime hub). */
+  feeds: LiveFeeds;
   /** Stops Apollo; after the HTTP server has drained its requests. */
   stop(): Promise<void>;
 }
@@ -55,7 +64,16 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
   });
   await apollo.start();
 
-  const webSocket = new WebSocketServer({ noServer: true });
+  const feeds = options.createFeeds(schema);
+  const webSocket = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.limits.maxPayloadBytes,
+    perMessageDeflate: false,
+  });
+  webSocket.on('connection', (socket) => {
+    options.metrics.connections.inc({ protocol: 'graphql-ws' });
+    socket.on('close', () => options.metrics.connections.dec({ protocol: 'graphql-ws' }));
+  });
   const subscriptions = useServer(
     {
       schema,
@@ -63,8 +81,11 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
         ...options.services,
         logger,
         caller: options.callers.fromUpgrade(extra.request),
+        webSocket: extra.socket,
       }),
-      onSubscribe: (_ctx, _id, payload) => refuseMutations(payload),
+      onSubscribe: (_ctx, _id, payload) => refuseSessionMutations(payload),
+      // Subscriptions are fed by the fan-out: one execution per event and operation.
+      subscribe: (args) => feeds.subscribe(args),
     },
     webSocket,
   );
@@ -78,6 +99,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
       }),
     }),
     webSocket,
+    feeds,
     closeWebSockets: async () => {
       await subscriptions.dispose();
     },
@@ -85,11 +107,15 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
   };
 }
 
+/** The mutations a live client may send over graphql-ws: none of them touches the cookie. */
+const socketMutations = new Set(['joinTournament', 'castVote']);
+
 /**
- * Mutations go over HTTP: the ones that start or end a session must set a cookie, which no
- * WebSocket message can do, and one rule for all is simpler than a list.
+ * The other mutations go over HTTP: the ones that start or end a session must set a cookie,
+ * which no WebSocket message can do. Joining and voting may go over the socket the game
+ * already uses.
  */
-function refuseMutations(payload: {
+function refuseSessionMutations(payload: {
   query: string;
   operationName?: string | null | undefined;
 }): GraphQLError[] | undefined {
@@ -100,6 +126,14 @@ function refuseMutations(payload: {
     return undefined; // graphql-ws reports the syntax error itself
   }
   if (operation?.operation !== 'mutation') return undefined;
+  const fields = operation.selectionSet.selections;
+  if (
+    fields.every(
+      (selection) => selection.kind === Kind.FIELD && socketMutations.has(selection.name.value),
+    )
+  ) {
+    return undefined;
+  }
   return [
     new GraphQLError('Mutations must be sent over HTTP', { extensions: { code: 'BAD_REQUEST' } }),
   ];

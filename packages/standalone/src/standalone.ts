@@ -77,6 +77,8 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
     registry,
     clients,
     store: infrastructure.store,
+    bus: infrastructure.bus,
+    instanceId: 'standalone',
     settings: gatewaySettings(env, options.nodeEnv),
     readiness: () => group.readiness(),
   });

@@ -1,0 +1,139 @@
+import type { BusMessage, EventBus, Subscription } from '@underdog/bus';
+import type { Component, Logger } from '@underdog/kit';
+import { topics } from '@underdog/platform';
+import {
+  EventHeader,
+  GameEventSchema,
+  TournamentLifecycleEventSchema,
+  fromBinary,
+} from '@underdog/proto';
+import type { TournamentView } from '../tournaments';
+import {
+  toGameEventView,
+  toTournamentChange,
+  type GameEventView,
+  type TournamentChange,
+} from './views';
+
+/**
+ * A protocol's fan-out: told once per event, it serialises once and writes the same frame to
+ * each of its local subscribers. `/ws` and graphql-ws each register one.
+ */
+export interface RealtimeListener {
+  gameEvent(view: GameEventView): void | Promise<void>;
+  tournamentChange(change: TournamentChange, list: TournamentView[] | null): void | Promise<void>;
+}
+
+export interface RealtimeHubOptions {
+  bus: EventBus;
+  logger: Logger;
+  /** This replica's id: the consumer group is `gateway-<instanceId>`, so every replica gets all. */
+  instanceId: string;
+  /** The tournament list after a change (one call per batch of lifecycle events). */
+  listTournaments: () => Promise<TournamentView[]>;
+  now?: () => Date;
+}
+
+/** How many recent event ids are remembered to drop a redelivered batch's repeats. */
+const rememberedEventIds = 4096;
+
+/**
+ * Every gateway replica consumes `game.events` and `tournament.lifecycle` in a group of its own
+ * and hands each event, mapped once to its client view, to each protocol's listener. Nothing
+ * is kept per event: a replica that starts late begins with the next event, and a client
+ * catches up from the snapshot it gets on subscribing.
+ */
+export class RealtimeHub {
+  private readonly listeners: RealtimeListener[] = [];
+  private readonly recentIds = new Set<string>();
+  private readonly now: () => Date;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: RealtimeHubOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.logger = options.logger.child({ component: 'realtime-hub' });
+  }
+
+  get groupId(): string {
+    return `gateway-${this.options.instanceId}`;
+  }
+
+  addListener(listener: RealtimeListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** The consumer as a lifecycle component: joins its group on start, leaves on stop. */
+  component(): Component {
+    let subscription: Subscription | undefined;
+    return {
+      name: 'realtime-consumer',
+      start: async () => {
+        subscription = await this.options.bus.subscribe({
+          groupId: this.groupId,
+          topics: [topics.gameEvents.name, topics.tournamentLifecycle.name],
+          // A new group: only what happens from now on; the snapshot covers the past.
+          fromBeginning: false,
+          handleBatch: (batch) => this.handleBatch(batch),
+        });
+      },
+      stop: async () => {
+        await subscription?.stop();
+      },
+    };
+  }
+
+  /** One partition's messages, in order. Never throws: a bad event is logged and skipped. */
+  async handleBatch(batch: BusMessage[]): Promise<void> {
+    const changes: TournamentChange[] = [];
+    for (const message of batch) {
+      if (!message.value || this.seen(message)) continue;
+      try {
+        if (message.topic === topics.gameEvents.name) {
+          const view = toGameEventView(fromBinary(GameEventSchema, message.value), this.now());
+          if (view) await this.toEach((listener) => listener.gameEvent(view));
+        } else if (message.topic === topics.tournamentLifecycle.name) {
+          const change = toTournamentChange(
+            fromBinary(TournamentLifecycleEventSchema, message.value),
+          );
+          if (change) changes.push(change);
+        }
+      } catch (error) {
+        this.logger.warn(
+          { err: error, topic: message.topic, offset: message.offset },
+          'undecodable real-time event skipped',
+        );
+      }
+    }
+    if (changes.length === 0) return;
+    const list = await this.options.listTournaments().catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'could not read the tournament list after a change');
+      return null;
+    });
+    for (const change of changes) {
+      await this.toEach((listener) => listener.tournamentChange(change, list));
+    }
+  }
+
+  private async toEach(deliver: (listener: RealtimeListener) => void | Promise<void>) {
+    for (const listener of this.listeners) {
+      try {
+        await deliver(listener);
+      } catch (error) {
+        this.logger.error({ err: error }, 'a real-time listener failed');
+      }
+    }
+  }
+
+  /** At-least-once delivery: a batch delivered again must not reach the clients twice. */
+  private seen(message: BusMessage): boolean {
+    const id = message.headers[EventHeader.id];
+    if (!id) return false;
+    if (this.recentIds.has(id)) return true;
+    this.recentIds.add(id);
+    if (this.recentIds.size > rememberedEventIds) {
+      const oldest = this.recentIds.values().next().value;
+      if (oldest !== undefined) this.recentIds.delete(oldest);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,45 @@
+import type { LiveGame } from '@underdog/proto';
+import type { Caller } from '../session';
+
+/** A vote as both real-time edges pass it on (the engine's answer echoes it). */
+export interface VoteRequest {
+  tournamentId: string;
+  roundNumber: number;
+  imageId: string;
+}
+
+/**
+ * What the real-time edges need from the game (implemented by `Games`, gateway/src/games.ts):
+ * the snapshot a subscriber starts from and the vote. Refusals are AppErrors with a reason.
+ */
+export interface LiveGamePort {
+  vote(caller: Caller, vote: VoteRequest): Promise<VoteRequest>;
+  liveGame(caller: Caller, tournamentId: string): Promise<LiveGame>;
+}
+
+/** The bounds that keep one connection from costing the gateway more than its share. */
+export interface RealtimeLimits {
+  /** Largest client frame accepted; a bigger one closes the connection with 1009. */
+  maxPayloadBytes: number;
+  /**
+   * A connection whose unsent data passes this is dropped (slow or stuck reader): the most a
+   * connection holds in the gateway's memory is this plus one event's frames.
+   */
+  maxBufferedBytes: number;
+  /** Ping interval; a connection that did not answer the previous ping is terminated. */
+  heartbeatMs: number;
+  /** Client messages per second a connection may send, with a burst of `messageBurst`. */
+  messagesPerSecond: number;
+  messageBurst: number;
+  /** How long a connection's session lookup is reused before it is read again. */
+  sessionTtlMs: number;
+}
+
+export const defaultRealtimeLimits: RealtimeLimits = {
+  maxPayloadBytes: 64 * 1024,
+  maxBufferedBytes: 1024 * 1024,
+  heartbeatMs: 30_000,
+  messagesPerSecond: 10,
+  messageBurst: 20,
+  sessionTtlMs: 60_000,
+};

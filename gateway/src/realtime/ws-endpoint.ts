@@ -1,0 +1,335 @@
+import type { IncomingMessage } from 'node:http';
+import { isAppError, type Logger } from '@underdog/kit';
+import { appErrorFromRpc } from '@underdog/rpc';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { Callers } from '../callers';
+import type { Caller } from '../session';
+import type { TournamentView } from '../tournaments';
+import { parseClientMessage, type ClientMessage } from './client-messages';
+import type { RealtimeListener } from './hub';
+import {
+  gameEventMessages,
+  snapshotMessage,
+  tournamentChangeMessages,
+  type ServerMessage,
+} from './messages';
+import type { RealtimeMetrics } from './metrics';
+import type { LiveGamePort, RealtimeLimits } from './ports';
+import { toLiveGameView, type GameEventView, type TournamentChange } from './views';
+
+/** Close codes the gateway uses on `/ws` (1009, too big, is sent by the ws library itself). */
+export const WsCloseCode = {
+  goingAway: 1001,
+  /** The client sent more messages than its rate allows. */
+  policyViolation: 1008,
+} as const;
+
+export interface WsEndpointOptions {
+  logger: Logger;
+  callers: Callers;
+  limits: RealtimeLimits;
+  metrics: RealtimeMetrics;
+  /** The current tournament list, sent to each new connection. */
+  listTournaments: () => Promise<TournamentView[]>;
+  /** The game; absent until the engine is wired (no snapshot, votes refused). */
+  games?: LiveGamePort | undefined;
+  now?: () => Date;
+}
+
+/** A frame serialised once and written as is to every subscriber (a text frame). */
+type Frame = Buffer;
+
+const frameOf = (message: ServerMessage): Frame => Buffer.from(JSON.stringify(message));
+
+/** Frames kept for a subscriber while its snapshot loads; past this it is dropped as stuck. */
+const maxPendingFrames = 1000;
+
+class WsConnection {
+  tournamentId: string | null = null;
+  /** Frames held back while the snapshot loads, so the snapshot comes first. */
+  pending: Frame[] | null = null;
+  subscribeSeq = 0;
+  alive = true;
+  private tokens: number;
+  private refilledAt: number;
+  private caller: Caller;
+  private callerAt: number;
+
+  constructor(
+    readonly socket: WebSocket,
+    private readonly request: IncomingMessage,
+    private readonly callers: Callers,
+    private readonly limits: RealtimeLimits,
+  ) {
+    this.tokens = limits.messageBurst;
+    this.refilledAt = Date.now();
+    this.caller = callers.fromUpgrade(request);
+    this.callerAt = Date.now();
+  }
+
+  /** The upgrade's session, read again now and then so a logout or a verification shows. */
+  currentCaller(): Caller {
+    if (Date.now() - this.callerAt > this.limits.sessionTtlMs) {
+      this.caller = this.callers.fromUpgrade(this.request);
+      this.callerAt = Date.now();
+    }
+    return this.caller;
+  }
+
+  /** Token bucket: false once the client sends faster than its rate (after the burst). */
+  takeToken(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(
+      this.limits.messageBurst,
+      this.tokens + ((now - this.refilledAt) / 1000) * this.limits.messagesPerSecond,
+    );
+    this.refilledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+/**
+ * The spec's `/ws` socket (docs/api-ws.md): `subscribe_tournament` and `game_action` in, the §7
+ * messages out. Every connection gets the tournament list's changes; a subscribed one gets its
+ * tournament's snapshot then its game events. Each event is serialised once and the same buffer
+ * written to every local subscriber; a subscriber whose unsent data passes the bound is dropped.
+ */
+export class WsEndpoint implements RealtimeListener {
+  readonly server: WebSocketServer;
+  private readonly connections = new Set<WsConnection>();
+  private readonly byTournament = new Map<string, Set<WsConnection>>();
+  private readonly logger: Logger;
+  private readonly now: () => Date;
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: WsEndpointOptions) {
+    this.logger = options.logger.child({ component: 'ws' });
+    this.now = options.now ?? (() => new Date());
+    this.server = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.limits.maxPayloadBytes,
+      perMessageDeflate: false,
+    });
+    this.server.on('connection', (socket: WebSocket, request: IncomingMessage) =>
+      this.open(socket, request),
+    );
+    this.heartbeat = setInterval(() => this.beat(), options.limits.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** How many connections are subscribed to a tournament (tests and diagnostics). */
+  subscriberCount(tournamentId: string): number {
+    return this.byTournament.get(tournamentId)?.size ?? 0;
+  }
+
+  gameEvent(view: GameEventView): void {
+    const subscribers = this.byTournament.get(view.tournamentId);
+    if (!subscribers || subscribers.size === 0) return;
+    const frames = gameEventMessages(view).map(frameOf);
+    for (const connection of subscribers) this.write(connection, frames);
+  }
+
+  tournamentChange(change: TournamentChange, list: TournamentView[] | null): void {
+    if (this.connections.size === 0) return;
+    const messages = tournamentChangeMessages(change, list ?? []);
+    // Without the list (the tournament service did not answer) only the live/finished news go.
+    const frames = (list ? messages : messages.slice(1)).map(frameOf);
+    for (const connection of this.connections) this.write(connection, frames);
+  }
+
+  /** Closes every connection (1001, going away) and stops the heartbeat. */
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    for (const connection of this.connections) {
+      connection.socket.close(WsCloseCode.goingAway, 'Server shutting down');
+    }
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const connection of this.connections) connection.socket.terminate();
+  }
+
+  private open(socket: WebSocket, request: IncomingMessage): void {
+    const connection = new WsConnection(socket, request, this.options.callers, this.options.limits);
+    this.connections.add(connection);
+    this.options.metrics.connections.inc({ protocol: 'ws' });
+    socket.on('pong', () => {
+      connection.alive = true;
+    });
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      void this.receive(connection, data, isBinary);
+    });
+    socket.on('error', (error) => {
+      this.logger.debug({ err: error }, 'ws connection error');
+    });
+    socket.on('close', () => {
+      this.connections.delete(connection);
+      this.unsubscribe(connection);
+      this.options.metrics.connections.dec({ protocol: 'ws' });
+    });
+    void this.options.listTournaments().then(
+      (list) => this.write(connection, [frameOf({ type: 'tournaments_update', data: list })]),
+      (error: unknown) => this.logger.warn({ err: error }, 'no tournament list for a new socket'),
+    );
+  }
+
+  private async receive(connection: WsConnection, data: RawData, isBinary: boolean) {
+    if (!connection.takeToken()) {
+      connection.socket.close(WsCloseCode.policyViolation, 'Too many messages');
+      return;
+    }
+    if (isBinary) {
+      this.reply(connection, { type: 'error', code: 'BAD_MESSAGE', message: 'Send text frames' });
+      return;
+    }
+    const parsed = parseClientMessage(rawText(data));
+    if (!parsed.ok) {
+      this.reply(connection, { type: 'error', code: parsed.code, message: parsed.message });
+      return;
+    }
+    try {
+      await this.handle(connection, parsed.message);
+    } catch (error) {
+      this.logger.error({ err: error }, 'ws message handling failed');
+    }
+  }
+
+  private async handle(connection: WsConnection, message: ClientMessage) {
+    switch (message.type) {
+      case 'subscribe_tournament':
+        return this.subscribe(connection, message.tournamentId);
+      case 'game_action':
+        return this.vote(connection, message);
+    }
+  }
+
+  private async subscribe(connection: WsConnection, tournamentId: string) {
+    this.unsubscribe(connection);
+    connection.tournamentId = tournamentId;
+    let subscribers = this.byTournament.get(tournamentId);
+    if (!subscribers) this.byTournament.set(tournamentId, (subscribers = new Set()));
+    subscribers.add(connection);
+    const games = this.options.games;
+    if (!games) return;
+
+    const seq = ++connection.subscribeSeq;
+    connection.pending = [];
+    let first: ServerMessage;
+    try {
+      const game = await games.liveGame(connection.currentCaller(), tournamentId);
+      first = snapshotMessage(toLiveGameView(game, this.now()));
+    } catch (error) {
+      first = errorMessage(error, tournamentId, this.logger);
+    }
+    if (seq !== connection.subscribeSeq) return; // a newer subscribe took over
+    const held = connection.pending ?? [];
+    connection.pending = null;
+    this.write(connection, [frameOf(first), ...held]);
+  }
+
+  private unsubscribe(connection: WsConnection) {
+    if (connection.tournamentId === null) return;
+    const subscribers = this.byTournament.get(connection.tournamentId);
+    subscribers?.delete(connection);
+    if (subscribers?.size === 0) this.byTournament.delete(connection.tournamentId);
+    connection.tournamentId = null;
+    connection.pending = null;
+    connection.subscribeSeq += 1;
+  }
+
+  private async vote(
+    connection: WsConnection,
+    action: Extract<ClientMessage, { type: 'game_action' }>,
+  ) {
+    const games = this.options.games;
+    if (!games) {
+      this.reply(connection, {
+        type: 'error',
+        code: 'NO_LIVE_GAME',
+        message: 'There is no live game to vote in',
+        tournamentId: action.tournamentId,
+      });
+      return;
+    }
+    try {
+      const vote = await games.vote(connection.currentCaller(), {
+        tournamentId: action.tournamentId,
+        roundNumber: action.round,
+        imageId: action.imageId,
+      });
+      this.reply(connection, {
+        type: 'vote_processed',
+        tournamentId: vote.tournamentId,
+        imageId: vote.imageId,
+        round: vote.roundNumber,
+      });
+    } catch (error) {
+      this.reply(connection, errorMessage(error, action.tournamentId, this.logger));
+    }
+  }
+
+  private reply(connection: WsConnection, message: ServerMessage) {
+    // A direct answer goes out at once, even while the snapshot loads.
+    this.send(connection, [frameOf(message)]);
+  }
+
+  private write(connection: WsConnection, frames: Frame[]) {
+    if (connection.pending) {
+      connection.pending.push(...frames);
+      if (connection.pending.length > maxPendingFrames) this.drop(connection);
+      return;
+    }
+    this.send(connection, frames);
+  }
+
+  private send(connection: WsConnection, frames: Frame[]) {
+    const { socket } = connection;
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (socket.bufferedAmount > this.options.limits.maxBufferedBytes) {
+      this.drop(connection);
+      return;
+    }
+    for (const frame of frames) socket.send(frame, { binary: false });
+  }
+
+  /** A slow or stuck reader: its buffered data goes with it; a close frame would only queue. */
+  private drop(connection: WsConnection) {
+    this.options.metrics.slowConsumersDropped.inc({ protocol: 'ws' });
+    this.logger.info(
+      { bufferedBytes: connection.socket.bufferedAmount },
+      'slow ws subscriber dropped',
+    );
+    connection.pending = null;
+    this.unsubscribe(connection);
+    connection.socket.terminate();
+  }
+
+  private beat() {
+    for (const connection of this.connections) {
+      if (!connection.alive) {
+        connection.socket.terminate();
+        continue;
+      }
+      connection.alive = false;
+      connection.socket.ping();
+    }
+  }
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}
+
+/** A refusal as the `error` message: its stable reason (e.g. VOTING_CLOSED) and message. */
+function errorMessage(error: unknown, tournamentId: string, logger: Logger): ServerMessage {
+  const appError = isAppError(error) ? error : appErrorFromRpc(error);
+  if (appError.code === 'INTERNAL') logger.error({ err: error }, 'ws request failed');
+  return {
+    type: 'error',
+    code: appError.publicCode,
+    message: appError.code === 'INTERNAL' ? 'Something went wrong' : appError.message,
+    tournamentId,
+  };
+}

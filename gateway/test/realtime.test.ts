@@ -1,0 +1,361 @@
+import { AppError } from '@underdog/kit';
+import { topics } from '@underdog/platform';
+import { TournamentStatus } from '@underdog/proto';
+import type { LiveGamePort, VoteRequest } from '../src/realtime/ports';
+import {
+  encodeGameEvent,
+  encodeLifecycleEvent,
+  gameEvent,
+  images,
+  lifecycleEvent,
+  liveGame,
+  wholeGame,
+} from './game-events';
+import {
+  feedOf,
+  graphqlWsClient,
+  openWs,
+  wsUrlOf,
+  type ServerMessageLike,
+  type WsTestClient,
+} from './realtime-clients';
+import {
+  cookieFrom,
+  jsonHeaders,
+  startTestGateway,
+  validPassword,
+  type TestGateway,
+} from './support';
+
+/** A stand-in for `Games`: a visitor may watch; a signed-in caller votes once per round. */
+function fakeGames(): LiveGamePort & { votes: VoteRequest[] } {
+  const votes: VoteRequest[] = [];
+  return {
+    votes,
+    async liveGame(caller, tournamentId) {
+      if (tournamentId === 'missing') {
+        throw new AppError('NOT_FOUND', 'Tournament not found', { reason: 'TOURNAMENT_NOT_FOUND' });
+      }
+      const signedIn = await caller.session.current();
+      const mine = votes.find((vote) => vote.tournamentId === tournamentId);
+      return liveGame({
+        tournamentId,
+        ...(signedIn
+          ? {
+              player: {
+                isParticipant: true,
+                isEliminated: false,
+                eliminatedInRound: 0,
+                isOfflinePlayer: false,
+                ...(mine ? { voteImageId: mine.imageId } : {}),
+              },
+            }
+          : {}),
+      });
+    },
+    async vote(caller, vote) {
+      if (!(await caller.session.current())) {
+        throw new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NOT_AUTHENTICATED' });
+      }
+      if (votes.some((cast) => cast.roundNumber === vote.roundNumber)) {
+        throw new AppError('CONFLICT', 'You already voted this round', { reason: 'ALREADY_VOTED' });
+      }
+      votes.push(vote);
+      return vote;
+    },
+  };
+}
+
+const gameEventsQuery = `subscription ($id: ID!) {
+  gameEvents(tournamentId: $id) {
+    __typename tournamentId gameId
+    ... on GameSnapshot { game { phase roundNumber timeRemaining totalVotes player { voteImageId } } }
+    ... on RoundVotingStarted { roundNumber images { id url alt } timeRemaining }
+    ... on VoteTotal { totalVotes }
+    ... on RoundResults { results { imageId votes percentage isWinner } }
+    ... on GameEnded { winner { username } decidedBy }
+  }
+}`;
+
+describe('the real-time edges (/ws and graphql-ws) on the in-memory bus', () => {
+  let gateway: TestGateway;
+  let games: ReturnType<typeof fakeGames>;
+  const sockets: WsTestClient[] = [];
+  const disposers: Array<() => void | Promise<void>> = [];
+
+  beforeEach(async () => {
+    games = fakeGames();
+    gateway = await startTestGateway({
+      games,
+      tournament: { listTournaments: () => ({ tournaments: [] }) },
+      realtimeLimits: { maxPayloadBytes: 4096, messagesPerSecond: 5, messageBurst: 10 },
+    });
+  });
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    for (const dispose of disposers.splice(0)) await dispose();
+    await gateway.stop();
+  });
+
+  const origin = () => gateway.url('');
+  const ws = async (headers: Record<string, string> = {}) => {
+    const client = await openWs(wsUrlOf(gateway.url('/ws')), { origin: origin(), ...headers });
+    sockets.push(client);
+    return client;
+  };
+  const subscribed = async (tournamentId: string, headers: Record<string, string> = {}) => {
+    const client = await ws(headers);
+    client.send({ type: 'subscribe_tournament', tournamentId });
+    await client.waitFor((m) => m.type === 'game_state_update');
+    return client;
+  };
+  const publishGame = (events: ReturnType<typeof wholeGame>) =>
+    gateway.bus.publish(topics.gameEvents.name, events.map(encodeGameEvent));
+  const login = async () => {
+    const response = await fetch(gateway.url('/api/login'), {
+      method: 'POST',
+      headers: jsonHeaders,
+      body: JSON.stringify({ email: 'ann@example.com', password: validPassword }),
+    });
+    return cookieFrom(response);
+  };
+  const gql = (headers: Record<string, string> = {}) => {
+    const client = graphqlWsClient(wsUrlOf(gateway.url('/graphql')), headers);
+    disposers.push(() => client.dispose());
+    return client;
+  };
+
+  it('sends a new connection the tournament list', async () => {
+    const client = await ws();
+    expect(await client.waitFor((m) => m.type === 'tournaments_update')).toEqual({
+      type: 'tournaments_update',
+      data: [],
+    });
+  });
+
+  it('fans a whole game out to every watcher of the tournament, in order, and to no one else', async () => {
+    const [a, b] = [await subscribed('t-1'), await subscribed('t-1')];
+    const other = await subscribed('t-2');
+    const feed = feedOf(gql(), gameEventsQuery, { id: 't-1' });
+    await feed.waitForCount(1);
+
+    await publishGame(wholeGame('t-1'));
+    const expected = [
+      'game_started',
+      'advertisement_started',
+      'round_update',
+      'round_voting_started',
+      'vote_received',
+      'voting_ended',
+      'results_started',
+      'round_completed',
+      'game_ended',
+      'winner_announced',
+      'game_finished',
+    ];
+    for (const client of [a, b]) {
+      await client.waitFor((m) => m.type === 'game_finished');
+      const types = client.messages
+        .map((m) => m.type)
+        .filter((type) => type !== 'tournaments_update' && type !== 'game_state_update');
+      expect(types).toEqual(expected);
+    }
+    expect(JSON.stringify(a.messages.slice(-11))).toBe(JSON.stringify(b.messages.slice(-11)));
+    expect(other.messages.map((m) => m.type)).not.toContain('game_started');
+
+    await feed.waitForCount(9);
+    const typenames = feed.values.map(
+      (value) => (value.data?.gameEvents as { __typename: string }).__typename,
+    );
+    expect(typenames).toEqual([
+      'GameSnapshot',
+      'GameStarted',
+      'AdvertisementStarted',
+      'RoundVotingStarted',
+      'VoteTotal',
+      'VotingEnded',
+      'RoundResults',
+      'RoundCompleted',
+      'GameEnded',
+    ]);
+    expect(feed.values[3]?.data?.gameEvents).toMatchObject({
+      roundNumber: 1,
+      images: images(1),
+    });
+  });
+
+  it('sends the list and the live and finished news to every connection and tournamentsChanged subscriber', async () => {
+    const [watcher, idle] = [await subscribed('t-1'), await ws()];
+    const feed = feedOf(
+      gql(),
+      'subscription { tournamentsChanged { kind tournamentId tournament { status } } }',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the subscription reaches the server
+    await gateway.bus.publish(topics.tournamentLifecycle.name, [
+      encodeLifecycleEvent(lifecycleEvent('t-1', 'live', TournamentStatus.LIVE)),
+      encodeLifecycleEvent(lifecycleEvent('t-1', 'finished', TournamentStatus.FINISHED)),
+    ]);
+    for (const client of [watcher, idle]) {
+      expect(await client.waitFor((m) => m.type === 'tournament_live')).toMatchObject({
+        tournament: { id: 't-1', status: 'live' },
+      });
+      await client.waitFor((m) => m.type === 'tournament_finished');
+    }
+    await feed.waitForCount(2);
+    expect(feed.values.map((v) => v.data?.tournamentsChanged)).toEqual([
+      { kind: 'live', tournamentId: 't-1', tournament: { status: 'live' } },
+      { kind: 'finished', tournamentId: 't-1', tournament: { status: 'finished' } },
+    ]);
+  });
+
+  it('starts a subscriber from the snapshot: phase, time left, and for a player their own vote', async () => {
+    const cookie = await login();
+    const player = await ws({ cookie });
+    player.send({ type: 'subscribe_tournament', tournamentId: 't-1' });
+    const visitorSnapshot = (await (
+      await subscribed('t-1')
+    ).waitFor((m) => m.type === 'game_state_update')) as ServerMessageLike & {
+      gameState: { player: unknown };
+    };
+    expect(visitorSnapshot.gameState.player).toBeNull();
+
+    const first = await player.waitFor((m) => m.type === 'game_state_update');
+    expect(first).toMatchObject({
+      tournamentId: 't-1',
+      gameState: { phase: 'voting', votes: {}, totalVotes: 1, player: { voteImageId: null } },
+    });
+
+    player.send({
+      type: 'game_action',
+      tournamentId: 't-1',
+      action: 'image_select',
+      playerId: 'someone-else',
+      imageId: 'round-1-image-2',
+      round: 1,
+      timestamp: new Date().toISOString(),
+    });
+    expect(await player.waitFor((m) => m.type === 'vote_processed')).toEqual({
+      type: 'vote_processed',
+      tournamentId: 't-1',
+      imageId: 'round-1-image-2',
+      round: 1,
+    });
+
+    // Reconnect: a new socket's snapshot carries the vote.
+    player.close();
+    const again = await ws({ cookie });
+    again.send({ type: 'subscribe_tournament', tournamentId: 't-1' });
+    expect(await again.waitFor((m) => m.type === 'game_state_update')).toMatchObject({
+      gameState: { player: { voteImageId: 'round-1-image-2' } },
+    });
+  });
+
+  it("answers a refused vote with an error carrying the engine's reason", async () => {
+    const visitor = await subscribed('t-1');
+    visitor.send({
+      type: 'game_action',
+      tournamentId: 't-1',
+      action: 'image_select',
+      imageId: 'round-1-image-0',
+      round: 1,
+    });
+    expect(await visitor.waitFor((m) => m.type === 'error')).toMatchObject({
+      code: 'NOT_AUTHENTICATED',
+      tournamentId: 't-1',
+    });
+
+    const player = await subscribed('t-1', { cookie: await login() });
+    const vote = {
+      type: 'game_action',
+      tournamentId: 't-1',
+      action: 'image_select',
+      imageId: 'round-1-image-0',
+      round: 1,
+    };
+    player.send(vote);
+    await player.waitFor((m) => m.type === 'vote_processed');
+    player.send(vote);
+    expect(await player.waitFor((m) => m.type === 'error')).toMatchObject({
+      code: 'ALREADY_VOTED',
+    });
+    expect(games.votes).toHaveLength(1);
+  });
+
+  it('answers bad frames with an error and keeps the connection', async () => {
+    const client = await ws();
+    client.send('not json');
+    expect(await client.waitFor((m) => m.type === 'error')).toMatchObject({ code: 'BAD_MESSAGE' });
+    const count = client.messages.length;
+    client.send({ type: 'launch_missiles' });
+    expect(await client.waitFor((m) => m.type === 'error', { from: count })).toMatchObject({
+      code: 'UNKNOWN_TYPE',
+    });
+    const next = client.messages.length;
+    client.send({
+      type: 'game_action',
+      tournamentId: 't-1',
+      action: 'image_select',
+      imageId: '',
+      round: 0,
+    });
+    expect(await client.waitFor((m) => m.type === 'error', { from: next })).toMatchObject({
+      code: 'BAD_MESSAGE',
+      message: 'Invalid game_action: imageId, round',
+    });
+    client.send({ type: 'subscribe_tournament', tournamentId: 't-1' });
+    await client.waitFor((m) => m.type === 'game_state_update');
+  });
+
+  it('closes a connection that floods (1008) or sends a frame past the maximum size (1009)', async () => {
+    const flooder = await ws();
+    for (let i = 0; i < 50; i += 1)
+      flooder.send({ type: 'subscribe_tournament', tournamentId: 't-1' });
+    expect(await flooder.closed).toEqual({ code: 1008, reason: 'Too many messages' });
+
+    const big = await ws();
+    big.send({ type: 'subscribe_tournament', tournamentId: 'x'.repeat(5000) });
+    expect((await big.closed).code).toBe(1009);
+  });
+
+  it("refuses an upgrade from another site's page", async () => {
+    const status = await new Promise<number | undefined>((resolve) => {
+      void openWs(wsUrlOf(gateway.url('/ws')), { origin: 'https://evil.example' }).then(
+        () => resolve(101),
+        (error: Error) => resolve(Number(/(\d{3})/.exec(error.message)?.[1])),
+      );
+    });
+    expect(status).toBe(403);
+  });
+
+  it('says why a subscription to an unknown tournament failed', async () => {
+    const client = await ws();
+    client.send({ type: 'subscribe_tournament', tournamentId: 'missing' });
+    expect(await client.waitFor((m) => m.type === 'error')).toMatchObject({
+      code: 'TOURNAMENT_NOT_FOUND',
+      tournamentId: 'missing',
+    });
+  });
+
+  it('executes each event once for every subscriber of the same operation', async () => {
+    const feeds = [1, 2, 3].map(() => feedOf(gql(), gameEventsQuery, { id: 't-1' }));
+    for (const feed of feeds) await feed.waitForCount(1);
+    expect(gateway.gateway.realtime.feeds.groupCount()).toBe(1);
+    await publishGame([
+      gameEvent('t-1', { case: 'voteTotal', value: { roundNumber: 1, totalVotes: 7 } }),
+    ]);
+    for (const feed of feeds) {
+      await feed.waitForCount(2);
+      expect(feed.values[1]?.data?.gameEvents).toMatchObject({
+        __typename: 'VoteTotal',
+        totalVotes: 7,
+      });
+    }
+  });
+
+  it('allows joinTournament and castVote over graphql-ws but still refuses session mutations', async () => {
+    const client = gql();
+    const logout = feedOf(client, 'mutation { logout }');
+    await logout.waitForCount(1);
+    expect(JSON.stringify(logout.values[0])).toContain('Mutations must be sent over HTTP');
+  });
+});
