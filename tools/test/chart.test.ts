@@ -453,6 +453,7 @@ describe('charts/underdog', () => {
       });
     }
     expect(config('gateway')).toMatchObject({
+      KAFKA_BROKERS: 'kafka:9092',
       REDIS_URL: 'redis://redis:6379',
       AUTH_URL: 'http://underdog-auth:8081',
       TOURNAMENT_URL: 'http://underdog-tournament:8082',
