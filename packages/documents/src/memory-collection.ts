@@ -1,8 +1,6 @@
-import sift from 'sift';
-import { cloneDocument } from './clone';
-import { getPath } from './paths';
-import { comparatorFor } from './memory-sort';
-import { applyUpdate, documentFromUpsert } from './apply-update';
+import { find, update as applyUpdate } from 'mingo';
+import { cloneDeep, resolve } from 'mingo/util';
+import { castDocument, type StoredModel } from './schema';
 import {
   DuplicateKeyError,
   ID_INDEX,
@@ -12,6 +10,7 @@ import {
   type FindOptions,
   type Identified,
   type IndexDefinition,
+  type InsertManyOptions,
   type Update,
   type UpdateOneOptions,
 } from './port';
@@ -24,16 +23,18 @@ interface UniqueIndex {
 }
 
 /**
- * One collection in a Map. Every method finishes its work synchronously, which makes each of
- * them atomic on the single event loop, `updateOne`'s match-then-update included.
+ * One collection in a Map; `mingo` evaluates filters, sorts and updates. Writes run one at a
+ * time (validation is asynchronous), so `updateOne`'s match-then-update is atomic.
  */
 export class MemoryCollection<T extends Identified> implements Collection<T> {
   private readonly documents = new Map<string, T>();
   private readonly uniqueIndexes: UniqueIndex[];
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly name: string,
     indexes: readonly IndexDefinition[],
+    private readonly model: StoredModel,
     private readonly ensureOpen: () => void,
   ) {
     this.uniqueIndexes = indexes
@@ -45,14 +46,27 @@ export class MemoryCollection<T extends Identified> implements Collection<T> {
       }));
   }
 
-  async insertOne(document: T): Promise<void> {
-    this.ensureOpen();
-    this.insert(cloneDocument(document));
+  insertOne(document: T): Promise<void> {
+    return this.insertMany([document]);
   }
 
-  async insertMany(documents: readonly T[]): Promise<void> {
-    this.ensureOpen();
-    for (const document of documents) this.insert(cloneDocument(document));
+  insertMany(documents: readonly T[], { ordered = true }: InsertManyOptions = {}): Promise<void> {
+    return this.write(async () => {
+      const copies: T[] = [];
+      for (const document of documents) copies.push(await this.cast(document));
+      const refused: number[] = [];
+      let first: DuplicateKeyError | undefined;
+      for (const [position, copy] of copies.entries()) {
+        try {
+          this.insert(copy);
+        } catch (error) {
+          if (!(error instanceof DuplicateKeyError) || ordered) throw error;
+          first ??= error;
+          refused.push(position);
+        }
+      }
+      if (first) throw new DuplicateKeyError(this.name, first.index, { refused });
+    });
   }
 
   async findById(id: string): Promise<T | null> {
@@ -67,74 +81,77 @@ export class MemoryCollection<T extends Identified> implements Collection<T> {
 
   async find(filter: Filter<T>, options: FindOptions<T> = {}): Promise<T[]> {
     this.ensureOpen();
-    return this.query(filter, options).map((document) => cloneDocument(document));
+    return this.query(filter, options).map((document) => cloneDeep(document));
   }
 
-  async count(filter: Filter<T>): Promise<number> {
-    this.ensureOpen();
-    return this.query(filter, {}).length;
-  }
-
-  async updateOne(
+  updateOne(
     filter: Filter<T>,
     update: Update<T>,
     options: UpdateOneOptions<T> = {},
   ): Promise<T | null> {
-    this.ensureOpen();
-    const [target] = this.query(filter, { sort: options.sort, limit: 1 });
-    if (target) return copy(this.replace(target, update));
-    if (!options.upsert) return null;
-    const created = documentFromUpsert(filter, update) as unknown as T;
-    this.insert(created);
-    return copy(created);
+    return this.write(async () => {
+      const [target] = this.query(filter, { sort: options.sort, limit: 1 });
+      if (!target) return null;
+      const changed = cloneDeep(target) as T & Record<string, unknown>;
+      const modifier = cloneDeep(update) as Parameters<typeof applyUpdate>[1];
+      applyUpdate(changed, modifier, undefined, undefined, { cloneMode: 'none' });
+      const next = await this.cast(changed);
+      this.releaseUniqueKeys(target);
+      try {
+        this.claimUniqueKeys(next);
+      } catch (error) {
+        this.claimUniqueKeys(target);
+        throw error;
+      }
+      this.documents.set(target.id, next);
+      return cloneDeep(next);
+    });
   }
 
-  async updateMany(filter: Filter<T>, update: Update<T>): Promise<number> {
-    this.ensureOpen();
-    const targets = this.query(filter, {});
-    for (const target of targets) this.replace(target, update);
-    return targets.length;
+  deleteOne(filter: Filter<T>): Promise<boolean> {
+    return this.write(async () => {
+      const [target] = this.query(filter, { limit: 1 });
+      if (target) this.remove(target);
+      return target !== undefined;
+    });
   }
 
-  async deleteOne(filter: Filter<T>): Promise<boolean> {
-    this.ensureOpen();
-    const [target] = this.query(filter, { limit: 1 });
-    if (target) this.remove(target);
-    return target !== undefined;
+  deleteMany(filter: Filter<T>): Promise<number> {
+    return this.write(async () => {
+      const targets = this.query(filter, {});
+      for (const target of targets) this.remove(target);
+      return targets.length;
+    });
   }
 
-  async deleteMany(filter: Filter<T>): Promise<number> {
-    this.ensureOpen();
-    const targets = this.query(filter, {});
-    for (const target of targets) this.remove(target);
-    return targets.length;
+  /** Runs `work` after every write before it, so no two writes interleave. */
+  private write<R>(work: () => Promise<R>): Promise<R> {
+    const run = this.writing.then(() => {
+      this.ensureOpen();
+      return work();
+    });
+    this.writing = run.catch(() => undefined);
+    return run;
   }
 
-  private query(filter: Filter<T>, { sort, skip = 0, limit = 0 }: FindOptions<T>): T[] {
-    const matches = sift(filter as Parameters<typeof sift>[0]);
-    const found = [...this.documents.values()].filter((document) => matches(document));
-    if (sort) found.sort(comparatorFor(sort));
-    return found.slice(skip, limit > 0 ? skip + limit : undefined);
+  /** A copy of the document as its schema makes it, or `DocumentValidationError`. */
+  private async cast(document: T): Promise<T> {
+    const { id, ...fields } = cloneDeep(document);
+    const { _id, ...cast } = await castDocument(this.model, this.name, { _id: id, ...fields });
+    return { id: _id, ...cast } as unknown as T;
+  }
+
+  private query(filter: Filter<T>, { sort, limit = 0 }: FindOptions<T>): T[] {
+    let cursor = find([...this.documents.values()], filter as Record<string, unknown>);
+    if (sort) cursor = cursor.sort(sort);
+    if (limit > 0) cursor = cursor.limit(limit);
+    return cursor.all() as T[];
   }
 
   private insert(document: T): void {
     if (this.documents.has(document.id)) throw new DuplicateKeyError(this.name, ID_INDEX);
     this.claimUniqueKeys(document);
     this.documents.set(document.id, document);
-  }
-
-  private replace(current: T, update: Update<T>): T {
-    const next = cloneDocument(current) as T & Record<string, unknown>;
-    applyUpdate(next, update, false);
-    this.releaseUniqueKeys(current);
-    try {
-      this.claimUniqueKeys(next);
-    } catch (error) {
-      this.claimUniqueKeys(current);
-      throw error;
-    }
-    this.documents.set(current.id, next);
-    return next;
   }
 
   private remove(document: T): void {
@@ -160,15 +177,15 @@ export class MemoryCollection<T extends Identified> implements Collection<T> {
 }
 
 /** Missing and null are the same key, as in a (non-sparse) MongoDB unique index. */
-function uniqueKey(document: unknown, index: UniqueIndex): string {
+function uniqueKey(document: Identified, index: UniqueIndex): string {
   return JSON.stringify(
     index.paths.map((path) => {
-      const value = getPath(document, path);
+      const value: unknown = resolve(document as unknown as Record<string, unknown>, path);
       return value instanceof Date ? { $date: value.getTime() } : (value ?? null);
     }),
   );
 }
 
 function copy<T>(document: T | undefined): T | null {
-  return document === undefined ? null : cloneDocument(document);
+  return document === undefined ? null : cloneDeep(document);
 }

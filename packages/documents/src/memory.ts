@@ -1,8 +1,11 @@
 import { MemoryCollection } from './memory-collection';
+import { validationModels } from './schema';
+import type { Schema } from 'mongoose';
 import type { Collection, CollectionDefinition, DocumentStore, Identified } from './port';
 
 interface Declared {
   /** The definition as declared, to refuse a second, different one under the same name. */
+  schema: Schema;
   indexes: string;
   collection: MemoryCollection<Identified>;
 }
@@ -13,6 +16,7 @@ interface Declared {
  */
 export function createMemoryDocumentStore(): DocumentStore {
   const collections = new Map<string, Declared>();
+  const validationModel = validationModels();
   let closed = false;
   const ensureOpen = (): void => {
     if (closed) throw new Error('the document store is closed');
@@ -26,12 +30,17 @@ export function createMemoryDocumentStore(): DocumentStore {
         const collection = new MemoryCollection<T>(
           definition.name,
           definition.indexes ?? [],
+          validationModel(definition),
           ensureOpen,
         );
-        declared = { indexes, collection: collection as unknown as MemoryCollection<Identified> };
+        declared = {
+          schema: definition.schema,
+          indexes,
+          collection: collection as unknown as MemoryCollection<Identified>,
+        };
         collections.set(definition.name, declared);
-      } else if (declared.indexes !== indexes) {
-        throw new Error(`collection ${definition.name} is already declared with other indexes`);
+      } else if (declared.indexes !== indexes || declared.schema !== definition.schema) {
+        throw new Error(`collection ${definition.name} is already declared differently`);
       }
       return declared.collection as unknown as Collection<T>;
     },

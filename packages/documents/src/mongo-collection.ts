@@ -1,18 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { isDuplicateKey, namedIndex, refusedPosition } from './mongo-errors';
+import { resolve } from 'mingo/util';
+import { isDuplicateKey, namedIndex, refusedPositions } from './mongo-errors';
 import {
   fromStored,
-  hasIdEquality,
   toMongoFilter,
   toMongoSort,
   toMongoUpdate,
   toStored,
   type MongoFilter,
   type MongoUpdate,
-  type StoredDocument,
-  type StoredModel,
 } from './mongo-translate';
-import { getPath } from './paths';
 import {
   DuplicateKeyError,
   ID_INDEX,
@@ -20,9 +16,11 @@ import {
   type Filter,
   type FindOptions,
   type Identified,
+  type InsertManyOptions,
   type Update,
   type UpdateOneOptions,
 } from './port';
+import { asValidationError, castDocument, type StoredDocument, type StoredModel } from './schema';
 
 export interface UniqueIndex {
   name: string;
@@ -41,17 +39,27 @@ export class MongoCollection<T extends Identified> implements Collection<T> {
     await this.insertMany([document]);
   }
 
-  async insertMany(documents: readonly T[]): Promise<void> {
+  async insertMany(
+    documents: readonly T[],
+    { ordered = true }: InsertManyOptions = {},
+  ): Promise<void> {
     if (documents.length === 0) return;
+    const stored: StoredDocument[] = [];
+    for (const document of documents) {
+      stored.push(await castDocument(this.model, this.name, toStored(document)));
+    }
     try {
-      // lean: store the documents as given, without hydrating them into mongoose documents.
-      await this.model.insertMany(documents.map(toStored), { ordered: true, lean: true });
+      // lean: store the documents as cast above, without validating them again.
+      await this.model.insertMany(stored, { ordered, lean: true });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
+      const refused = refusedPositions(error);
       const index =
-        namedIndex(error, this.indexNames()) ??
-        (await this.heldIndex(documents[refusedPosition(error)]));
-      throw new DuplicateKeyError(this.name, index, { cause: error });
+        namedIndex(error, this.indexNames()) ?? (await this.heldIndex(documents[refused[0] ?? 0]));
+      throw new DuplicateKeyError(this.name, index, {
+        cause: error,
+        ...(ordered ? {} : { refused }),
+      });
     }
   }
 
@@ -70,14 +78,9 @@ export class MongoCollection<T extends Identified> implements Collection<T> {
     const query = this.model.find(toMongoFilter(filter));
     const sort = toMongoSort(options.sort);
     if (sort) query.sort(sort);
-    if (options.skip) query.skip(options.skip);
     if (options.limit) query.limit(options.limit);
     const found = await query.lean<StoredDocument[]>().exec();
     return found.map((document) => fromStored<T>(document) as T);
-  }
-
-  async count(filter: Filter<T>): Promise<number> {
-    return this.model.countDocuments(toMongoFilter(filter)).exec();
   }
 
   async updateOne(
@@ -85,19 +88,7 @@ export class MongoCollection<T extends Identified> implements Collection<T> {
     update: Update<T>,
     options: UpdateOneOptions<T> = {},
   ): Promise<T | null> {
-    const mongoUpdate = toMongoUpdate(update);
-    if (options.upsert && !hasIdEquality(filter)) {
-      // Without an id to take from the filter, MongoDB would invent an ObjectId.
-      mongoUpdate.$setOnInsert = { _id: randomUUID(), ...mongoUpdate.$setOnInsert };
-    }
-    return this.findOneAndUpdate(toMongoFilter(filter), mongoUpdate, options);
-  }
-
-  async updateMany(filter: Filter<T>, update: Update<T>): Promise<number> {
-    const result = await this.translateUpdateErrors(() =>
-      this.model.updateMany(toMongoFilter(filter), toMongoUpdate(update)).exec(),
-    );
-    return result.matchedCount;
+    return this.findOneAndUpdate(toMongoFilter(filter), toMongoUpdate(update), options);
   }
 
   async deleteOne(filter: Filter<T>): Promise<boolean> {
@@ -110,6 +101,7 @@ export class MongoCollection<T extends Identified> implements Collection<T> {
     return result.deletedCount;
   }
 
+  /** mongoose's update validators check the changed fields against the schema first. */
   protected async findOneAndUpdate(
     filter: MongoFilter,
     update: MongoUpdate,
@@ -120,7 +112,7 @@ export class MongoCollection<T extends Identified> implements Collection<T> {
       this.model
         .findOneAndUpdate(filter, update, {
           returnDocument: 'after',
-          upsert: options.upsert ?? false,
+          runValidators: true,
           ...(sort ? { sort } : {}),
         })
         .lean<StoredDocument>()
@@ -133,6 +125,8 @@ export class MongoCollection<T extends Identified> implements Collection<T> {
     try {
       return await operation();
     } catch (error) {
+      const invalid = asValidationError(this.name, error);
+      if (invalid) throw invalid;
       if (!isDuplicateKey(error)) throw error;
       const index = namedIndex(error, this.indexNames()) ?? 'unknown';
       throw new DuplicateKeyError(this.name, index, { cause: error });
@@ -152,7 +146,10 @@ export class MongoCollection<T extends Identified> implements Collection<T> {
     if (!document) return 'unknown';
     if (await this.model.exists({ _id: document.id })) return ID_INDEX;
     for (const index of this.uniqueIndexes) {
-      const values = index.paths.map((path) => [path, getPath(document, path) ?? null]);
+      const values = index.paths.map((path) => [
+        path,
+        (resolve(document as Record<string, unknown>, path) as unknown) ?? null,
+      ]);
       if (await this.model.exists(toMongoFilter(Object.fromEntries(values)))) return index.name;
     }
     return 'unknown';

@@ -30,8 +30,11 @@ export function namedIndex(error: unknown, indexNames: readonly string[]): strin
     .sort((a, b) => b.length - a.length)[0];
 }
 
-/** Which document of an insertMany batch was refused (the driver reports its position). */
-export function refusedPosition(error: unknown): number {
-  const [first] = isRecord(error) && Array.isArray(error.writeErrors) ? error.writeErrors : [];
-  return isRecord(first) && typeof first.index === 'number' ? first.index : 0;
+/** Which documents of an insertMany batch were refused (the driver reports their positions). */
+export function refusedPositions(error: unknown): number[] {
+  const writeErrors: unknown[] =
+    isRecord(error) && Array.isArray(error.writeErrors) ? error.writeErrors : [];
+  return writeErrors.flatMap((writeError) =>
+    isRecord(writeError) && typeof writeError.index === 'number' ? [writeError.index] : [],
+  );
 }

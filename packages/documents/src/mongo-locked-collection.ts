@@ -1,4 +1,3 @@
-import { documentFromUpsert } from './apply-update';
 import { MongoCollection, type UniqueIndex } from './mongo-collection';
 import type { DocumentLocks } from './mongo-locks';
 import {
@@ -7,22 +6,14 @@ import {
   toMongoSort,
   toMongoUpdate,
   type MongoFilter,
-  type StoredModel,
 } from './mongo-translate';
-import {
-  DuplicateKeyError,
-  ID_INDEX,
-  type Filter,
-  type FindOptions,
-  type Identified,
-  type Update,
-  type UpdateOneOptions,
-} from './port';
+import type { Filter, FindOptions, Identified, Update, UpdateOneOptions } from './port';
+import type { StoredModel } from './schema';
 
 /**
  * A collection on a server without atomic single-document updates (FerretDB 1.x): every write
  * to an existing document finds it, locks it (see `DocumentLocks`), then updates or deletes it
- * only if it still matches. Upserts are inserts, which such a server does do atomically.
+ * only if it still matches.
  */
 export class LockedMongoCollection<T extends Identified> extends MongoCollection<T> {
   constructor(
@@ -41,45 +32,15 @@ export class LockedMongoCollection<T extends Identified> extends MongoCollection
   ): Promise<T | null> {
     const mongoFilter = toMongoFilter(filter);
     const mongoUpdate = toMongoUpdate(update);
-    let insertRaced = false;
     for (;;) {
       const id = await this.firstMatch(mongoFilter, options.sort);
-      if (id !== undefined) {
-        const updated = await this.locks.withLock(this.name, id, () =>
-          this.findOneAndUpdate(onlyDocument(mongoFilter, id), mongoUpdate, {}),
-        );
-        if (updated) return updated;
-        // It changed between finding and locking it: look again.
-        continue;
-      }
-      if (!options.upsert) return null;
-      // Built here because FerretDB 1.x also drops empty arrays given to $setOnInsert.
-      const created = documentFromUpsert(filter, update) as unknown as T;
-      try {
-        await this.insertOne(created);
-        return created;
-      } catch (error) {
-        // Someone created it first: update theirs, as MongoDB retries such an upsert once.
-        const idTaken = error instanceof DuplicateKeyError && error.index === ID_INDEX;
-        if (!idTaken || insertRaced) throw error;
-        insertRaced = true;
-      }
-    }
-  }
-
-  override async updateMany(filter: Filter<T>, update: Update<T>): Promise<number> {
-    const mongoFilter = toMongoFilter(filter);
-    const mongoUpdate = toMongoUpdate(update);
-    let updated = 0;
-    for (const id of await this.matchingIds(mongoFilter)) {
-      const result = await this.locks.withLock(this.name, id, () =>
-        this.translateUpdateErrors(() =>
-          this.model.updateOne(onlyDocument(mongoFilter, id), mongoUpdate).exec(),
-        ),
+      if (id === undefined) return null;
+      const updated = await this.locks.withLock(this.name, id, () =>
+        this.findOneAndUpdate(onlyDocument(mongoFilter, id), mongoUpdate, {}),
       );
-      updated += result.matchedCount;
+      if (updated) return updated;
+      // It changed between finding and locking it: look again.
     }
-    return updated;
   }
 
   override async deleteOne(filter: Filter<T>): Promise<boolean> {

@@ -1,12 +1,9 @@
-import type { Model, QueryFilter, UpdateQuery } from 'mongoose';
+import type { QueryFilter, UpdateQuery } from 'mongoose';
 import type { Filter, FindOptions, Identified, Update } from './port';
+import type { StoredDocument } from './schema';
 
-/** A document as MongoDB holds it: our `id` is its `_id`. */
-export type StoredDocument = { _id: string } & Record<string, unknown>;
-export type StoredModel = Model<StoredDocument>;
-
-// Mongoose's query and update types are generic over the schema; ours is permissive, so the
-// translated objects are plain records handed over as they are.
+// Mongoose's query and update types are generic over the schema's type; the models here are
+// built at run time, so the translated objects are plain records handed over as they are.
 export type MongoFilter = QueryFilter<StoredDocument>;
 export type MongoUpdate = UpdateQuery<StoredDocument>;
 export type MongoSort = Record<string, 1 | -1>;
@@ -42,11 +39,6 @@ export function toMongoSort<T>(sort: FindOptions<T>['sort']): MongoSort | undefi
 
 export function toMongoUpdate<T>(update: Update<T>): MongoUpdate {
   return { ...update } as MongoUpdate;
-}
-
-export function hasIdEquality<T>(filter: Filter<T>): boolean {
-  const id: unknown = (filter as Record<string, unknown>).id;
-  return typeof id === 'string' || (isRecord(id) && typeof id.$eq === 'string');
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

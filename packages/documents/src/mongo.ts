@@ -1,8 +1,8 @@
-import mongoose, { Schema, type Connection } from 'mongoose';
+import mongoose, { type Connection, type Schema } from 'mongoose';
 import { MongoCollection, type UniqueIndex } from './mongo-collection';
 import { LockedMongoCollection } from './mongo-locked-collection';
 import { DocumentLocks, LOCKS_COLLECTION, needsDocumentLocks } from './mongo-locks';
-import type { StoredDocument, StoredModel } from './mongo-translate';
+import { storedSchema, type StoredDocument, type StoredModel } from './schema';
 import {
   indexName,
   type Collection,
@@ -21,6 +21,7 @@ export interface MongoDocumentStoreOptions {
 }
 
 interface Declared {
+  schema: Schema;
   indexes: string;
   model: StoredModel;
   collection: MongoCollection<Identified>;
@@ -61,7 +62,7 @@ export async function createMongoDocumentStore(
         }
         const model = connection.model<StoredDocument>(
           definition.name,
-          schemaFor(definition),
+          storedSchema(definition),
           definition.name,
         );
         const unique = uniqueIndexes(definition);
@@ -69,13 +70,14 @@ export async function createMongoDocumentStore(
           ? new LockedMongoCollection<T>(definition.name, model, unique, locks)
           : new MongoCollection<T>(definition.name, model, unique);
         entry = {
+          schema: definition.schema,
           indexes,
           model,
           collection: collection as unknown as MongoCollection<Identified>,
         };
         declared.set(definition.name, entry);
-      } else if (entry.indexes !== indexes) {
-        throw new Error(`collection ${definition.name} is already declared with other indexes`);
+      } else if (entry.indexes !== indexes || entry.schema !== definition.schema) {
+        throw new Error(`collection ${definition.name} is already declared differently`);
       }
       return entry.collection as unknown as Collection<T>;
     },
@@ -98,26 +100,4 @@ function uniqueIndexes<T extends Identified>(definition: CollectionDefinition<T>
   return (definition.indexes ?? [])
     .filter((index) => index.unique)
     .map((index) => ({ name: indexName(index.fields), paths: Object.keys(index.fields) }));
-}
-
-/**
- * Permissive: the domain's types describe the documents, the schema only fixes `_id` as a
- * string id and keeps mongoose from rewriting what it stores (no version key, no dropping of
- * empty objects).
- */
-function schemaFor<T extends Identified>(definition: CollectionDefinition<T>): Schema {
-  const schema = new Schema<StoredDocument>(
-    { _id: { type: String, required: true } },
-    { strict: false, strictQuery: false, versionKey: false, minimize: false, id: false },
-  );
-  for (const index of definition.indexes ?? []) {
-    const fields = Object.fromEntries(
-      Object.entries(index.fields).map(([field, direction]) => [
-        field === 'id' ? '_id' : field,
-        direction,
-      ]),
-    );
-    schema.index(fields, { unique: index.unique ?? false });
-  }
-  return schema;
 }

@@ -1,27 +1,65 @@
-import type { Collection, CollectionDefinition, DocumentStore } from '@underdog/documents';
-import type { Advertisement, AdvertisementChanges, DisplayPosition } from '../domain/advertisement';
+import {
+  defineCollection,
+  maxCodePoints,
+  Schema,
+  type Collection,
+  type DocumentOf,
+  type DocumentStore,
+} from '@underdog/documents';
+import {
+  advertisementRules,
+  advertisementTypes,
+  displayPositions,
+  type Advertisement,
+  type AdvertisementChanges,
+  type DisplayPosition,
+} from '../domain/advertisement';
 
 /**
  * An advertisement as stored, with the bookkeeping of its `ads.catalog` publication. The document
  * is its own outbox: a write and the note that the catalog still has to hear of it are one atomic
  * document update, so no change is lost between the database and Kafka (see catalog-sync.ts).
  */
-interface StoredAdvertisement extends Advertisement {
-  /** Bumped by every write; the catalog sync compares it before and after it publishes. */
-  revision: number;
-  /** From a write until `ads.catalog` is known to carry it. */
-  catalogPending: boolean;
-  /** Set by a delete until the tombstone is out; the ad no longer exists for callers. */
-  deletedAt?: Date;
-}
-
-export const advertisementsCollection: CollectionDefinition<StoredAdvertisement> = {
+export const advertisementsCollection = defineCollection({
   name: 'advertisements',
+  schema: new Schema({
+    title: {
+      type: String,
+      required: true,
+      validate: maxCodePoints(advertisementRules.maxTitleLength),
+    },
+    type: { type: String, enum: advertisementTypes, required: true },
+    /** Text, a URL or markup, by type. */
+    content: {
+      type: String,
+      required: true,
+      validate: maxCodePoints(advertisementRules.maxContentLength),
+    },
+    displayPosition: { type: String, enum: displayPositions, required: true },
+    isActive: { type: Boolean, required: true },
+    /** Seconds. */
+    duration: {
+      type: Number,
+      required: true,
+      min: advertisementRules.minDuration,
+      max: advertisementRules.maxDuration,
+    },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+    /** Bumped by every write; the catalog sync compares it before and after it publishes. */
+    revision: { type: Number, required: true, min: 1 },
+    /** From a write until `ads.catalog` is known to carry it. */
+    catalogPending: { type: Boolean, required: true },
+    /** Set by a delete until the tombstone is out; the ad no longer exists for callers. */
+    deletedAt: Date,
+  }),
   indexes: [
     { fields: { displayPosition: 1, isActive: 1, createdAt: 1 } },
     { fields: { catalogPending: 1 } },
   ],
-};
+});
+
+type StoredAdvertisement = DocumentOf<typeof advertisementsCollection>;
 
 /** What the catalog has to say about an ad: its current state, or that it is gone. */
 export type CatalogState =

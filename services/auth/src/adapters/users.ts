@@ -1,21 +1,82 @@
 import {
+  defineCollection,
   DuplicateKeyError,
+  Schema,
   type Collection,
-  type CollectionDefinition,
+  type DocumentOf,
   type DocumentStore,
 } from '@underdog/documents';
-import type { PendingVerification, Role, User } from '../domain/user';
+import { roles, type PendingVerification, type Role, type User } from '../domain/user';
+import { usernameLength } from '../domain/username';
 import { verificationRules } from '../domain/verification';
 
-export const usersCollection: CollectionDefinition<User> = {
+const count = { type: Number, required: true, min: 0 } as const;
+
+const verificationSchema = new Schema(
+  {
+    codeHash: { type: String, required: true },
+    tokenHash: { type: String, required: true },
+    expiresAt: { type: Date, required: true },
+    failedAttempts: { ...count, max: verificationRules.maxCodeAttempts },
+  },
+  { _id: false },
+);
+
+const statisticsSchema = new Schema(
+  {
+    gamesPlayed: count,
+    wins: count,
+    totalPrizes: count,
+    roundsWon: count,
+    totalRoundsPlayed: count,
+    longestWinStreak: count,
+    currentWinStreak: count,
+    biggestTournamentSize: count,
+    firstWinDate: { type: Date, default: null },
+  },
+  { _id: false },
+);
+
+export const usersCollection = defineCollection({
   name: 'users',
+  schema: new Schema({
+    username: {
+      type: String,
+      required: true,
+      minlength: usernameLength.min,
+      maxlength: usernameLength.max,
+    },
+    email: { type: String, required: true },
+    displayName: { type: String, required: true },
+    passwordHash: { type: String, required: true },
+    role: { type: String, enum: roles, required: true },
+    isEmailVerified: { type: Boolean, required: true },
+    emailVerificationSentAt: { type: Date, default: null },
+    verification: verificationSchema,
+    statistics: { type: statisticsSchema, required: true },
+    createdAt: { type: Date, required: true },
+  }),
   indexes: [
     { fields: { email: 1 }, unique: true },
     { fields: { username: 1 }, unique: true },
     // Verification links carry only the token: the user is found by its hash.
     { fields: { 'verification.tokenHash': 1 } },
   ],
-};
+});
+
+type StoredUser = DocumentOf<typeof usersCollection>;
+
+/** The schema allows null where the domain has a field absent (or null): one shape out. */
+function toUser({ verification, emailVerificationSentAt, statistics, ...user }: StoredUser): User {
+  return {
+    ...user,
+    emailVerificationSentAt: emailVerificationSentAt ?? null,
+    statistics: { ...statistics, firstWinDate: statistics.firstWinDate ?? null },
+    ...(verification ? { verification } : {}),
+  };
+}
+
+const orNull = (stored: StoredUser | null): User | null => (stored ? toUser(stored) : null);
 
 export type InsertOutcome = 'inserted' | 'email-taken' | 'username-taken';
 
@@ -24,7 +85,7 @@ export type InsertOutcome = 'inserted' | 'email-taken' | 'username-taken';
  * what the change assumes, so racing replicas cannot both act on the same state.
  */
 export class UsersRepository {
-  private readonly users: Collection<User>;
+  private readonly users: Collection<StoredUser>;
 
   constructor(documents: DocumentStore) {
     this.users = documents.collection(usersCollection);
@@ -44,40 +105,44 @@ export class UsersRepository {
     }
   }
 
-  byId(id: string): Promise<User | null> {
-    return this.users.findById(id);
+  async byId(id: string): Promise<User | null> {
+    return orNull(await this.users.findById(id));
   }
 
   /** `email` must be normalised already. */
-  byEmail(email: string): Promise<User | null> {
-    return this.users.findOne({ email });
+  async byEmail(email: string): Promise<User | null> {
+    return orNull(await this.users.findOne({ email }));
   }
 
-  byTokenHash(tokenHash: string): Promise<User | null> {
-    return this.users.findOne({ 'verification.tokenHash': tokenHash });
+  async byTokenHash(tokenHash: string): Promise<User | null> {
+    return orNull(await this.users.findOne({ 'verification.tokenHash': tokenHash }));
   }
 
   /**
    * Spends one of the code's attempts before the code is compared, so concurrent guesses cannot
    * exceed the limit. Null when the verification changed meanwhile (verified, replaced, void).
    */
-  spendCodeAttempt(userId: string, verification: PendingVerification): Promise<User | null> {
-    return this.users.updateOne(
-      {
-        id: userId,
-        isEmailVerified: false,
-        'verification.tokenHash': verification.tokenHash,
-        'verification.failedAttempts': { $lt: verificationRules.maxCodeAttempts },
-      },
-      { $inc: { 'verification.failedAttempts': 1 } },
+  async spendCodeAttempt(userId: string, verification: PendingVerification): Promise<User | null> {
+    return orNull(
+      await this.users.updateOne(
+        {
+          id: userId,
+          isEmailVerified: false,
+          'verification.tokenHash': verification.tokenHash,
+          'verification.failedAttempts': { $lt: verificationRules.maxCodeAttempts },
+        },
+        { $inc: { 'verification.failedAttempts': 1 } },
+      ),
     );
   }
 
   /** Marks the e-mail verified if `verification` is still the pending one (single use). */
-  markVerified(userId: string, verification: PendingVerification): Promise<User | null> {
-    return this.users.updateOne(
-      { id: userId, isEmailVerified: false, 'verification.tokenHash': verification.tokenHash },
-      { $set: { isEmailVerified: true }, $unset: { verification: true } },
+  async markVerified(userId: string, verification: PendingVerification): Promise<User | null> {
+    return orNull(
+      await this.users.updateOne(
+        { id: userId, isEmailVerified: false, 'verification.tokenHash': verification.tokenHash },
+        { $set: { isEmailVerified: true }, $unset: { verification: true } },
+      ),
     );
   }
 
@@ -85,30 +150,32 @@ export class UsersRepository {
    * Replaces the pending verification, provided nobody sent one since `previouslySentAt` (the
    * value read before deciding a resend was allowed). Null when the account changed meanwhile.
    */
-  replaceVerification(
+  async replaceVerification(
     userId: string,
     previouslySentAt: Date | null,
     verification: PendingVerification,
     sentAt: Date,
   ): Promise<User | null> {
-    return this.users.updateOne(
-      { id: userId, isEmailVerified: false, emailVerificationSentAt: previouslySentAt },
-      { $set: { verification, emailVerificationSentAt: sentAt } },
+    return orNull(
+      await this.users.updateOne(
+        { id: userId, isEmailVerified: false, emailVerificationSentAt: previouslySentAt },
+        { $set: { verification, emailVerificationSentAt: sentAt } },
+      ),
     );
   }
 
-  setPasswordHash(userId: string, passwordHash: string): Promise<User | null> {
-    return this.users.updateOne({ id: userId }, { $set: { passwordHash } });
+  async setPasswordHash(userId: string, passwordHash: string): Promise<User | null> {
+    return orNull(await this.users.updateOne({ id: userId }, { $set: { passwordHash } }));
   }
 
-  setDisplayName(userId: string, displayName: string): Promise<User | null> {
-    return this.users.updateOne({ id: userId }, { $set: { displayName } });
+  async setDisplayName(userId: string, displayName: string): Promise<User | null> {
+    return orNull(await this.users.updateOne({ id: userId }, { $set: { displayName } }));
   }
 
   /** Sets the role; `changed` is false when the user already had it. Null: no such user. */
   async setRole(email: string, role: Role): Promise<{ user: User; changed: boolean } | null> {
     const updated = await this.users.updateOne({ email, role: { $ne: role } }, { $set: { role } });
-    if (updated) return { user: updated, changed: true };
+    if (updated) return { user: toUser(updated), changed: true };
     const user = await this.byEmail(email);
     return user ? { user, changed: false } : null;
   }

@@ -1,61 +1,72 @@
 import { randomUUID } from 'node:crypto';
 import {
+  defineCollection,
   DuplicateKeyError,
+  Schema,
   type Collection,
-  type CollectionDefinition,
+  type DocumentOf,
   type DocumentStore,
 } from '@underdog/documents';
-import type { OfflineChoice } from '../domain/offline';
+import { IMAGES_PER_ROUND, ROUNDS_PER_TOURNAMENT, type OfflineChoice } from '../domain/offline';
+
+const required = <T>(type: T) => ({ type, required: true }) as const;
 
 /** The spec's `offline_choices` entity: one row per user, tournament and round. */
-interface OfflineChoiceDocument extends OfflineChoice {
-  id: string;
-  userId: string;
-  tournamentId: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+const choicesCollection = defineCollection({
+  name: 'offline_choices',
+  schema: new Schema({
+    userId: required(String),
+    tournamentId: required(String),
+    roundNumber: { type: Number, required: true, min: 1, max: ROUNDS_PER_TOURNAMENT },
+    /** One of the round's image options, "0" to "3". */
+    selectedImageId: {
+      type: String,
+      required: true,
+      enum: Array.from({ length: IMAGES_PER_ROUND }, (_, position) => String(position)),
+    },
+    createdAt: required(Date),
+    updatedAt: required(Date),
+  }),
+  indexes: [
+    { fields: { userId: 1, tournamentId: 1, roundNumber: 1 }, unique: true },
+    { fields: { tournamentId: 1, roundNumber: 1 } },
+  ],
+});
 
 /**
  * A user's offline registration for a tournament, id `${tournamentId}:${userId}`. Inserting it
  * is the atomic "save once": of two parallel saves only one insert succeeds.
  */
-interface RegistrationDocument {
-  id: string;
-  tournamentId: string;
-  userId: string;
-  deviceId?: string;
-  createdAt: Date;
-}
+const registrationsCollection = defineCollection({
+  name: 'offline_registrations',
+  schema: new Schema({
+    tournamentId: required(String),
+    userId: required(String),
+    deviceId: String,
+    createdAt: required(Date),
+  }),
+  indexes: [{ fields: { tournamentId: 1 } }],
+});
 
 /**
  * Which user a device backs in a tournament, id `${tournamentId}:${deviceId}`. A collection of
  * its own rather than a unique index on registrations, because FerretDB has no partial index to
  * leave registrations without a device id out of it.
  */
-interface DeviceClaimDocument {
-  id: string;
-  tournamentId: string;
-  deviceId: string;
-  userId: string;
-  createdAt: Date;
-}
-
-const choicesCollection: CollectionDefinition<OfflineChoiceDocument> = {
-  name: 'offline_choices',
-  indexes: [
-    { fields: { userId: 1, tournamentId: 1, roundNumber: 1 }, unique: true },
-    { fields: { tournamentId: 1, roundNumber: 1 } },
-  ],
-};
-const registrationsCollection: CollectionDefinition<RegistrationDocument> = {
-  name: 'offline_registrations',
-  indexes: [{ fields: { tournamentId: 1 } }],
-};
-const deviceClaimsCollection: CollectionDefinition<DeviceClaimDocument> = {
+const deviceClaimsCollection = defineCollection({
   name: 'tournament_device_claims',
+  schema: new Schema({
+    tournamentId: required(String),
+    deviceId: required(String),
+    userId: required(String),
+    createdAt: required(Date),
+  }),
   indexes: [{ fields: { tournamentId: 1 } }],
-};
+});
+
+type OfflineChoiceDocument = DocumentOf<typeof choicesCollection>;
+type RegistrationDocument = DocumentOf<typeof registrationsCollection>;
+type DeviceClaimDocument = DocumentOf<typeof deviceClaimsCollection>;
 
 export type DeviceClaim = 'claimed' | 'already-yours' | 'taken';
 
@@ -123,7 +134,7 @@ export class OfflineRepository {
 
   async registeredDevice(tournamentId: string, userId: string): Promise<string | undefined> {
     const registration = await this.registrations.findById(registrationId(tournamentId, userId));
-    return registration?.deviceId;
+    return registration?.deviceId ?? undefined;
   }
 
   async isRegistered(tournamentId: string, userId: string): Promise<boolean> {

@@ -1,15 +1,22 @@
-import type {
-  Collection,
-  CollectionDefinition,
-  DocumentStore,
-  Filter,
-  Update,
+import {
+  defineCollection,
+  maxCodePoints,
+  Schema,
+  type Collection,
+  type DocumentOf,
+  type DocumentStore,
+  type Filter,
+  type Update,
 } from '@underdog/documents';
-import type {
-  LifecycleKind,
-  Tournament,
-  TournamentFields,
-  TournamentStatus,
+import {
+  DESCRIPTION_MAX_LENGTH,
+  PRIZE_MAX_LENGTH,
+  ROUND_TIME_SECONDS,
+  TITLE_MAX_LENGTH,
+  type LifecycleKind,
+  type Tournament,
+  type TournamentFields,
+  type TournamentStatus,
 } from '../domain/tournament';
 
 /** A lifecycle event written together with the change it announces (the outbox). */
@@ -19,15 +26,47 @@ export interface PendingEvent {
   occurredAt: Date;
 }
 
-/** One slot per kind, so a newer edit never displaces an unpublished `live`. */
-type PendingEvents = Partial<Record<LifecycleKind, PendingEvent>>;
+const pendingEvent = new Schema(
+  { id: { type: String, required: true }, occurredAt: { type: Date, required: true } },
+  { _id: false },
+);
 
-interface TournamentDocument extends Tournament {
-  /** Set by an admin's delete; the document goes once the deleted event is published. */
-  deletedAt?: Date;
-  /** Events of changes made to this document and not yet confirmed published. */
-  pendingEvents?: PendingEvents;
-}
+const tournamentsCollection = defineCollection({
+  name: 'tournaments',
+  schema: new Schema({
+    title: { type: String, required: true, validate: maxCodePoints(TITLE_MAX_LENGTH) },
+    description: { type: String, validate: maxCodePoints(DESCRIPTION_MAX_LENGTH) },
+    /** Free text as the admin typed it, e.g. "$5,000". */
+    prize: { type: String, validate: maxCodePoints(PRIZE_MAX_LENGTH) },
+    startAt: { type: Date, required: true },
+    status: { type: String, enum: ['upcoming', 'live', 'finished'] as const, required: true },
+    participantCount: { type: Number, required: true, min: 0 },
+    roundTimeSeconds: {
+      type: Number,
+      required: true,
+      min: ROUND_TIME_SECONDS.min,
+      max: ROUND_TIME_SECONDS.max,
+    },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+    /** Set by an admin's delete; the document goes once the deleted event is published. */
+    deletedAt: Date,
+    /**
+     * Events of changes made to this document and not yet confirmed published: one slot per
+     * kind, so a newer edit never displaces an unpublished `live`.
+     */
+    pendingEvents: {
+      created: pendingEvent,
+      updated: pendingEvent,
+      deleted: pendingEvent,
+      live: pendingEvent,
+      finished: pendingEvent,
+    },
+  }),
+  indexes: [{ fields: { status: 1, startAt: 1 } }],
+});
+
+type TournamentDocument = DocumentOf<typeof tournamentsCollection>;
 
 export interface PendingPublication {
   kind: LifecycleKind;
@@ -35,18 +74,22 @@ export interface PendingPublication {
   tournament: Tournament;
 }
 
-const tournamentsCollection: CollectionDefinition<TournamentDocument> = {
-  name: 'tournaments',
-  indexes: [{ fields: { status: 1, startAt: 1 } }],
-};
-
 const notDeleted = { deletedAt: null } as const;
 
 const pendingPath = (kind: LifecycleKind) => `pendingEvents.${kind}` as const;
 
-function toTournament(document: TournamentDocument): Tournament {
-  const { deletedAt: _deletedAt, pendingEvents: _pendingEvents, ...tournament } = document;
-  return tournament;
+function toTournament({
+  deletedAt: _deletedAt,
+  pendingEvents: _pendingEvents,
+  description,
+  prize,
+  ...tournament
+}: TournamentDocument): Tournament {
+  return {
+    ...tournament,
+    ...(description == null ? {} : { description }),
+    ...(prize == null ? {} : { prize }),
+  };
 }
 
 const orNull = (document: TournamentDocument | null) => (document ? toTournament(document) : null);
