@@ -84,6 +84,11 @@ export class MemoryCollection<T extends Identified> implements Collection<T> {
     return this.query(filter, options).map((document) => cloneDeep(document));
   }
 
+  async count(filter: Filter<T>): Promise<number> {
+    this.ensureOpen();
+    return this.query(filter, {}).length;
+  }
+
   updateOne(
     filter: Filter<T>,
     update: Update<T>,
@@ -91,21 +96,32 @@ export class MemoryCollection<T extends Identified> implements Collection<T> {
   ): Promise<T | null> {
     return this.write(async () => {
       const [target] = this.query(filter, { sort: options.sort, limit: 1 });
-      if (!target) return null;
-      const changed = cloneDeep(target) as T & Record<string, unknown>;
-      const modifier = cloneDeep(update) as Parameters<typeof applyUpdate>[1];
-      applyUpdate(changed, modifier, undefined, undefined, { cloneMode: 'none' });
-      const next = await this.cast(changed);
-      this.releaseUniqueKeys(target);
-      try {
-        this.claimUniqueKeys(next);
-      } catch (error) {
-        this.claimUniqueKeys(target);
-        throw error;
-      }
-      this.documents.set(target.id, next);
-      return cloneDeep(next);
+      return target ? cloneDeep(await this.replace(target, update)) : null;
     });
+  }
+
+  updateMany(filter: Filter<T>, update: Update<T>): Promise<number> {
+    return this.write(async () => {
+      const targets = this.query(filter, {});
+      for (const target of targets) await this.replace(target, update);
+      return targets.length;
+    });
+  }
+
+  private async replace(target: T, update: Update<T>): Promise<T> {
+    const changed = cloneDeep(target) as T & Record<string, unknown>;
+    const modifier = cloneDeep(update) as Parameters<typeof applyUpdate>[1];
+    applyUpdate(changed, modifier, undefined, undefined, { cloneMode: 'none' });
+    const next = await this.cast(changed);
+    this.releaseUniqueKeys(target);
+    try {
+      this.claimUniqueKeys(next);
+    } catch (error) {
+      this.claimUniqueKeys(target);
+      throw error;
+    }
+    this.documents.set(target.id, next);
+    return next;
   }
 
   deleteOne(filter: Filter<T>): Promise<boolean> {

@@ -83,12 +83,25 @@ export class MongoCollection<T extends Identified> implements Collection<T> {
     return found.map((document) => fromStored<T>(document) as T);
   }
 
+  async count(filter: Filter<T>): Promise<number> {
+    return this.model.countDocuments(toMongoFilter(filter)).exec();
+  }
+
   async updateOne(
     filter: Filter<T>,
     update: Update<T>,
     options: UpdateOneOptions<T> = {},
   ): Promise<T | null> {
     return this.findOneAndUpdate(toMongoFilter(filter), toMongoUpdate(update), options);
+  }
+
+  async updateMany(filter: Filter<T>, update: Update<T>): Promise<number> {
+    const result = await this.translateUpdateErrors(() =>
+      this.model
+        .updateMany(toMongoFilter(filter), toMongoUpdate(update), { runValidators: true })
+        .exec(),
+    );
+    return result.matchedCount;
   }
 
   async deleteOne(filter: Filter<T>): Promise<boolean> {

@@ -43,6 +43,23 @@ export class LockedMongoCollection<T extends Identified> extends MongoCollection
     }
   }
 
+  override async updateMany(filter: Filter<T>, update: Update<T>): Promise<number> {
+    const mongoFilter = toMongoFilter(filter);
+    const mongoUpdate = toMongoUpdate(update);
+    let updated = 0;
+    for (const id of await this.matchingIds(mongoFilter)) {
+      const result = await this.locks.withLock(this.name, id, () =>
+        this.translateUpdateErrors(() =>
+          this.model
+            .updateOne(onlyDocument(mongoFilter, id), mongoUpdate, { runValidators: true })
+            .exec(),
+        ),
+      );
+      updated += result.matchedCount;
+    }
+    return updated;
+  }
+
   override async deleteOne(filter: Filter<T>): Promise<boolean> {
     const mongoFilter = toMongoFilter(filter);
     for (;;) {

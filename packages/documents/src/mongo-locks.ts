@@ -13,7 +13,8 @@ export const LOCKS_COLLECTION = 'underdog_document_locks';
 
 /** Long enough for one update round trip with a wide margin, short enough to survive a crash. */
 const LEASE_MS = 10_000;
-const WAIT_MS = 15_000;
+/** Long enough to queue behind dozens of writers on one document on a busy test machine. */
+const WAIT_MS = 40_000;
 const MAX_BACKOFF_MS = 40;
 
 /**

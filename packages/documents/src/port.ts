@@ -128,6 +128,7 @@ export interface Collection<T extends Identified> {
   findById(id: string): Promise<T | null>;
   findOne(filter: Filter<T>, options?: Pick<FindOptions<T>, 'sort'>): Promise<T | null>;
   find(filter: Filter<T>, options?: FindOptions<T>): Promise<T[]>;
+  count(filter: Filter<T>): Promise<number>;
   /**
    * Atomically updates one matching document and returns it as it is after the update, or
    * null when nothing matched. The filter is checked and the update applied as one step, so
@@ -135,6 +136,11 @@ export interface Collection<T extends Identified> {
    * An update leaving the document outside its schema throws `DocumentValidationError`.
    */
   updateOne(filter: Filter<T>, update: Update<T>, options?: UpdateOneOptions<T>): Promise<T | null>;
+  /**
+   * How many documents matched (and were updated). Atomic per document, not as a whole: a
+   * document the update would leave invalid throws, and the ones updated before it stay so.
+   */
+  updateMany(filter: Filter<T>, update: Update<T>): Promise<number>;
   /** Whether a document was deleted. */
   deleteOne(filter: Filter<T>): Promise<boolean>;
   /** How many documents were deleted. */

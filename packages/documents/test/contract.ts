@@ -8,7 +8,6 @@ import {
   type CollectionDefinition,
   type InferDocument,
   type DocumentStore,
-  type Filter,
 } from '../src';
 
 export interface DocumentStoreFixture {
@@ -76,8 +75,6 @@ export function describeDocumentStoreContract(
     let store: DocumentStore;
     let tournamentsDefinition: CollectionDefinition<Tournament>;
     let tournaments: Collection<Tournament>;
-    const count = async (filter: Filter<Tournament>): Promise<number> =>
-      (await tournaments.find(filter)).length;
 
     /** A name no other test uses, so tests never see each other's documents. */
     const uniqueName = (base: string): string => `${base}_${randomUUID().slice(0, 8)}`;
@@ -121,7 +118,7 @@ export function describeDocumentStoreContract(
         const batch = [tournament(), tournament(), tournament()];
         await tournaments.insertMany(batch);
         await tournaments.insertMany([]);
-        expect(await count({})).toBe(3);
+        expect(await tournaments.count({})).toBe(3);
       });
 
       it('refuses a second document with the same id', async () => {
@@ -142,7 +139,7 @@ export function describeDocumentStoreContract(
         const error = await rejection(tournaments.insertOne(tournament({ slug: 'finals' })));
         expect(error).toBeInstanceOf(DuplicateKeyError);
         expect(error).toMatchObject({ collection: tournaments.name, index: 'slug_1' });
-        expect(await count({ slug: 'finals' })).toBe(1);
+        expect(await tournaments.count({ slug: 'finals' })).toBe(1);
       });
 
       it('enforces a compound unique index on the combination only', async () => {
@@ -284,9 +281,9 @@ export function describeDocumentStoreContract(
       });
 
       it('counts matching documents', async () => {
-        expect(await count({})).toBe(3);
-        expect(await count({ players: { $gte: 10 } })).toBe(2);
-        expect(await count({ status: 'upcoming', players: 99 })).toBe(0);
+        expect(await tournaments.count({})).toBe(3);
+        expect(await tournaments.count({ players: { $gte: 10 } })).toBe(2);
+        expect(await tournaments.count({ status: 'upcoming', players: 99 })).toBe(0);
       });
     });
 
@@ -410,7 +407,7 @@ export function describeDocumentStoreContract(
           { sort: { startAt: 1 } },
         );
         expect(started?.id).toBe('early');
-        expect(await count({ status: 'live' })).toBe(1);
+        expect(await tournaments.count({ status: 'live' })).toBe(1);
       });
 
       it('refuses an update that takes a unique value, leaving the document as it was', async () => {
@@ -423,6 +420,25 @@ export function describeDocumentStoreContract(
         expect(error).toMatchObject({ index: 'slug_1' });
         expect(await tournaments.findById(second.id)).toEqual(second);
         await tournaments.insertOne(tournament({ slug: 'three' }));
+      });
+
+      it('updates every match with updateMany and counts them', async () => {
+        await tournaments.insertMany([
+          tournament({ id: 'a', players: 1 }),
+          tournament({ id: 'b', players: 2 }),
+          tournament({ id: 'c', players: 3, status: 'live' }),
+        ]);
+        expect(
+          await tournaments.updateMany(
+            { status: 'upcoming', id: { $in: ['a', 'b'] } },
+            { $inc: { players: 10 } },
+          ),
+        ).toBe(2);
+        expect(await tournaments.updateMany({ status: 'finished' }, { $inc: { players: 1 } })).toBe(
+          0,
+        );
+        const players = (await tournaments.find({}, { sort: { id: 1 } })).map((t) => t.players);
+        expect(players).toEqual([11, 12, 3]);
       });
 
       it('updates one match of several in the order asked for', async () => {
@@ -493,6 +509,9 @@ export function describeDocumentStoreContract(
         expect(
           await invalidPaths(tournaments.updateOne({ id: stored.id }, { $set: { players: -1 } })),
         ).toEqual(['players']);
+        expect(await invalidPaths(tournaments.updateMany({}, { $set: paused }))).toEqual([
+          'status',
+        ]);
         expect(await tournaments.findById(stored.id)).toEqual(stored);
       });
     });
@@ -508,7 +527,7 @@ export function describeDocumentStoreContract(
 
       it('deletes one matching document', async () => {
         expect(await tournaments.deleteOne({ status: 'finished' })).toBe(true);
-        expect(await count({ status: 'finished' })).toBe(1);
+        expect(await tournaments.count({ status: 'finished' })).toBe(1);
         expect(await tournaments.deleteOne({ id: 'missing' })).toBe(false);
       });
 

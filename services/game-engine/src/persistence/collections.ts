@@ -1,122 +1,129 @@
-import type { CollectionDefinition } from '@underdog/documents';
+import { defineCollection, Schema, type DocumentOf } from '@underdog/documents';
+
+const required = <T>(type: T) => ({ type, required: true }) as const;
+const count = { type: Number, required: true, min: 0 } as const;
+const roundNumber = { type: Number, required: true, min: 1 } as const;
 
 /** A tournament as it was when its game started: history and details need no other service. */
-export interface TournamentSnapshot {
-  id: string;
-  title: string;
-  prize?: string;
-  startAt: Date;
-}
+const tournamentSnapshot = new Schema(
+  { id: required(String), title: required(String), prize: String, startAt: required(Date) },
+  { _id: false },
+);
 
 /** How several survivors of the last round were narrowed to one winner (auditable). */
-export interface DrawRecord {
-  seed: string;
-  candidateUserIds: string[];
-  winnerUserId: string;
-}
+const drawRecord = new Schema(
+  {
+    seed: required(String),
+    candidateUserIds: { type: [String], required: true },
+    winnerUserId: required(String),
+  },
+  { _id: false },
+);
 
-export type GameStatus = 'live' | 'finished';
+export const gameStatuses = ['live', 'finished'] as const;
+export type GameStatus = (typeof gameStatuses)[number];
 
 /** The spec's `games` entity, id = the game id, plus what the reads need without joins. */
-export interface GameDocument {
-  id: string;
-  tournamentId: string;
-  tournament: TournamentSnapshot;
-  status: GameStatus;
-  /** The round being played while live; the last round played once finished. */
-  currentRound: number;
-  /** Rounds resolved so far. */
-  roundsPlayed: number;
-  totalRounds: number;
-  roundTimeSeconds: number;
-  participantCount: number;
-  offlineParticipantCount: number;
-  winnerId?: string;
-  winnerUsername?: string;
-  winnerPrize?: string;
-  draw?: DrawRecord;
-  startedAt: Date;
-  endedAt?: Date;
-  createdAt: Date;
-}
+export const gamesCollection = defineCollection({
+  name: 'games',
+  schema: new Schema({
+    tournamentId: required(String),
+    tournament: { type: tournamentSnapshot, required: true },
+    status: { type: String, enum: gameStatuses, required: true },
+    /** The round being played while live; the last round played once finished. */
+    currentRound: roundNumber,
+    /** Rounds resolved so far. */
+    roundsPlayed: count,
+    totalRounds: roundNumber,
+    roundTimeSeconds: { type: Number, required: true, min: 1 },
+    participantCount: count,
+    offlineParticipantCount: count,
+    winnerId: String,
+    winnerUsername: String,
+    winnerPrize: String,
+    draw: drawRecord,
+    startedAt: required(Date),
+    endedAt: Date,
+    createdAt: required(Date),
+  }),
+  indexes: [{ fields: { tournamentId: 1 } }, { fields: { status: 1, endedAt: -1 } }],
+});
 
 /** The spec's `game_participants` entity, id `${gameId}:${userId}`. */
-export interface ParticipantDocument {
-  id: string;
-  gameId: string;
-  userId: string;
-  username: string;
-  isEliminated: boolean;
-  /** Absent while the participant is still in. */
-  eliminatedInRound?: number;
-  /** Survived the last round but lost the seeded draw (eliminated in that round, by the draw). */
-  lostDraw?: boolean;
-  isOfflinePlayer: boolean;
-  joinedAt: Date;
-}
+export const participantsCollection = defineCollection({
+  name: 'game_participants',
+  schema: new Schema({
+    gameId: required(String),
+    userId: required(String),
+    username: required(String),
+    isEliminated: required(Boolean),
+    /** Absent while the participant is still in. */
+    eliminatedInRound: { type: Number, min: 1 },
+    /** Survived the last round but lost the seeded draw (eliminated in that round, by the draw). */
+    lostDraw: Boolean,
+    isOfflinePlayer: required(Boolean),
+    joinedAt: required(Date),
+  }),
+  indexes: [{ fields: { gameId: 1, userId: 1 }, unique: true }],
+});
 
-export interface RoundImageRecord {
-  id: string;
-  url: string;
-  alt: string;
-}
+const roundImage = new Schema(
+  { id: required(String), url: required(String), alt: required(String) },
+  { _id: false },
+);
 
-export interface ImageResultRecord {
-  imageId: string;
-  votes: number;
-  percentage: number;
-  isWinner: boolean;
-}
+const imageResult = new Schema(
+  {
+    imageId: required(String),
+    votes: count,
+    percentage: { type: Number, required: true, min: 0, max: 100 },
+    isWinner: required(Boolean),
+  },
+  { _id: false },
+);
 
 /** The spec's `game_rounds` entity, id `${gameId}:${roundNumber}`; written once resolved. */
-export interface RoundDocument {
-  id: string;
-  gameId: string;
-  roundNumber: number;
-  images: RoundImageRecord[];
-  timeLimit: number;
-  status: 'finished';
-  results: ImageResultRecord[];
-  totalVotes: number;
-  eliminatedCount: number;
-  startedAt: Date;
-  endedAt: Date;
-  createdAt: Date;
-}
+export const roundsCollection = defineCollection({
+  name: 'game_rounds',
+  schema: new Schema({
+    gameId: required(String),
+    roundNumber,
+    images: { type: [roundImage], required: true },
+    timeLimit: { type: Number, required: true, min: 1 },
+    status: { type: String, enum: ['finished'] as const, required: true },
+    results: { type: [imageResult], required: true },
+    totalVotes: count,
+    eliminatedCount: count,
+    startedAt: required(Date),
+    endedAt: required(Date),
+    createdAt: required(Date),
+  }),
+  indexes: [{ fields: { gameId: 1, roundNumber: 1 }, unique: true }],
+});
 
 /** The spec's `player_votes` entity, id `${roundId}:${userId}`: one vote per user per round. */
-export interface VoteDocument {
-  id: string;
-  gameId: string;
-  roundId: string;
-  roundNumber: number;
-  userId: string;
-  username: string;
-  imageId: string;
-  isWinningVote: boolean;
-  isOfflinePlayer: boolean;
-  votedAt: Date;
-}
-
-export const gamesCollection: CollectionDefinition<GameDocument> = {
-  name: 'games',
-  indexes: [{ fields: { tournamentId: 1 } }, { fields: { status: 1, endedAt: -1 } }],
-};
-
-export const participantsCollection: CollectionDefinition<ParticipantDocument> = {
-  name: 'game_participants',
-  indexes: [{ fields: { gameId: 1, userId: 1 }, unique: true }],
-};
-
-export const roundsCollection: CollectionDefinition<RoundDocument> = {
-  name: 'game_rounds',
-  indexes: [{ fields: { gameId: 1, roundNumber: 1 }, unique: true }],
-};
-
-export const votesCollection: CollectionDefinition<VoteDocument> = {
+export const votesCollection = defineCollection({
   name: 'player_votes',
+  schema: new Schema({
+    gameId: required(String),
+    roundId: required(String),
+    roundNumber,
+    userId: required(String),
+    username: required(String),
+    imageId: required(String),
+    isWinningVote: required(Boolean),
+    isOfflinePlayer: required(Boolean),
+    votedAt: required(Date),
+  }),
   indexes: [{ fields: { roundId: 1, userId: 1 }, unique: true }, { fields: { gameId: 1 } }],
-};
+});
+
+export type GameDocument = DocumentOf<typeof gamesCollection>;
+export type ParticipantDocument = DocumentOf<typeof participantsCollection>;
+export type RoundDocument = DocumentOf<typeof roundsCollection>;
+export type VoteDocument = DocumentOf<typeof votesCollection>;
+export type TournamentSnapshot = GameDocument['tournament'];
+export type DrawRecord = NonNullable<GameDocument['draw']>;
 
 export const participantId = (gameId: string, userId: string) => `${gameId}:${userId}`;
 export const roundId = (gameId: string, roundNumber: number) => `${gameId}:${roundNumber}`;

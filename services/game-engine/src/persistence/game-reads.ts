@@ -104,7 +104,7 @@ class DocumentGameReads implements GameReads {
       participants: participants.map((participant) => ({
         username: participant.username,
         isEliminated: participant.isEliminated,
-        ...(participant.eliminatedInRound === undefined
+        ...(participant.eliminatedInRound == null
           ? {}
           : { eliminatedInRound: participant.eliminatedInRound }),
         isOfflinePlayer: participant.isOfflinePlayer,
@@ -171,7 +171,7 @@ class DocumentGameReads implements GameReads {
 }
 
 function winnerOf(game: GameDocument): { username: string } | null {
-  return game.winnerUsername === undefined ? null : { username: game.winnerUsername };
+  return game.winnerUsername == null ? null : { username: game.winnerUsername };
 }
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
