@@ -5,6 +5,13 @@ const count = { type: Number, required: true, min: 0 } as const;
 const roundNumber = { type: Number, required: true, min: 1 } as const;
 
 /** A tournament as it was when its game started: history and details need no other service. */
+export interface TournamentSnapshot {
+  id: string;
+  title: string;
+  prize?: string;
+  startAt: Date;
+}
+
 const tournamentSnapshot = new Schema(
   { id: required(String), title: required(String), prize: String, startAt: required(Date) },
   { _id: false },
@@ -122,7 +129,6 @@ export type GameDocument = DocumentOf<typeof gamesCollection>;
 export type ParticipantDocument = DocumentOf<typeof participantsCollection>;
 export type RoundDocument = DocumentOf<typeof roundsCollection>;
 export type VoteDocument = DocumentOf<typeof votesCollection>;
-export type TournamentSnapshot = GameDocument['tournament'];
 export type DrawRecord = NonNullable<GameDocument['draw']>;
 
 export const participantId = (gameId: string, userId: string) => `${gameId}:${userId}`;

@@ -121,7 +121,7 @@ class DocumentGameReads implements GameReads {
       const winner = winnerOf(game);
       return {
         gameId: game.id,
-        tournament: game.tournament,
+        tournament: snapshotOf(game),
         ...(winner ? { winner } : {}),
         totalPlayers: game.participantCount,
         roundsPlayed: game.roundsPlayed,
@@ -146,7 +146,7 @@ class DocumentGameReads implements GameReads {
     return {
       gameId: game.id,
       status: game.status,
-      tournament: game.tournament,
+      tournament: snapshotOf(game),
       winner: winnerOf(game),
       totalPlayers: participants.length,
       rounds: rounds.map((round) => ({
@@ -168,6 +168,11 @@ class DocumentGameReads implements GameReads {
   private latestGame(tournamentId: string): Promise<GameDocument | null> {
     return this.games.findOne({ tournamentId }, { sort: { startedAt: -1 } });
   }
+}
+
+/** The stored snapshot without the nulls its schema allows. */
+function snapshotOf({ tournament: { prize, ...tournament } }: GameDocument): TournamentSnapshot {
+  return prize == null ? tournament : { ...tournament, prize };
 }
 
 function winnerOf(game: GameDocument): { username: string } | null {
