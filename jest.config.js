@@ -1,21 +1,32 @@
-// Two projects: `unit` needs nothing but Node; `integration` (*.int.test.ts) gets real
-// Kafka, Redis, a MongoDB-wire server and an SMTP sink from the harness's global setup.
-const transform = {
-  '^.+\\.tsx?$': [
-    '@swc/jest',
-    {
-      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-      module: { type: 'commonjs' },
-      sourceMaps: 'inline',
+// The test tiers, one jest project each (README, "Day to day"):
+// - unit (`*.test.ts`): nothing but Node — in-memory adapters, no servers, no processes;
+// - integration (`*.int.test.ts`): real Kafka, Redis, a MongoDB-wire server and an SMTP sink,
+//   only through the harness's global setup;
+// - e2e (`*.e2e.test.ts`): whole processes (the stack, the bundled standalone) and the browser;
+//   they get the harness's servers too, because the distributed stack needs them;
+// - chart (`tools/test/chart.test.ts`, the other helm-backed checks beside it, `*.chart.test.ts`):
+//   the Helm chart and manifests against their schemas, offline.
+// A `@jest-environment` docblock still picks a file's environment (e.g. jsdom in `web/`).
+const swc = (tsx) => [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx },
+      target: 'es2022',
+      ...(tsx ? { transform: { react: { runtime: 'automatic' } } } : {}),
     },
-  ],
-};
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+const transform = { '^.+\\.ts$': swc(false), '^.+\\.tsx$': swc(true) };
 const roots = [
   '<rootDir>/packages',
   '<rootDir>/services',
   '<rootDir>/gateway',
   '<rootDir>/proto',
   '<rootDir>/tools',
+  '<rootDir>/web',
 ];
 const common = {
   testEnvironment: 'node',
@@ -23,6 +34,16 @@ const common = {
   roots,
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
 };
+const harness = {
+  globalSetup: '<rootDir>/packages/harness/src/jest/global-setup.ts',
+  globalTeardown: '<rootDir>/packages/harness/src/jest/global-teardown.ts',
+  slowTestThreshold: 30,
+};
+/** Checked with helm and kubectl-validate (tools/test/helm-support.ts). */
+const chartTests = ['chart', 'components', 'skaffold'].map(
+  (name) => `<rootDir>/tools/test/${name}.test.ts`,
+);
+const tiers = '\\.(int|e2e|chart)\\.test\\.tsx?$';
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -30,17 +51,28 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['**/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$'],
+      testMatch: ['**/test/**/*.test.ts', '<rootDir>/web/**/*.test.{ts,tsx}'],
+      testPathIgnorePatterns: ['/node_modules/', tiers, ...chartTests],
     },
     {
       ...common,
+      ...harness,
       displayName: 'integration',
-      testMatch: ['**/test/**/*.int.test.ts'],
+      testMatch: ['**/*.int.test.{ts,tsx}'],
       testPathIgnorePatterns: ['/node_modules/'],
-      globalSetup: '<rootDir>/packages/harness/src/jest/global-setup.ts',
-      globalTeardown: '<rootDir>/packages/harness/src/jest/global-teardown.ts',
-      slowTestThreshold: 30,
+    },
+    {
+      ...common,
+      ...harness,
+      displayName: 'e2e',
+      testMatch: ['**/*.e2e.test.{ts,tsx}'],
+      testPathIgnorePatterns: ['/node_modules/'],
+    },
+    {
+      ...common,
+      displayName: 'chart',
+      testMatch: [...chartTests, '**/*.chart.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/'],
     },
   ],
   testTimeout: 60_000,

@@ -24,8 +24,9 @@ export function testInfra(): TestInfra {
   if (missing.length > 0) {
     throw new Error(
       `testInfra: ${missing.join(', ')} not set. Integration tests get real servers from the ` +
-        'jest "integration" project (its globalSetup is packages/harness/src/jest/global-setup.ts); ' +
-        'run them with `jest --selectProjects integration`.',
+        'jest "integration" and "e2e" projects (their globalSetup is ' +
+        'packages/harness/src/jest/global-setup.ts); run them with `pnpm test:integration` or ' +
+        '`pnpm test:e2e`.',
     );
   }
   const read = (name: string): string => process.env[name] ?? '';

@@ -4,9 +4,11 @@ import { harnessGlobal } from './shared';
 
 /**
  * Starts the real servers once for the whole integration run. Workers are forked after this and
- * inherit process.env, which is how they learn the URLs.
+ * inherit process.env, which is how they learn the URLs. The integration and e2e projects both
+ * name this setup: in one run the second finds the servers started and shares them.
  */
 export default async function globalSetup(): Promise<void> {
+  if (harnessGlobal.underdogInfra) return;
   const started = Date.now();
   const infra = await startInfra();
   harnessGlobal.underdogInfra = infra;
