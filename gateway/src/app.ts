@@ -17,6 +17,7 @@ import type { GatewayClients } from './clients';
 import type { GatewaySettings } from './config';
 import { requireCsrfSafeMutation } from './csrf';
 import { LiveFeeds } from './graphql/live/feeds';
+import { Games } from './games';
 import { createGraphQLEndpoint } from './graphql/server';
 import { RateLimiter } from './rate-limiter';
 import { GameRecordsReads } from './records';
@@ -39,11 +40,14 @@ export interface GatewayOptions {
   readiness: () => Promise<ReadinessReport>;
   /** The built web app to serve at `/`, when there is one. */
   webRoot?: string;
-  /** The bus the real-time fan-out consumes `game.events` and `tournament.lifecycle` from. */
+  /**
+   * The bus the real-time fan-out consumes `game.events` and `tournament.lifecycle` from, and
+   * votes are produced to (`game.votes`).
+   */
   bus: EventBus;
   /** This replica's id; its fan-out consumer group is `gateway-<instanceId>`. */
   instanceId: string;
-  /** The live game (snapshot and votes) for the real-time edges. */
+  /** A stand-in for the live game (snapshot and votes) of the real-time edges; tests only. */
   games?: LiveGamePort;
   /** Tighter or looser real-time bounds than the defaults (tests). */
   realtimeLimits?: Partial<RealtimeLimits>;
@@ -73,15 +77,23 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const limits = { ...defaultRealtimeLimits, ...options.realtimeLimits };
   const metrics = new RealtimeMetrics(options.registry);
   const listTournaments = () => tournaments.list();
+  const games = new Games({
+    clients,
+    store: options.store,
+    bus: options.bus,
+    registry: options.registry,
+    logger,
+  });
+  // Tests may stand a stub in for the real-time edges; GraphQL's mutations use the real one.
+  const liveGames: LiveGamePort = options.games ?? games;
   const graphql = await createGraphQLEndpoint({
     logger,
     callers,
-    services: { accounts, tournaments, advertisements, records, clients },
+    services: { accounts, tournaments, advertisements, records, games, clients },
     introspection: settings.introspection,
     metrics,
     limits,
-    createFeeds: (schema) =>
-      new LiveFeeds({ schema, logger, limits, metrics, games: options.games }),
+    createFeeds: (schema) => new LiveFeeds({ schema, logger, limits, metrics, games: liveGames }),
   });
   const ws = new WsEndpoint({
     logger,
@@ -89,7 +101,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     limits,
     metrics,
     listTournaments,
-    games: options.games,
+    games: liveGames,
   });
   const hub = new RealtimeHub({
     bus: options.bus,

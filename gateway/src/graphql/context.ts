@@ -4,6 +4,7 @@ import type { Accounts } from '../accounts';
 import type { Advertisements } from '../ads';
 import type { GatewayClients } from '../clients';
 import type { GameRecordsReads } from '../records';
+import type { Games } from '../games';
 import type { Caller } from '../session';
 import type { Tournaments } from '../tournaments';
 
@@ -14,6 +15,7 @@ export interface GraphQLContext {
   tournaments: Tournaments;
   advertisements: Advertisements;
   records: GameRecordsReads;
+  games: Games;
   clients: GatewayClients;
   logger: Logger;
   /** The graphql-ws connection's socket (absent over HTTP): the fan-out watches its buffer. */

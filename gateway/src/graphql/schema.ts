@@ -9,6 +9,8 @@ import { adsTypeDefs } from './ads/schema';
 import { withAppErrors } from './errors';
 import { recordsResolvers } from './records/resolvers';
 import { recordsTypeDefs } from './records/schema';
+import { gameResolvers } from './game/resolvers';
+import { gameTypeDefs } from './game/schema';
 import { timeResolvers } from './time/resolvers';
 import { timeTypeDefs } from './time/schema';
 import { tournamentsResolvers } from './tournaments/resolvers';
@@ -26,6 +28,7 @@ const modules = [
   { typeDefs: tournamentsTypeDefs, resolvers: tournamentsResolvers },
   { typeDefs: adsTypeDefs, resolvers: adsResolvers },
   { typeDefs: recordsTypeDefs, resolvers: recordsResolvers },
+  { typeDefs: gameTypeDefs, resolvers: gameResolvers },
 ];
 
 /** One schema for GraphQL over HTTP and over graphql-ws. */

@@ -59,6 +59,8 @@ export class KafkaBus implements EventBus {
     string,
     { topics: Set<string>; members: number; fromBeginning: boolean }
   >();
+  private readonly partitionCounts = new Map<string, number>();
+  private readonly partitioner = Partitioners.DefaultPartitioner();
 
   constructor(private readonly options: KafkaBusOptions) {
     const logger = options.logger.child({ component: 'kafkajs' });
@@ -107,6 +109,41 @@ export class KafkaBus implements EventBus {
         headers: message.headers,
       })),
     });
+  }
+
+  async partitionOf(topic: string, key: string): Promise<number> {
+    const count = await this.partitionCount(topic);
+    // The producer's own partitioner (murmur2, as Java clients), over the topic's partitions.
+    return this.partitioner({
+      topic,
+      partitionMetadata: Array.from({ length: count }, (_, partitionId) => ({
+        partitionId,
+        leader: 0,
+        partitionErrorCode: 0,
+        replicas: [0],
+        isr: [0],
+      })),
+      message: { key, value: null },
+    });
+  }
+
+  async endOffset(topic: string, partition: number): Promise<string> {
+    const admin = await this.connectedAdmin();
+    const offsets = await admin.fetchTopicOffsets(topic);
+    const found = offsets.find((entry) => entry.partition === partition);
+    if (!found) throw new Error(`${topic} has no partition ${partition}`);
+    return found.high;
+  }
+
+  private async partitionCount(topic: string): Promise<number> {
+    const known = this.partitionCounts.get(topic);
+    if (known !== undefined) return known;
+    const admin = await this.connectedAdmin();
+    const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+    const count = topics[0]?.partitions.length ?? 0;
+    if (count === 0) throw new Error(`topic ${topic} has no partitions`);
+    this.partitionCounts.set(topic, count);
+    return count;
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {

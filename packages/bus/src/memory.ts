@@ -84,6 +84,16 @@ export class MemoryBus implements EventBus {
     }
   }
 
+  async partitionOf(topic: string, key: string): Promise<number> {
+    return partitionFor(key, this.topic(topic).partitions.length);
+  }
+
+  async endOffset(topic: string, partition: number): Promise<string> {
+    const next = this.topic(topic).nextOffsets[partition];
+    if (next === undefined) throw new Error(`${topic} has no partition ${partition}`);
+    return String(next);
+  }
+
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
     for (const topic of options.topics) this.topic(topic);

@@ -60,6 +60,13 @@ export interface EventBus {
   /** Creates the topics that do not exist yet; existing ones are left as they are. */
   ensureTopics(topics: TopicSpec[]): Promise<void>;
   publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  /** The partition the messages with `key` go to (the adapter's own partitioner). */
+  partitionOf(topic: string, key: string): Promise<number>;
+  /**
+   * The offset the next message appended to the partition will get (Kafka's high watermark): a
+   * consumer that has processed everything before it has seen every message published so far.
+   */
+  endOffset(topic: string, partition: number): Promise<string>;
   /** Resolves once the consumer has joined its group and will receive messages. */
   subscribe(options: SubscribeOptions): Promise<Subscription>;
   /** Resolves when the bus can reach its broker; rejects otherwise. */

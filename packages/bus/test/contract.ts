@@ -109,6 +109,41 @@ export function describeEventBusContract(
       expect(message?.timestamp).toBeGreaterThan(Date.now() - 60_000);
     });
 
+    it('tells which partition a key goes to and where each partition ends', async () => {
+      const topic = unique('offsets');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 4 }]);
+      const keys = ['tournament-a', 'tournament-b', 'tournament-c', 'tournament-d'];
+      const partitions = await Promise.all(keys.map((key) => fixture.bus.partitionOf(topic, key)));
+      for (const partition of partitions) expect(partition).toBeGreaterThanOrEqual(0);
+      const before = await Promise.all(
+        [0, 1, 2, 3].map((partition) => fixture.bus.endOffset(topic, partition)),
+      );
+      expect(before).toEqual(['0', '0', '0', '0']);
+      const received: BusMessage[] = [];
+      await subscribe(topic, unique('group'), (m) => void received.push(m));
+      await fixture.bus.publish(
+        topic,
+        keys.flatMap((key) => [
+          { key, value: encode(`${key}:1`) },
+          { key, value: encode(`${key}:2`) },
+        ]),
+      );
+      await waitFor(() => received.length === 8, 'every message');
+      for (const [i, key] of keys.entries()) {
+        // The partition told beforehand is the one the messages went to.
+        const delivered = received.filter((message) => message.key === key);
+        expect(delivered.map((message) => message.partition)).toEqual([
+          partitions[i],
+          partitions[i],
+        ]);
+      }
+      for (const partition of [0, 1, 2, 3]) {
+        const count = partitions.filter((p) => p === partition).length * 2;
+        // One past the last message's offset: consuming everything before it is consuming all.
+        expect(await fixture.bus.endOffset(topic, partition)).toBe(String(count));
+      }
+    });
+
     it('delivers every message of a key on a compacted topic to a subscribed group', async () => {
       const topic = unique('catalog');
       await fixture.bus.ensureTopics([{ name: topic, partitions: 1, compacted: true }]);

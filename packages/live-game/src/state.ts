@@ -29,6 +29,12 @@ export interface StoredWinner {
   prize?: string | undefined;
 }
 
+export interface StoredDraw {
+  seed: string;
+  candidateUserIds: string[];
+  winnerUserId: string;
+}
+
 /** A ballot as the engine applied it (the value in `ballots(round)`). */
 export interface StoredBallot {
   imageId: string;
@@ -70,7 +76,12 @@ export interface GameState {
   adPosition: string;
   results: StoredResult[];
   winner: StoredWinner | undefined;
+  /** "last_standing", "draw" or "no_winner" once the game's end is decided; '' before. */
   decidedBy: string;
+  /** The seeded draw among several survivors of the last round, when there was one. */
+  draw: StoredDraw | undefined;
+  /** How many the last resolved round eliminated. */
+  roundEliminated: number;
   /** The `game.votes` end offset captured when the round's grace ended ('' until then). */
   votesEndOffset: string;
 }
@@ -105,6 +116,8 @@ export function parseGameState(hash: Record<string, string>): GameState | undefi
     results: json<StoredResult[]>(hash.results) ?? [],
     winner: json<StoredWinner>(hash.winner),
     decidedBy: hash.decidedBy ?? '',
+    draw: json<StoredDraw>(hash.draw),
+    roundEliminated: num('roundEliminated'),
     votesEndOffset: hash.votesEndOffset ?? '',
   };
 }

@@ -166,6 +166,8 @@ export class UnreliableBus implements EventBus {
 
   ensureTopics: EventBus['ensureTopics'] = (specs) => this.inner.ensureTopics(specs);
   subscribe: EventBus['subscribe'] = (options) => this.inner.subscribe(options);
+  partitionOf: EventBus['partitionOf'] = (topic, key) => this.inner.partitionOf(topic, key);
+  endOffset: EventBus['endOffset'] = (topic, partition) => this.inner.endOffset(topic, partition);
   ping: EventBus['ping'] = () => this.inner.ping();
   close: EventBus['close'] = () => this.inner.close();
 }
@@ -206,6 +208,8 @@ export class PublishedCatalog implements EventBus {
 
   ensureTopics: EventBus['ensureTopics'] = (specs) => this.inner.ensureTopics(specs);
   subscribe: EventBus['subscribe'] = (options) => this.inner.subscribe(options);
+  partitionOf: EventBus['partitionOf'] = (topic, key) => this.inner.partitionOf(topic, key);
+  endOffset: EventBus['endOffset'] = (topic, partition) => this.inner.endOffset(topic, partition);
   ping: EventBus['ping'] = () => this.inner.ping();
   close: EventBus['close'] = () => this.inner.close();
 }

@@ -1,8 +1,19 @@
 import { parseEnv, type Environment } from '@underdog/kit';
+import { z } from 'zod';
+
+const ms = (fallback: number, min: number) => z.coerce.number().int().min(min).default(fallback);
 
 /** The game-engine service's own variables (the common ones are read by @underdog/platform). */
 export function gameEngineConfig(env: Environment) {
-  return parseEnv({}, env);
+  return parseEnv(
+    {
+      GAME_LEASE_TTL_MS: ms(1000, 200),
+      GAME_SWEEP_MS: ms(200, 20),
+      GAME_VOTES_WAIT_MAX_MS: ms(10_000, 100),
+      GAME_RESULTS_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
+    },
+    env,
+  );
 }
 
 export type GameEngineConfig = ReturnType<typeof gameEngineConfig>;

@@ -1,1 +1,8 @@
-export { gameEngineService } from './service';
+export { gameEngineConfig, type GameEngineConfig } from './config';
+export {
+  createGameEngineApp,
+  createGameEngineService,
+  gameEngineService,
+  type GameEngineApp,
+  type GameEngineOptions,
+} from './service';

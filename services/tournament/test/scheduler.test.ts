@@ -25,6 +25,8 @@ function outage() {
       await bus.publish(topic, messages);
     },
     subscribe: (options) => bus.subscribe(options),
+    partitionOf: (topic, key) => bus.partitionOf(topic, key),
+    endOffset: (topic, partition) => bus.endOffset(topic, partition),
     ping: () => bus.ping(),
     close: () => bus.close(),
   });

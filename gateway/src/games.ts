@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { EventBus } from '@underdog/bus';
+import { AppError, isAppError, type Logger, type Registry } from '@underdog/kit';
+import {
+  TOTAL_ROUNDS,
+  admitVote,
+  gameKeys,
+  isImageOfRound,
+  releaseVote,
+} from '@underdog/live-game';
+import { topics } from '@underdog/platform';
+import {
+  GameVoteEventSchema,
+  PlayerViewSchema,
+  create,
+  encodeEvent,
+  timestampFromDate,
+  type LiveGame,
+  type PlayerView,
+} from '@underdog/proto';
+import type { LiveStore } from '@underdog/store';
+import { Counter, Histogram, type Metric } from 'prom-client';
+import { actorOf, delegate } from './actors';
+import type { GatewayClients } from './clients';
+import type { Caller } from './session';
+
+/** A vote as a client submits it; the same answer acknowledges it. */
+export interface VoteInput {
+  tournamentId: string;
+  roundNumber: number;
+  imageId: string;
+}
+
+type Refusal =
+  | 'NO_LIVE_GAME'
+  | 'NOT_PARTICIPANT'
+  | 'ELIMINATED'
+  | 'WRONG_ROUND'
+  | 'VOTING_CLOSED'
+  | 'ALREADY_VOTED'
+  | 'DEVICE_IN_USE';
+
+/** Every refusal of a vote: its kind, stable reason and the message players read. */
+const refusals: Record<Refusal, () => AppError> = {
+  NO_LIVE_GAME: () =>
+    new AppError('CONFLICT', 'There is no live game in this tournament', {
+      reason: 'NO_LIVE_GAME',
+    }),
+  NOT_PARTICIPANT: () =>
+    new AppError('FORBIDDEN', 'You are not a participant in this tournament', {
+      reason: 'NOT_PARTICIPANT',
+    }),
+  ELIMINATED: () =>
+    new AppError('FORBIDDEN', 'You have been eliminated: you can watch the rest of the game', {
+      reason: 'ELIMINATED',
+    }),
+  WRONG_ROUND: () =>
+    new AppError('CONFLICT', 'That round is not the current round', { reason: 'WRONG_ROUND' }),
+  VOTING_CLOSED: () =>
+    new AppError('CONFLICT', 'Voting for this round has closed', { reason: 'VOTING_CLOSED' }),
+  ALREADY_VOTED: () =>
+    new AppError('CONFLICT', 'You have already voted in this round', {
+      reason: 'ALREADY_VOTED',
+    }),
+  DEVICE_IN_USE: () =>
+    new AppError('CONFLICT', 'This device already plays in this tournament with another account', {
+      reason: 'DEVICE_IN_USE',
+    }),
+};
+
+export const gameErrors = {
+  notVerified: () =>
+    new AppError('FORBIDDEN', 'Please verify your email address first', {
+      reason: 'NOT_VERIFIED',
+    }),
+  invalidImage: (round: number) =>
+    new AppError('BAD_REQUEST', `That image is not one of round ${round}'s images`, {
+      reason: 'INVALID_IMAGE',
+    }),
+  invalidRound: () =>
+    new AppError('BAD_REQUEST', `The round number must be 1 to ${TOTAL_ROUNDS}`, {
+      reason: 'WRONG_ROUND',
+    }),
+  notRecorded: (cause: unknown) =>
+    new AppError('UNAVAILABLE', 'Your vote could not be recorded; please try again', {
+      reason: 'VOTE_NOT_RECORDED',
+      cause,
+    }),
+};
+
+function metric<T extends Metric>(registry: Registry, name: string, make: () => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? make();
+}
+
+function voteMetrics(registry: Registry) {
+  return {
+    accepted: metric(
+      registry,
+      'underdog_votes_accepted_total',
+      () =>
+        new Counter({
+          name: 'underdog_votes_accepted_total',
+          help: 'Votes admitted, produced to game.votes and acknowledged',
+          registers: [registry],
+        }),
+    ),
+    refused: metric(
+      registry,
+      'underdog_votes_refused_total',
+      () =>
+        new Counter({
+          name: 'underdog_votes_refused_total',
+          help: 'Votes refused, by reason',
+          labelNames: ['reason'],
+          registers: [registry],
+        }),
+    ),
+    ack: metric(
+      registry,
+      'underdog_vote_ack_seconds',
+      () =>
+        new Histogram({
+          name: 'underdog_vote_ack_seconds',
+          help: 'From a vote request to its answer (acknowledgement or refusal)',
+          buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+          registers: [registry],
+        }),
+    ),
+  };
+}
+
+export interface GamesDependencies {
+  clients: Pick<GatewayClients, 'game'>;
+  /** The live store the engine keeps games in (the admission reads and reserves there). */
+  store: LiveStore;
+  /** Where votes go (`game.votes`). */
+  bus: EventBus;
+  registry: Registry;
+  logger: Logger;
+  /** The server clock, ms since the epoch. */
+  now?: () => number;
+}
+
+/**
+ * The live game behind every edge: GraphQL, the `/ws` game actions and the demo bots all call
+ * these. Joining and the snapshot are the engine's (GameService); a vote is admitted here with
+ * one atomic step on the live store, produced to `game.votes` with acks from all in-sync
+ * replicas, and only then acknowledged.
+ */
+export class Games {
+  private readonly now: () => number;
+  private readonly metrics: ReturnType<typeof voteMetrics>;
+
+  constructor(private readonly deps: GamesDependencies) {
+    this.now = deps.now ?? (() => Date.now());
+    this.metrics = voteMetrics(deps.registry);
+  }
+
+  /** Verified users, while the tournament is upcoming or before round 1's voting ends. */
+  async join(caller: Caller, tournamentId: string): Promise<PlayerView> {
+    const { player } = await delegate(
+      this.deps.clients.game.joinTournament({ actor: await actorOf(caller), tournamentId }),
+    );
+    return player ?? create(PlayerViewSchema);
+  }
+
+  /** The game's snapshot, with the caller's own view when signed in. */
+  async liveGame(caller: Caller, tournamentId: string): Promise<LiveGame> {
+    const { game } = await delegate(
+      this.deps.clients.game.getLiveGame({ actor: await actorOf(caller), tournamentId }),
+    );
+    if (!game) throw new Error('the game engine answered without a game');
+    return game;
+  }
+
+  /**
+   * One vote: acknowledged only once it is on `game.votes`, so an acknowledged vote is counted
+   * exactly once. A first vote in round 1 joins the caller (server rules). Refusals are
+   * AppErrors with a stable reason.
+   */
+  async vote(caller: Caller, vote: VoteInput): Promise<VoteInput> {
+    const started = performance.now();
+    try {
+      const answer = await this.admitAndProduce(caller, vote);
+      this.metrics.accepted.inc();
+      return answer;
+    } catch (error) {
+      this.metrics.refused.inc({ reason: isAppError(error) ? error.publicCode : 'INTERNAL' });
+      throw error;
+    } finally {
+      this.metrics.ack.observe((performance.now() - started) / 1000);
+    }
+  }
+
+  private async admitAndProduce(caller: Caller, vote: VoteInput): Promise<VoteInput> {
+    const { user } = await caller.session.require();
+    if (!user.isEmailVerified) throw gameErrors.notVerified();
+    const { tournamentId, roundNumber, imageId } = vote;
+    if (!Number.isInteger(roundNumber) || roundNumber < 1 || roundNumber > TOTAL_ROUNDS) {
+      throw gameErrors.invalidRound();
+    }
+    if (!isImageOfRound(imageId, roundNumber)) throw gameErrors.invalidImage(roundNumber);
+
+    const keys = gameKeys(tournamentId);
+    const admit = (now: number) =>
+      this.deps.store.run(
+        admitVote,
+        [keys.state, keys.players, keys.alive, keys.devices, keys.reserved(roundNumber)],
+        [user.id, roundNumber, imageId, now, caller.deviceId],
+      );
+    let castAt = this.now();
+    let reply = await admit(castAt);
+    if (reply === 'NOT_PARTICIPANT' && roundNumber === 1) {
+      // Joining by a first vote: the engine checks the window, verification and the device.
+      // Too late to join means the voter is simply not a participant.
+      await this.join(caller, tournamentId).catch((error: unknown) => {
+        throw isAppError(error) && error.reason === 'JOIN_CLOSED'
+          ? refusals.NOT_PARTICIPANT()
+          : error;
+      });
+      castAt = this.now();
+      reply = await admit(castAt);
+    }
+    if (!reply.startsWith('OK:')) {
+      const refuse = refusals[reply as Refusal] as (() => AppError) | undefined;
+      if (!refuse) throw new Error(`unexpected vote admission reply ${reply}`);
+      throw refuse();
+    }
+    const gameId = reply.slice(3);
+    const voteId = randomUUID();
+    const event = create(GameVoteEventSchema, {
+      tournamentId,
+      kind: {
+        case: 'voteCast',
+        value: {
+          voteId,
+          gameId,
+          userId: user.id,
+          username: user.username,
+          roundNumber,
+          imageId,
+          castAt: timestampFromDate(new Date(castAt)),
+          deviceId: caller.deviceId,
+        },
+      },
+    });
+    try {
+      await this.deps.bus.publish(topics.gameVotes.name, [
+        encodeEvent(GameVoteEventSchema, event, { key: tournamentId, id: voteId }),
+      ]);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, tournamentId, voteId }, 'vote not produced');
+      await this.deps.store
+        .run(releaseVote, [keys.reserved(roundNumber)], [user.id, imageId])
+        .catch((releaseError: unknown) =>
+          this.deps.logger.error({ err: releaseError, voteId }, 'vote reservation not released'),
+        );
+      throw gameErrors.notRecorded(error);
+    }
+    return { tournamentId, roundNumber, imageId };
+  }
+}

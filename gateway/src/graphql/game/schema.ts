@@ -1,0 +1,30 @@
+export const gameTypeDefs = /* GraphQL */ `
+  # LiveGame, PlayerState and their parts are shared with the subscriptions (graphql/live).
+
+  "A vote acknowledged: it is recorded and will be counted exactly once."
+  type VoteReceipt {
+    tournamentId: ID!
+    roundNumber: Int!
+    imageId: ID!
+  }
+
+  extend type Query {
+    "The tournament's live game (NOT_FOUND / TOURNAMENT_NOT_FOUND when unknown)."
+    liveGame(tournamentId: ID!): LiveGame!
+  }
+
+  extend type Mutation {
+    """
+    Verified users, while the tournament is upcoming or live before round 1's voting ends.
+    Refusals: NOT_VERIFIED, JOIN_CLOSED, DEVICE_IN_USE, TOURNAMENT_NOT_FOUND. Joining twice is fine.
+    """
+    joinTournament(tournamentId: ID!): PlayerState!
+    """
+    One vote per round, for one of the current round's images, before the deadline. A first vote
+    in round 1 joins. Refusals (extensions.code): NOT_VERIFIED, NOT_PARTICIPANT, ELIMINATED,
+    ALREADY_VOTED, WRONG_ROUND, VOTING_CLOSED, NO_LIVE_GAME, INVALID_IMAGE, DEVICE_IN_USE,
+    JOIN_CLOSED, VOTE_NOT_RECORDED.
+    """
+    castVote(tournamentId: ID!, roundNumber: Int!, imageId: ID!): VoteReceipt!
+  }
+`;

@@ -1,0 +1,58 @@
+import type { EventBus } from '@underdog/bus';
+import { topics } from '@underdog/platform';
+import {
+  GameEventSchema,
+  PlayerOutcomeEventSchema,
+  create,
+  encodeEvent,
+  timestampFromDate,
+  type MessageInitShape,
+} from '@underdog/proto';
+
+export type GameEventKind = MessageInitShape<typeof GameEventSchema>['kind'];
+export type GameOutcomeInit = Extract<
+  MessageInitShape<typeof PlayerOutcomeEventSchema>['kind'],
+  { case: 'gameOutcome' }
+>['value'];
+
+/**
+ * Produces `game.events` (key: tournament id) and `player.outcomes` (key: user id). Event ids are
+ * deterministic (`<gameId>:<case>:<round>`), so a replica repeating a step after a take-over
+ * publishes a repeat consumers recognise.
+ */
+export class GameEventsPublisher {
+  constructor(private readonly bus: EventBus) {}
+
+  async publish(
+    context: { tournamentId: string; gameId: string; at: Date },
+    kind: GameEventKind,
+    idSuffix: string,
+  ): Promise<void> {
+    const event = create(GameEventSchema, {
+      tournamentId: context.tournamentId,
+      gameId: context.gameId,
+      occurredAt: timestampFromDate(context.at),
+      kind,
+    });
+    await this.bus.publish(topics.gameEvents.name, [
+      encodeEvent(GameEventSchema, event, {
+        key: context.tournamentId,
+        id: `${context.gameId}:${kind?.case ?? 'none'}:${idSuffix}`,
+      }),
+    ]);
+  }
+
+  /** One outcome per participant, event id `<gameId>:<userId>`. */
+  async outcomes(outcomes: Array<{ userId: string } & GameOutcomeInit>): Promise<void> {
+    const messages = outcomes.map(({ userId, ...outcome }) =>
+      encodeEvent(
+        PlayerOutcomeEventSchema,
+        create(PlayerOutcomeEventSchema, { userId, kind: { case: 'gameOutcome', value: outcome } }),
+        { key: userId, id: `${outcome.gameId}:${userId}` },
+      ),
+    );
+    for (let i = 0; i < messages.length; i += 500) {
+      await this.bus.publish(topics.playerOutcomes.name, messages.slice(i, i + 500));
+    }
+  }
+}

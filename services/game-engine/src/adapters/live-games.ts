@@ -1,0 +1,247 @@
+import {
+  ACTIVE_GAMES_KEY,
+  acquireLease,
+  advanceGame,
+  applyVote,
+  createGame,
+  gameKeys,
+  joinGame,
+  parseGameState,
+  raiseMark,
+  releaseLease,
+  votesProgressKey,
+  type GameState,
+  type StoredBallot,
+  type StoredPhase,
+  type StoredPlayer,
+} from '@underdog/live-game';
+import type { LiveStore } from '@underdog/store';
+
+export type JoinReply = 'JOINED' | 'ALREADY' | 'NO_TOURNAMENT' | 'JOIN_CLOSED' | 'DEVICE_IN_USE';
+
+export type ApplyReply =
+  'COUNTED' | 'NO_GAME' | 'DUPLICATE' | 'CLOSED' | 'LATE' | 'NOT_ELIGIBLE' | 'ALREADY_VOTED';
+
+export interface TournamentFacts {
+  id: string;
+  title: string;
+  prize: string | undefined;
+  startAt: Date;
+  roundTimeSeconds: number;
+}
+
+export interface VoteToApply {
+  tournamentId: string;
+  gameId: string;
+  voteId: string;
+  userId: string;
+  username: string;
+  roundNumber: number;
+  imageId: string;
+  castAt: number;
+  offline: boolean;
+}
+
+export interface Participant extends StoredPlayer {
+  userId: string;
+  /** The 17 offline choices, when an offline player. */
+  offlineChoices: string | undefined;
+  /** 0 while still in. */
+  eliminatedInRound: number;
+}
+
+/** The expected phase and round of a fenced step, or any. */
+export type Expectation = { phase: StoredPhase; round: number } | '*';
+
+/** The engine's side of the live-game store: every read and atomic step it uses. */
+export class LiveGames {
+  constructor(private readonly store: LiveStore) {}
+
+  async state(tournamentId: string): Promise<GameState | undefined> {
+    return parseGameState(await this.store.hGetAll(gameKeys(tournamentId).state));
+  }
+
+  /** Tournament facts from `tournament.lifecycle`; a running game keeps its round time and start. */
+  async recordTournament(facts: TournamentFacts): Promise<void> {
+    const key = gameKeys(facts.id).state;
+    const gameId = await this.store.hGet(key, 'gameId');
+    const texts = { title: facts.title, prize: facts.prize ?? '' };
+    if (gameId) {
+      await this.store.hSet(key, texts);
+      return;
+    }
+    await this.store.hSet(key, {
+      ...texts,
+      tournamentStatus: 'upcoming',
+      startAt: facts.startAt.getTime(),
+      roundTimeSeconds: facts.roundTimeSeconds,
+    });
+  }
+
+  /** A deleted tournament (never live) leaves nothing behind. */
+  async forgetTournament(tournamentId: string): Promise<void> {
+    const keys = gameKeys(tournamentId);
+    if (await this.store.hGet(keys.state, 'gameId')) return;
+    await this.store.del(keys.state, keys.players, keys.offline, keys.devices);
+  }
+
+  async join(
+    tournamentId: string,
+    player: { userId: string; username: string; deviceId: string; now: number },
+    offlineChoices?: string,
+  ): Promise<JoinReply> {
+    const keys = gameKeys(tournamentId);
+    const stored: StoredPlayer = { username: player.username, joinedAt: player.now };
+    return (await this.store.run(
+      joinGame,
+      [keys.state, keys.players, keys.devices, keys.offline, keys.alive],
+      [
+        player.userId,
+        JSON.stringify(stored),
+        player.deviceId,
+        player.now,
+        offlineChoices === undefined ? 'live' : 'offline',
+        offlineChoices ?? '',
+      ],
+    )) as JoinReply;
+  }
+
+  /** Creates the game (idempotent); the answer says whether this call created it. */
+  async createGame(
+    tournamentId: string,
+    gameId: string,
+    now: number,
+    totalRounds: number,
+  ): Promise<{ created: boolean; gameId: string }> {
+    const keys = gameKeys(tournamentId);
+    const reply = await this.store.run(
+      createGame,
+      [keys.state, keys.players, keys.alive],
+      [gameId, now, totalRounds],
+    );
+    const [outcome = '', id = ''] = reply.split(/:(.*)/s);
+    return { created: outcome === 'CREATED', gameId: id };
+  }
+
+  async acquireLease(tournamentId: string, owner: string, ttlMs: number): Promise<number> {
+    const keys = gameKeys(tournamentId);
+    return this.store.run(acquireLease, [keys.lease, keys.state], [owner, ttlMs]);
+  }
+
+  async releaseLease(tournamentId: string, owner: string, token: number): Promise<void> {
+    await this.store.run(releaseLease, [gameKeys(tournamentId).lease], [owner, token]);
+  }
+
+  /** A fenced step: 'OK', 'FENCED' (another replica holds the game) or 'STALE' (moved on). */
+  async advance(
+    tournamentId: string,
+    token: number,
+    expected: Expectation,
+    fields: Record<string, string | number>,
+    eliminated?: { round: number; userIds: readonly string[] },
+  ): Promise<'OK' | 'FENCED' | 'STALE'> {
+    const keys = gameKeys(tournamentId);
+    const pairs = Object.entries(fields).flatMap(([field, value]) => [field, String(value)]);
+    return (await this.store.run(
+      advanceGame,
+      [keys.state, keys.alive, keys.eliminated],
+      [
+        token,
+        expected === '*' ? '*' : expected.phase,
+        expected === '*' ? '' : expected.round,
+        pairs.length / 2,
+        ...pairs,
+        eliminated?.round ?? 0,
+        ...(eliminated?.userIds ?? []),
+      ],
+    )) as 'OK' | 'FENCED' | 'STALE';
+  }
+
+  async applyVote(vote: VoteToApply): Promise<ApplyReply> {
+    const keys = gameKeys(vote.tournamentId);
+    const round = vote.roundNumber;
+    const ballot: StoredBallot = {
+      imageId: vote.imageId,
+      castAt: vote.castAt,
+      voteId: vote.voteId,
+      username: vote.username,
+      offline: vote.offline,
+    };
+    return (await this.store.run(
+      applyVote,
+      [
+        keys.state,
+        keys.alive,
+        keys.ballots(round),
+        keys.tally(round),
+        keys.voteIds(round),
+        keys.reserved(round),
+      ],
+      [
+        vote.gameId,
+        vote.voteId,
+        vote.userId,
+        round,
+        vote.imageId,
+        vote.castAt,
+        JSON.stringify(ballot),
+      ],
+    )) as ApplyReply;
+  }
+
+  async ballots(tournamentId: string, round: number): Promise<Map<string, StoredBallot>> {
+    const hash = await this.store.hGetAll(gameKeys(tournamentId).ballots(round));
+    return new Map(
+      Object.entries(hash).map(([userId, json]) => [userId, JSON.parse(json) as StoredBallot]),
+    );
+  }
+
+  async alive(tournamentId: string): Promise<string[]> {
+    return this.store.sMembers(gameKeys(tournamentId).alive);
+  }
+
+  async participants(tournamentId: string): Promise<Participant[]> {
+    const keys = gameKeys(tournamentId);
+    const [players, offline, eliminated] = await Promise.all([
+      this.store.hGetAll(keys.players),
+      this.store.hGetAll(keys.offline),
+      this.store.hGetAll(keys.eliminated),
+    ]);
+    return Object.entries(players).map(([userId, json]) => ({
+      userId,
+      ...(JSON.parse(json) as StoredPlayer),
+      offlineChoices: offline[userId],
+      eliminatedInRound: Number(eliminated[userId] ?? 0),
+    }));
+  }
+
+  async offlineChoices(tournamentId: string): Promise<Record<string, string>> {
+    return this.store.hGetAll(gameKeys(tournamentId).offline);
+  }
+
+  async player(tournamentId: string, userId: string): Promise<StoredPlayer | undefined> {
+    const json = await this.store.hGet(gameKeys(tournamentId).players, userId);
+    return json === null ? undefined : (JSON.parse(json) as StoredPlayer);
+  }
+
+  async activeGames(): Promise<string[]> {
+    return this.store.sMembers(ACTIVE_GAMES_KEY);
+  }
+
+  async markActive(tournamentId: string): Promise<void> {
+    await this.store.sAdd(ACTIVE_GAMES_KEY, tournamentId);
+  }
+
+  async markInactive(tournamentId: string): Promise<void> {
+    await this.store.sRem(ACTIVE_GAMES_KEY, tournamentId);
+  }
+
+  /** The next offset of a `game.votes` partition still to apply (0 when nothing was). */
+  async votesApplied(partition: number): Promise<bigint> {
+    return BigInt((await this.store.get(votesProgressKey(partition))) ?? 0);
+  }
+
+  async raiseVotesApplied(partition: number, nextOffset: string): Promise<void> {
+    await this.store.run(raiseMark, [votesProgressKey(partition)], [nextOffset]);
+  }
+}

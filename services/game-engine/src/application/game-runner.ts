@@ -1,0 +1,646 @@
+import type { Logger } from '@underdog/kit';
+import { roundImages, type GameState, type StoredAdvertisement } from '@underdog/live-game';
+import { timestampFromDate, type Advertisement } from '@underdog/proto';
+import type { AdPosition, AdsCatalog } from '../adapters/ads-catalog';
+import type { GameEventKind, GameEventsPublisher } from '../adapters/game-events';
+import type { Expectation, LiveGames, Participant } from '../adapters/live-games';
+import { resolveRound, type RoundOutcome } from '../domain/resolution';
+import { prizeAmount, type GameTimings } from '../domain/timings';
+import type { GameRecords } from '../persistence';
+import type { EngineMetrics } from '../metrics';
+
+/** Where the votes of a tournament go, and how far the engine has applied them. */
+export interface VotesProgress {
+  partitionOf(tournamentId: string): Promise<number>;
+  endOffset(partition: number): Promise<string>;
+  applied(partition: number): Promise<bigint>;
+}
+
+export interface RunnerDependencies {
+  live: LiveGames;
+  events: GameEventsPublisher;
+  records: GameRecords;
+  ads: AdsCatalog;
+  votes: VotesProgress;
+  timings: GameTimings;
+  lease: { ttlMs: number; renewEveryMs: number };
+  /** How long a round waits for its votes to be applied before resolving anyway. */
+  votesWaitMaxMs: number;
+  /** This replica's name, the lease owner. */
+  owner: string;
+  now: () => number;
+  logger: Logger;
+  metrics: EngineMetrics;
+}
+
+/** Thrown when a fenced step finds another replica's token: this replica must stop acting. */
+class LeaseLost extends Error {}
+
+type Step = number | 'done';
+
+/**
+ * Runs one tournament's game while this replica holds its lease: renews the lease, reads the
+ * state from the live store and makes the step the phase and the clock call for. Every step is
+ * a fenced compare-and-set on (phase, round), so a replica taking over resumes exactly where the
+ * store says, at the stored deadlines, and a replica that lost the lease cannot write.
+ * Events are published after their step is stored, with deterministic ids.
+ */
+export class GameRunner {
+  private token = 0;
+  private stopped = false;
+  private wake: (() => void) | undefined;
+  private offlineCastRound = 0;
+  private lastTotalSent = -1;
+  private lastTotalAt = 0;
+  private readonly log: Logger;
+  readonly finished: Promise<void>;
+
+  constructor(
+    readonly tournamentId: string,
+    private readonly deps: RunnerDependencies,
+  ) {
+    this.log = deps.logger.child({ tournamentId });
+    this.finished = this.loop();
+  }
+
+  /** Stops acting; `release` gives the lease up so another replica takes over at once. */
+  async stop(release: boolean): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.finished;
+    if (release && this.token > 0) {
+      await this.deps.live
+        .releaseLease(this.tournamentId, this.deps.owner, this.token)
+        .catch((error: unknown) => this.log.warn({ err: error }, 'lease not released'));
+    }
+  }
+
+  private async loop(): Promise<void> {
+    const { live, lease, owner } = this.deps;
+    while (!this.stopped) {
+      let waitMs = lease.renewEveryMs;
+      try {
+        const token = await live.acquireLease(this.tournamentId, owner, lease.ttlMs);
+        if (token === 0) {
+          this.log.warn('another replica holds the game; stepping back');
+          return;
+        }
+        if (token !== this.token && this.token !== 0) this.log.warn({ token }, 'lease renewed');
+        this.token = token;
+        const state = await live.state(this.tournamentId);
+        if (!state?.gameId) return;
+        const next = await this.step(state);
+        if (next === 'done') return;
+        waitMs = Math.max(0, Math.min(waitMs, next));
+      } catch (error) {
+        if (error instanceof LeaseLost) {
+          this.log.warn('fenced out: another replica took the game over');
+          return;
+        }
+        this.log.error({ err: error }, 'game step failed; retrying');
+        waitMs = 200;
+      }
+      if (waitMs > 0 && !this.stopped) await this.sleep(waitMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private step(state: GameState): Promise<Step> {
+    switch (state.phase) {
+      case 'waiting':
+        return this.begin(state);
+      case 'voting':
+        return this.voting(state);
+      case 'voting_ended':
+        return this.votingEnded(state);
+      case 'tallying':
+        return this.tally(state);
+      case 'results':
+        return this.afterResults(state);
+      case 'advertisement':
+        return this.afterAdvertisement(state);
+      case 'finished':
+        return this.finish(state);
+    }
+  }
+
+  /** A fenced step; false when the game already moved on (another step won). */
+  private async advance(
+    expected: Expectation,
+    fields: Record<string, string | number>,
+    eliminated?: { round: number; userIds: readonly string[] },
+  ): Promise<boolean> {
+    const reply = await this.deps.live.advance(
+      this.tournamentId,
+      this.token,
+      expected,
+      fields,
+      eliminated,
+    );
+    if (reply === 'FENCED') throw new LeaseLost();
+    return reply === 'OK';
+  }
+
+  private context(state: GameState, at = this.deps.now()) {
+    return { tournamentId: this.tournamentId, gameId: state.gameId, at: new Date(at) };
+  }
+
+  private emit(state: GameState, kind: GameEventKind, idSuffix: string, at?: number) {
+    return this.deps.events.publish(this.context(state, at), kind, idSuffix);
+  }
+
+  /** Facts for the records, in the background: the round loop never waits for MongoDB. */
+  private record(what: string, write: () => Promise<void>) {
+    const attempt = async (left: number): Promise<void> => {
+      try {
+        await write();
+      } catch (error) {
+        if (left <= 0) {
+          this.log.error({ err: error, what }, 'could not record game facts');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await attempt(left - 1);
+      }
+    };
+    void attempt(5);
+  }
+
+  // ---- phases ----
+
+  private async begin(state: GameState): Promise<Step> {
+    const now = this.deps.now();
+    const ad = this.deps.ads.pick('before_game');
+    const moved = await this.advance(
+      { phase: 'waiting', round: 0 },
+      ad ? adFields(ad, 'before_game', now) : this.roundFields(state, 1, now),
+    );
+    if (!moved) return 0;
+    const participants = await this.deps.live.participants(this.tournamentId);
+    const offline = participants.filter((p) => p.offlineChoices !== undefined).length;
+    await this.emit(
+      state,
+      {
+        case: 'gameStarted',
+        value: {
+          participantCount: participants.length,
+          offlineParticipantCount: offline,
+          totalRounds: state.totalRounds,
+          roundTimeSeconds: state.roundTimeSeconds,
+        },
+      },
+      '0',
+    );
+    this.record('gameStarted', () =>
+      this.deps.records.gameStarted({
+        gameId: state.gameId,
+        tournament: {
+          id: this.tournamentId,
+          title: state.title,
+          ...(state.prize ? { prize: state.prize } : {}),
+          startAt: new Date(state.startAt),
+        },
+        totalRounds: state.totalRounds,
+        roundTimeSeconds: state.roundTimeSeconds,
+        startedAt: new Date(state.startedAt || now),
+        participants: participants.map(participantRecord),
+      }),
+    );
+    this.log.info({ gameId: state.gameId, participants: participants.length }, 'game started');
+    if (ad) await this.emitAdvertisement(state, ad, 'before_game', 0, now);
+    else await this.openRound(state, 1, now);
+    return 0;
+  }
+
+  private roundFields(state: GameState, round: number, now: number) {
+    const endsAt = now + state.roundTimeSeconds * 1000;
+    return {
+      phase: 'voting',
+      round,
+      roundStartedAt: now,
+      votingEndsAt: endsAt,
+      phaseEndsAt: endsAt,
+      totalVotes: 0,
+      votesEndOffset: '',
+      advertisement: '',
+      adPosition: '',
+    };
+  }
+
+  /** After the step to voting: offline choices cast, then the round announced. */
+  private async openRound(state: GameState, round: number, now: number): Promise<void> {
+    const opened = {
+      ...state,
+      phase: 'voting' as const,
+      round,
+      roundStartedAt: now,
+      votingEndsAt: now + state.roundTimeSeconds * 1000,
+    };
+    await this.castOfflineChoices(opened);
+    const [aliveList, offlineChoices] = await Promise.all([
+      this.deps.live.alive(this.tournamentId),
+      this.deps.live.offlineChoices(this.tournamentId),
+    ]);
+    const remaining = aliveList.length;
+    const alive = new Set(aliveList);
+    const offlineRemaining = Object.keys(offlineChoices).filter((id) => alive.has(id)).length;
+    await this.emit(
+      opened,
+      {
+        case: 'roundVotingStarted',
+        value: {
+          roundNumber: round,
+          images: roundImages(round),
+          roundTimeSeconds: state.roundTimeSeconds,
+          phaseEndsAt: timestampFromDate(new Date(opened.votingEndsAt)),
+          remainingCount: remaining,
+          offlineRemainingCount: offlineRemaining,
+        },
+      },
+      String(round),
+      now,
+    );
+    this.lastTotalSent = -1;
+    this.log.info({ roundNumber: round, remaining }, 'round voting started');
+  }
+
+  /** Offline players' pre-selected choices, cast at the round's start (idempotent by vote id). */
+  private async castOfflineChoices(state: GameState): Promise<void> {
+    const { live, metrics } = this.deps;
+    const [choices, aliveList] = await Promise.all([
+      live.offlineChoices(this.tournamentId),
+      live.alive(this.tournamentId),
+    ]);
+    const alive = new Set(aliveList);
+    const voters = Object.entries(choices).filter(([userId]) => alive.has(userId));
+    const participants =
+      voters.length > 0 ? await live.participants(this.tournamentId) : ([] as Participant[]);
+    const names = new Map(participants.map((p) => [p.userId, p.username]));
+    for (let i = 0; i < voters.length; i += 100) {
+      const replies = await Promise.all(
+        voters.slice(i, i + 100).map(([userId, picks]) =>
+          live.applyVote({
+            tournamentId: this.tournamentId,
+            gameId: state.gameId,
+            voteId: `offline:${state.gameId}:${state.round}:${userId}`,
+            userId,
+            username: names.get(userId) ?? '',
+            roundNumber: state.round,
+            imageId: `round-${state.round}-image-${picks[state.round - 1] ?? '0'}`,
+            castAt: state.roundStartedAt,
+            offline: true,
+          }),
+        ),
+      );
+      metrics.votesCounted.inc(replies.filter((reply) => reply === 'COUNTED').length);
+    }
+    this.offlineCastRound = state.round;
+  }
+
+  private async voting(state: GameState): Promise<Step> {
+    const now = this.deps.now();
+    if (this.offlineCastRound !== state.round) await this.castOfflineChoices(state);
+    if (now >= state.votingEndsAt) {
+      const moved = await this.advance(
+        { phase: 'voting', round: state.round },
+        { phase: 'voting_ended', phaseEndsAt: state.votingEndsAt + this.deps.timings.graceMs },
+      );
+      if (moved) {
+        await this.emit(
+          state,
+          {
+            case: 'votingEnded',
+            value: { roundNumber: state.round, totalVotes: state.totalVotes },
+          },
+          String(state.round),
+        );
+      }
+      return 0;
+    }
+    const every = this.deps.timings.voteTotalEveryMs;
+    if (state.totalVotes !== this.lastTotalSent && now - this.lastTotalAt >= every) {
+      this.lastTotalSent = state.totalVotes;
+      this.lastTotalAt = now;
+      await this.emit(
+        state,
+        { case: 'voteTotal', value: { roundNumber: state.round, totalVotes: state.totalVotes } },
+        `${state.round}:${state.totalVotes}`,
+      );
+    }
+    return Math.min(state.votingEndsAt - now, every);
+  }
+
+  /**
+   * After the grace: capture the end of the tournament's `game.votes` partition, then wait until
+   * the engine has applied everything before it. Every vote acknowledged before the deadline was
+   * produced before that capture, so it is in the tally when the round resolves.
+   */
+  private async votingEnded(state: GameState): Promise<Step> {
+    const now = this.deps.now();
+    if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
+    const { votes } = this.deps;
+    if (state.votesEndOffset === '') {
+      const partition = await votes.partitionOf(this.tournamentId);
+      const end = await votes.endOffset(partition);
+      await this.advance(
+        { phase: 'voting_ended', round: state.round },
+        { votesEndOffset: `${partition}:${end}` },
+      );
+      return 0;
+    }
+    const [partition = '0', end = '0'] = state.votesEndOffset.split(':');
+    const applied = await votes.applied(Number(partition));
+    const waited = now - state.phaseEndsAt;
+    if (applied < BigInt(end) && waited < this.deps.votesWaitMaxMs) return 25;
+    if (applied < BigInt(end)) {
+      this.log.error(
+        { roundNumber: state.round, partition, end, applied: String(applied) },
+        'votes not applied in time; resolving with what is counted',
+      );
+    }
+    await this.advance({ phase: 'voting_ended', round: state.round }, { phase: 'tallying' });
+    return 0;
+  }
+
+  private async tally(state: GameState): Promise<Step> {
+    const { live } = this.deps;
+    const [alive, ballots] = await Promise.all([
+      live.alive(this.tournamentId),
+      live.ballots(this.tournamentId, state.round),
+    ]);
+    const images = roundImages(state.round);
+    const outcome = resolveRound({
+      roundNumber: state.round,
+      totalRounds: state.totalRounds,
+      imageIds: images.map((image) => image.id),
+      alive,
+      ballots: new Map([...ballots].map(([userId, ballot]) => [userId, ballot.imageId])),
+      drawSeed: state.gameId,
+    });
+    const now = this.deps.now();
+    const winner = outcome.end && 'winnerUserId' in outcome.end ? outcome.end.winnerUserId : '';
+    const winnerName = winner
+      ? ((await live.player(this.tournamentId, winner))?.username ?? '')
+      : '';
+    const moved = await this.advance(
+      { phase: 'tallying', round: state.round },
+      {
+        phase: 'results',
+        phaseEndsAt: now + this.deps.timings.resultsMs,
+        results: JSON.stringify(outcome.results),
+        roundEliminated: outcome.eliminated.length,
+        ...(outcome.end
+          ? {
+              decidedBy: outcome.end.decidedBy,
+              winner: winner
+                ? JSON.stringify({ userId: winner, username: winnerName, prize: state.prize })
+                : '',
+              draw: outcome.end.decidedBy === 'draw' ? JSON.stringify(outcome.end.draw) : '',
+            }
+          : {}),
+      },
+      { round: state.round, userIds: outcome.eliminated },
+    );
+    if (!moved) return 0;
+    await this.emit(
+      state,
+      {
+        case: 'roundResults',
+        value: {
+          roundNumber: state.round,
+          results: outcome.results,
+          totalVotes: outcome.totalVotes,
+          winningImageIds: outcome.winningImageIds,
+          eliminatedCount: outcome.eliminated.length,
+          remainingCount: outcome.advanced.length,
+          durationSeconds: Math.round(this.deps.timings.resultsMs / 1000),
+          phaseEndsAt: timestampFromDate(new Date(now + this.deps.timings.resultsMs)),
+          advancedUserIds: outcome.advanced,
+        },
+      },
+      String(state.round),
+      now,
+    );
+    this.deps.metrics.roundDuration.observe((now - state.roundStartedAt) / 1000);
+    this.log.info(
+      {
+        roundNumber: state.round,
+        totalVotes: outcome.totalVotes,
+        advanced: outcome.advanced.length,
+        eliminated: outcome.eliminated.length,
+      },
+      'round resolved',
+    );
+    this.recordRound(state, outcome, ballots, now);
+    return 0;
+  }
+
+  private recordRound(
+    state: GameState,
+    outcome: RoundOutcome,
+    ballots: Awaited<ReturnType<LiveGames['ballots']>>,
+    endedAt: number,
+  ) {
+    const winning = new Set(outcome.winningImageIds);
+    this.record('roundResolved', () =>
+      this.deps.records.roundResolved({
+        gameId: state.gameId,
+        roundNumber: state.round,
+        images: roundImages(state.round),
+        timeLimit: state.roundTimeSeconds,
+        startedAt: new Date(state.roundStartedAt),
+        endedAt: new Date(endedAt),
+        votes: [...ballots].map(([userId, ballot]) => ({
+          userId,
+          username: ballot.username,
+          imageId: ballot.imageId,
+          votedAt: new Date(ballot.castAt),
+          isOfflinePlayer: ballot.offline,
+          isWinningVote: winning.has(ballot.imageId),
+        })),
+        eliminated: outcome.eliminated.map((userId) => ({ userId })),
+        results: outcome.results,
+      }),
+    );
+  }
+
+  private async afterResults(state: GameState): Promise<Step> {
+    const now = this.deps.now();
+    if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
+    const ended = state.decidedBy !== '' || state.round >= state.totalRounds;
+    const position: AdPosition = ended ? 'after_game' : 'between_rounds';
+    const ad = this.deps.ads.pick(position);
+    const next = ad
+      ? adFields(ad, position, now)
+      : ended
+        ? { phase: 'finished', phaseEndsAt: 0 }
+        : this.roundFields(state, state.round + 1, now);
+    const moved = await this.advance({ phase: 'results', round: state.round }, next);
+    if (!moved) return 0;
+    const remaining = (await this.deps.live.alive(this.tournamentId)).length;
+    await this.emit(
+      state,
+      {
+        case: 'roundCompleted',
+        value: {
+          roundNumber: state.round,
+          eliminatedCount: state.roundEliminated,
+          remainingCount: remaining,
+        },
+      },
+      String(state.round),
+      now,
+    );
+    if (ad) await this.emitAdvertisement(state, ad, position, state.round, now);
+    else if (!ended) await this.openRound(state, state.round + 1, now);
+    return 0;
+  }
+
+  private async emitAdvertisement(
+    state: GameState,
+    ad: Advertisement,
+    position: AdPosition,
+    afterRound: number,
+    now: number,
+  ) {
+    await this.emit(
+      state,
+      {
+        case: 'advertisementStarted',
+        value: {
+          position,
+          advertisement: ad,
+          durationSeconds: ad.duration,
+          phaseEndsAt: timestampFromDate(new Date(now + ad.duration * 1000)),
+          afterRoundNumber: afterRound,
+        },
+      },
+      `${position}:${afterRound}`,
+      now,
+    );
+  }
+
+  private async afterAdvertisement(state: GameState): Promise<Step> {
+    const now = this.deps.now();
+    if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
+    if (state.adPosition === 'after_game') {
+      await this.advance(
+        { phase: 'advertisement', round: state.round },
+        { phase: 'finished', phaseEndsAt: 0 },
+      );
+      return 0;
+    }
+    const round = state.round + 1;
+    const moved = await this.advance(
+      { phase: 'advertisement', round: state.round },
+      this.roundFields(state, round, now),
+    );
+    if (moved) await this.openRound(state, round, now);
+    return 0;
+  }
+
+  /** The end: the announcement, one outcome per participant, the records; then the game is done. */
+  private async finish(state: GameState): Promise<Step> {
+    const participants = await this.deps.live.participants(this.tournamentId);
+    const endedAt = state.phaseEndsAt || this.deps.now();
+    const winner = state.winner;
+    await this.emit(
+      state,
+      {
+        case: 'gameEnded',
+        value: {
+          ...(winner
+            ? {
+                winnerUserId: winner.userId,
+                winnerUsername: winner.username,
+                winnerDisplayName: winner.username,
+                ...(state.prize ? { prize: state.prize } : {}),
+              }
+            : {}),
+          roundsPlayed: state.round,
+          decidedBy: state.decidedBy || 'no_winner',
+        },
+      },
+      '0',
+    );
+    const prize = prizeAmount(state.prize);
+    await this.deps.events.outcomes(
+      participants.map((participant) => {
+        const out = participant.eliminatedInRound;
+        const roundsPlayed = out > 0 ? out : state.round;
+        const won = winner?.userId === participant.userId;
+        return {
+          userId: participant.userId,
+          gameId: state.gameId,
+          tournamentId: this.tournamentId,
+          won,
+          prizeAmount: BigInt(won ? prize : 0),
+          roundsPlayed,
+          roundsWon: out > 0 ? out - 1 : state.round,
+          tournamentSize: participants.length,
+          eliminatedInRound: out,
+          isOfflinePlayer: participant.offlineChoices !== undefined,
+          endedAt: timestampFromDate(new Date(endedAt)),
+        };
+      }),
+    );
+    const draw = state.draw;
+    this.record('gameEnded', () =>
+      this.deps.records.gameEnded({
+        gameId: state.gameId,
+        endedAt: new Date(endedAt),
+        ...(winner
+          ? {
+              winner: {
+                userId: winner.userId,
+                username: winner.username,
+                ...(state.prize ? { prize: state.prize } : {}),
+              },
+            }
+          : {}),
+        ...(draw ? { draw } : {}),
+      }),
+    );
+    await this.deps.live.markInactive(this.tournamentId);
+    this.log.info(
+      { gameId: state.gameId, winner: winner?.userId, decidedBy: state.decidedBy },
+      'game ended',
+    );
+    return 'done';
+  }
+}
+
+function adFields(ad: Advertisement, position: AdPosition, now: number) {
+  const stored: StoredAdvertisement = {
+    id: ad.id,
+    title: ad.title,
+    type: ad.type,
+    content: ad.content,
+    displayPosition: ad.displayPosition,
+    duration: ad.duration,
+  };
+  return {
+    phase: 'advertisement',
+    phaseEndsAt: now + ad.duration * 1000,
+    advertisement: JSON.stringify(stored),
+    adPosition: position,
+  };
+}
+
+export function participantRecord(participant: Participant) {
+  return {
+    userId: participant.userId,
+    username: participant.username,
+    isOfflinePlayer: participant.offlineChoices !== undefined,
+    joinedAt: new Date(participant.joinedAt),
+  };
+}

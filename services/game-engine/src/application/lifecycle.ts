@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { BusMessage } from '@underdog/bus';
+import type { Logger } from '@underdog/kit';
+import { TOTAL_ROUNDS } from '@underdog/live-game';
+import {
+  TournamentLifecycleEventSchema,
+  fromBinary,
+  timestampDate,
+  type Tournament,
+} from '@underdog/proto';
+import type { LiveGames } from '../adapters/live-games';
+import type { GameRunners } from './runners';
+
+/**
+ * Applies `tournament.lifecycle` to the live store: tournament facts, offline registrations, and
+ * the game's creation at `live`. Idempotent: a redelivered event leaves the same state.
+ */
+export class LifecycleHandler {
+  constructor(
+    private readonly live: LiveGames,
+    private readonly runners: GameRunners,
+    private readonly now: () => number,
+    private readonly logger: Logger,
+  ) {}
+
+  async handle(message: BusMessage): Promise<void> {
+    if (message.value === null) return;
+    let event;
+    try {
+      event = fromBinary(TournamentLifecycleEventSchema, message.value);
+    } catch (error) {
+      this.logger.error({ err: error, offset: message.offset }, 'unreadable lifecycle event');
+      return;
+    }
+    const tournamentId = event.tournamentId || message.key;
+    const { kind } = event;
+    switch (kind.case) {
+      case 'created':
+      case 'updated':
+        if (kind.value.tournament) await this.live.recordTournament(facts(kind.value.tournament));
+        return;
+      case 'deleted':
+        await this.live.forgetTournament(tournamentId);
+        return;
+      case 'live':
+        if (kind.value.tournament) await this.live.recordTournament(facts(kind.value.tournament));
+        await this.startGame(tournamentId);
+        return;
+      case 'offlineChoicesSaved': {
+        const { userId, username, deviceId, choices } = kind.value;
+        const picks = [...choices]
+          .sort((a, b) => a.roundNumber - b.roundNumber)
+          .map((choice) => choice.selectedImageId)
+          .join('');
+        const reply = await this.live.join(
+          tournamentId,
+          { userId, username, deviceId, now: this.now() },
+          picks,
+        );
+        this.logger.info({ tournamentId, userId, reply }, 'offline participant recorded');
+        return;
+      }
+      case 'finished':
+      case undefined:
+        return;
+    }
+  }
+
+  private async startGame(tournamentId: string): Promise<void> {
+    const { created, gameId } = await this.live.createGame(
+      tournamentId,
+      randomUUID(),
+      this.now(),
+      TOTAL_ROUNDS,
+    );
+    const state = await this.live.state(tournamentId);
+    if (state?.phase === 'finished') return;
+    await this.live.markActive(tournamentId);
+    if (created) this.logger.info({ tournamentId, gameId }, 'game created');
+    await this.runners.ensureRunning(tournamentId);
+  }
+}
+
+function facts(tournament: Tournament) {
+  return {
+    id: tournament.id,
+    title: tournament.title,
+    prize: tournament.prize,
+    startAt: tournament.startAt ? timestampDate(tournament.startAt) : new Date(0),
+    roundTimeSeconds: tournament.roundTimeSeconds || 15,
+  };
+}

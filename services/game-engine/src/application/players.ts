@@ -1,0 +1,79 @@
+import type { Logger } from '@underdog/kit';
+import {
+  readLiveGame,
+  readPlayer,
+  type LiveGameSnapshot,
+  type PlayerSnapshot,
+} from '@underdog/live-game';
+import type { LiveGames } from '../adapters/live-games';
+import { gameErrors } from '../domain/errors';
+import type { GameRecords } from '../persistence';
+import type { LiveStore } from '@underdog/store';
+
+/** Who calls, as the gateway resolved it (proto Actor); a visitor has no user id. */
+export interface Caller {
+  userId: string | undefined;
+  username: string;
+  isEmailVerified: boolean;
+  deviceId: string;
+}
+
+/** Joining a game and reading it: what GameService answers. */
+export class Players {
+  constructor(
+    private readonly deps: {
+      live: LiveGames;
+      store: LiveStore;
+      records: GameRecords;
+      now: () => number;
+      logger: Logger;
+    },
+  ) {}
+
+  /**
+   * Verified users, while the tournament is upcoming or live before round 1's voting ends; one
+   * device backs one participant. Joining twice answers the same as once.
+   */
+  async join(caller: Caller, tournamentId: string): Promise<PlayerSnapshot> {
+    if (caller.userId === undefined) throw gameErrors.notAuthenticated();
+    if (!caller.isEmailVerified) throw gameErrors.notVerified();
+    const now = this.deps.now();
+    const reply = await this.deps.live.join(tournamentId, {
+      userId: caller.userId,
+      username: caller.username,
+      deviceId: caller.deviceId,
+      now,
+    });
+    if (reply === 'NO_TOURNAMENT') throw gameErrors.tournamentNotFound();
+    if (reply === 'JOIN_CLOSED') throw gameErrors.joinClosed();
+    if (reply === 'DEVICE_IN_USE') throw gameErrors.deviceInUse();
+    const state = await this.deps.live.state(tournamentId);
+    if (!state) throw gameErrors.tournamentNotFound();
+    if (reply === 'JOINED') {
+      this.deps.logger.info({ tournamentId, userId: caller.userId }, 'player joined');
+      if (state.gameId) this.recordLateJoin(state.gameId, caller, now);
+    }
+    return readPlayer(this.deps.store, tournamentId, state, caller.userId);
+  }
+
+  async liveGame(caller: Caller, tournamentId: string): Promise<LiveGameSnapshot> {
+    const snapshot = await readLiveGame(this.deps.store, tournamentId, caller.userId);
+    if (!snapshot.state) throw gameErrors.tournamentNotFound();
+    return snapshot;
+  }
+
+  private recordLateJoin(gameId: string, caller: Caller, now: number) {
+    this.deps.records
+      .participantsJoined(gameId, [
+        {
+          userId: caller.userId!,
+          username: caller.username,
+          isOfflinePlayer: false,
+          joinedAt: new Date(now),
+        },
+      ])
+      .catch((error: unknown) =>
+        this.deps.logger.error({ err: error, gameId }, 'could not record a late join'),
+      );
+  }
+}

@@ -1,0 +1,143 @@
+import type { BusMessage, EventBus } from '@underdog/bus';
+import { ComponentGroup, createLogger, createMetricsRegistry } from '@underdog/kit';
+import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
+import {
+  GameEventSchema,
+  GameVoteEventSchema,
+  TournamentLifecycleEventSchema,
+  TournamentSchema,
+  TournamentStatus,
+  create,
+  encodeEvent,
+  fromBinary,
+  timestampFromDate,
+  type GameEvent,
+  type MessageInitShape,
+} from '@underdog/proto';
+import { createGameEngineApp, gameEngineConfig, type GameEngineApp } from '../src';
+
+export const silentLogger = createLogger({ service: 'game-engine-test', level: 'silent' });
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+type LifecycleKind = MessageInitShape<typeof TournamentLifecycleEventSchema>['kind'];
+
+export function tournamentMessage(
+  id: string,
+  status: TournamentStatus,
+  roundTimeSeconds: number,
+  prize = '$5,000',
+) {
+  return create(TournamentSchema, {
+    id,
+    title: `Tournament ${id}`,
+    status,
+    startAt: timestampFromDate(new Date()),
+    prize,
+    participantCount: 0,
+    roundTimeSeconds,
+  });
+}
+
+export async function publishLifecycle(
+  bus: EventBus,
+  tournamentId: string,
+  kind: LifecycleKind,
+  id: string,
+) {
+  const event = create(TournamentLifecycleEventSchema, {
+    tournamentId,
+    occurredAt: timestampFromDate(new Date()),
+    kind,
+  });
+  await bus.publish(topics.tournamentLifecycle.name, [
+    encodeEvent(TournamentLifecycleEventSchema, event, { key: tournamentId, id }),
+  ]);
+}
+
+export function voteMessage(vote: {
+  tournamentId: string;
+  gameId: string;
+  voteId: string;
+  userId: string;
+  roundNumber: number;
+  imageId: string;
+  castAt?: Date;
+}) {
+  const event = create(GameVoteEventSchema, {
+    tournamentId: vote.tournamentId,
+    kind: {
+      case: 'voteCast',
+      value: {
+        voteId: vote.voteId,
+        gameId: vote.gameId,
+        userId: vote.userId,
+        username: vote.userId,
+        roundNumber: vote.roundNumber,
+        imageId: vote.imageId,
+        castAt: timestampFromDate(vote.castAt ?? new Date()),
+        deviceId: `device-${vote.userId}`,
+      },
+    },
+  });
+  return encodeEvent(GameVoteEventSchema, event, { key: vote.tournamentId, id: vote.voteId });
+}
+
+/** Everything published on `game.events`, decoded, in order. */
+export async function recordGameEvents(bus: EventBus, groupId: string) {
+  const events: GameEvent[] = [];
+  const subscription = await bus.subscribe({
+    groupId,
+    topics: [topics.gameEvents.name],
+    fromBeginning: true,
+    handleBatch: async (batch: BusMessage[]) => {
+      for (const message of batch) {
+        if (message.value) events.push(fromBinary(GameEventSchema, message.value));
+      }
+    },
+  });
+  return { events, stop: () => subscription.stop() };
+}
+
+export interface TestEngine {
+  app: GameEngineApp;
+  group: ComponentGroup;
+}
+
+/** A game engine on shared in-memory infrastructure, with fast results for tests. */
+export async function startEngine(
+  infrastructure: Infrastructure,
+  instanceId: string,
+  env: Record<string, string> = {},
+): Promise<TestEngine> {
+  const app = createGameEngineApp(
+    {
+      logger: silentLogger,
+      registry: createMetricsRegistry(`engine-${instanceId}`),
+      infrastructure,
+      nodeEnv: 'test',
+    },
+    gameEngineConfig({ GAME_RESULTS_SECONDS: '1', GAME_SWEEP_MS: '50', ...env }),
+    { instanceId },
+  );
+  const group = new ComponentGroup(silentLogger, app.module.components);
+  await group.start();
+  return { app, group };
+}
+
+export async function startInfrastructure() {
+  const infrastructure = createMemoryInfrastructure(silentLogger);
+  const group = new ComponentGroup(silentLogger, infrastructure.components);
+  await group.start();
+  return { infrastructure, stop: () => group.stop() };
+}
