@@ -283,7 +283,19 @@ describe('offline choices', () => {
         startAt: timestampAt(inFuture(h.clock, 2 * HOUR)),
       });
       await save(actors.user('ann', { deviceId: 'shared-phone' }));
-      await save(actors.user('bob', { deviceId: 'shared-phone' }), fullChoices(), other!.id);
+      const saved = await save(
+        actors.user('bob', { deviceId: 'shared-phone' }),
+        fullChoices(),
+        other!.id,
+      );
+      expect(saved.tournament).toMatchObject({ id: other!.id, participantCount: 1 });
+      expect(await participants()).toBe(1);
+      // Within the other tournament the device now backs bob, so ann cannot join it from there.
+      expect(
+        await failureOf(
+          save(actors.user('ann', { deviceId: 'shared-phone' }), fullChoices(), other!.id),
+        ),
+      ).toEqual(deviceUsed);
     });
 
     it('does not tie a device to a user whose save was refused as a repeat', async () => {
