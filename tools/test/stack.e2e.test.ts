@@ -1,8 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testInfra } from '@underdog/harness';
 import { startStack, type Stack } from '../stack/stack';
+import { chartDir, dashboardMetricNames } from './helm-support';
 
 /**
  * The distributed mode on real servers: every service and the gateway as its own process, as
@@ -56,5 +57,30 @@ describe('the distributed stack', () => {
     const { serverTime } = (await response.json()) as { serverTime: string };
     expect(Date.parse(serverTime)).toBeGreaterThanOrEqual(before - 1_000);
     expect(Date.parse(serverTime)).toBeLessThanOrEqual(Date.now() + 1_000);
+  });
+
+  it('exports every metric the Grafana dashboard charts from some process /metrics', async () => {
+    const exported = new Map<string, string[]>();
+    for (const proc of stack.processes) {
+      const response = await fetch(`${proc.url}/metrics`);
+      expect({ name: proc.name, status: response.status }).toEqual({
+        name: proc.name,
+        status: 200,
+      });
+      for (const [, metric] of (await response.text()).matchAll(/^# TYPE (\S+) /gm)) {
+        if (metric) exported.set(metric, [...(exported.get(metric) ?? []), proc.name]);
+      }
+    }
+    const dashboard = JSON.parse(
+      readFileSync(join(chartDir, 'dashboards', 'underdog.json'), 'utf8'),
+    ) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const missing = dashboard.panels.flatMap((panel) =>
+      panel.targets
+        .flatMap((target) => dashboardMetricNames(target.expr))
+        .filter((metric) => !exported.has(metric))
+        .map((metric) => `${panel.title}: ${metric}`),
+    );
+    expect([...new Set(missing)]).toEqual([]);
+    expect(exported.get('underdog_consumer_lag_messages')).toContain('game-engine');
   });
 });
