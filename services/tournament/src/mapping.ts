@@ -43,6 +43,7 @@ export function callerOf(actor: Actor | undefined): Caller {
     role: actor?.role ?? '',
     isEmailVerified: actor?.isEmailVerified ?? false,
     deviceId: actor?.deviceId || undefined,
+    username: actor?.username ?? '',
   };
 }
 

@@ -30,7 +30,7 @@ export function createTournamentApp(
   const now = options.now ?? (() => new Date());
   const repository = new TournamentRepository(infrastructure.documents);
   const offlineRepository = new OfflineRepository(infrastructure.documents);
-  const outbox = new LifecycleOutbox(infrastructure.bus, repository, logger);
+  const outbox = new LifecycleOutbox(infrastructure.bus, repository, logger, offlineRepository);
   const tournaments = new Tournaments({
     repository,
     offline: offlineRepository,
@@ -41,6 +41,7 @@ export function createTournamentApp(
   const offline = new OfflineRegistrations({
     tournaments: repository,
     offline: offlineRepository,
+    outbox,
     now,
     logger,
   });

@@ -8,6 +8,7 @@ import {
   inFuture,
   startHarness,
   timestampAt,
+  waitFor,
   type Harness,
 } from './support';
 
@@ -335,5 +336,92 @@ describe('offline choices', () => {
     expect(
       await failureOf(h.client.getOfflineChoices({ actor: actors.user('ann'), tournamentId })),
     ).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('offline choices on tournament.lifecycle (for the game engine)', () => {
+  it('publishes OfflineChoicesSaved once saved, with the player and their 17 choices', async () => {
+    const h = await startHarness();
+    try {
+      const { tournament } = await h.client.createTournament({
+        actor: actors.admin(),
+        title: 'Friday night',
+        startAt: timestampAt(inFuture(h.clock, HOUR)),
+      });
+      const tournamentId = tournament!.id;
+      await h.client.saveOfflineChoices({
+        actor: actors.user('ann'),
+        tournamentId,
+        choices: fullChoices(),
+      });
+      await waitFor(
+        () => h.events.some((event) => event.event.kind.case === 'offlineChoicesSaved'),
+        'the offline choices event',
+      );
+      const saved = h.events.find((event) => event.event.kind.case === 'offlineChoicesSaved')!;
+      expect(saved).toMatchObject({
+        key: tournamentId,
+        type: 'underdog.events.v1.OfflineChoicesSaved',
+        id: `${tournamentId}:offline:ann`,
+      });
+      expect(saved.event.kind.value).toMatchObject({
+        userId: 'ann',
+        username: 'ann',
+        deviceId: 'device-of-ann',
+      });
+      const { kind } = saved.event;
+      if (kind.case !== 'offlineChoicesSaved') throw new Error('unexpected event');
+      expect(kind.value.choices.map((choice) => choice.selectedImageId)).toEqual(
+        fullChoices().map((choice) => choice.selectedImageId),
+      );
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('publishes it later, from the sweep, when the bus was down at the save', async () => {
+    const state = { down: false };
+    const h = await startHarness({
+      bus: (bus) => ({
+        ensureTopics: (specs) => bus.ensureTopics(specs),
+        publish: async (topic, messages) => {
+          if (state.down) throw new Error('broker unreachable');
+          await bus.publish(topic, messages);
+        },
+        subscribe: (options) => bus.subscribe(options),
+        partitionOf: (topic, key) => bus.partitionOf(topic, key),
+        endOffset: (topic, partition) => bus.endOffset(topic, partition),
+        ping: () => bus.ping(),
+        close: () => bus.close(),
+      }),
+    });
+    try {
+      const { tournament } = await h.client.createTournament({
+        actor: actors.admin(),
+        title: 'Friday night',
+        startAt: timestampAt(inFuture(h.clock, HOUR)),
+      });
+      const tournamentId = tournament!.id;
+      state.down = true;
+      await h.client.saveOfflineChoices({
+        actor: actors.user('bob'),
+        tournamentId,
+        choices: fullChoices(),
+      });
+      state.down = false;
+      const offlineEvents = () =>
+        h.events.filter((event) => event.event.kind.case === 'offlineChoicesSaved');
+      expect(offlineEvents()).toHaveLength(0);
+      h.clock.advance(HOUR);
+      await h.app.scheduler.republishPendingEvents();
+      await waitFor(() => offlineEvents().length === 1, 'the swept event');
+      expect(offlineEvents()[0]!.id).toBe(`${tournamentId}:offline:bob`);
+      // Published now: the next sweep has nothing to send.
+      await h.app.scheduler.republishPendingEvents();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(offlineEvents()).toHaveLength(1);
+    } finally {
+      await h.stop();
+    }
   });
 });

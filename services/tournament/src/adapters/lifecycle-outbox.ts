@@ -10,6 +10,7 @@ import {
 } from '@underdog/proto';
 import type { LifecycleKind } from '../domain/tournament';
 import { toProtoTournament } from '../mapping';
+import type { OfflineRepository, SavedRegistration } from './offline-repository';
 import type { PendingPublication, TournamentRepository } from './tournament-repository';
 
 /** In lifecycle order, which breaks ties between events of the same millisecond. */
@@ -57,7 +58,52 @@ export class LifecycleOutbox {
     private readonly bus: EventBus,
     private readonly repository: TournamentRepository,
     private readonly logger: Logger,
+    private readonly offline?: OfflineRepository,
   ) {}
+
+  /**
+   * `OfflineChoicesSaved` for a saved registration (event id `<tournamentId>:offline:<userId>`),
+   * then the registration marked published; false leaves it for the sweep.
+   */
+  async publishOfflineChoices(saved: SavedRegistration, occurredAt: Date): Promise<boolean> {
+    const context = { tournamentId: saved.tournamentId, userId: saved.userId };
+    const event = create(TournamentLifecycleEventSchema, {
+      tournamentId: saved.tournamentId,
+      occurredAt: timestampFromDate(occurredAt),
+      kind: {
+        case: 'offlineChoicesSaved',
+        value: {
+          userId: saved.userId,
+          username: saved.username,
+          deviceId: saved.deviceId,
+          choices: saved.choices.map(({ roundNumber, selectedImageId }) => ({
+            roundNumber,
+            selectedImageId,
+          })),
+        },
+      },
+    });
+    try {
+      await this.bus.publish(topics.tournamentLifecycle.name, [
+        encodeEvent(TournamentLifecycleEventSchema, event, {
+          key: saved.tournamentId,
+          id: `${saved.tournamentId}:offline:${saved.userId}`,
+        }),
+      ]);
+    } catch (error) {
+      this.logger.warn(
+        { ...context, err: error },
+        'offline choices event not published; will retry',
+      );
+      return false;
+    }
+    await this.offline
+      ?.markPublished(saved.tournamentId, saved.userId)
+      .catch((error: unknown) =>
+        this.logger.warn({ ...context, err: error }, 'published offline choices not marked'),
+      );
+    return true;
+  }
 
   /** True once the bus has the event; false leaves it pending for the next sweep. */
   async publish(publication: PendingPublication): Promise<boolean> {
@@ -90,6 +136,10 @@ export class LifecycleOutbox {
     let published = 0;
     for (const publication of pending) {
       if (await this.publish(publication)) published += 1;
+    }
+    const registrations = (await this.offline?.unpublishedSince(before, limit)) ?? [];
+    for (const registration of registrations) {
+      if (await this.publishOfflineChoices(registration, before)) published += 1;
     }
     if (pending.length > 0) {
       this.logger.warn(

@@ -42,10 +42,13 @@ const registrationsCollection = defineCollection({
   schema: new Schema({
     tournamentId: required(String),
     userId: required(String),
+    username: String,
     deviceId: String,
     createdAt: required(Date),
+    /** False until `OfflineChoicesSaved` is on the bus (the registration is its own outbox). */
+    published: Boolean,
   }),
-  indexes: [{ fields: { tournamentId: 1 } }],
+  indexes: [{ fields: { tournamentId: 1 } }, { fields: { published: 1, createdAt: 1 } }],
 });
 
 /**
@@ -69,6 +72,15 @@ type RegistrationDocument = DocumentOf<typeof registrationsCollection>;
 type DeviceClaimDocument = DocumentOf<typeof deviceClaimsCollection>;
 
 export type DeviceClaim = 'claimed' | 'already-yours' | 'taken';
+
+/** What `OfflineChoicesSaved` carries. */
+export interface SavedRegistration {
+  tournamentId: string;
+  userId: string;
+  username: string;
+  deviceId: string;
+  choices: OfflineChoice[];
+}
 
 const registrationId = (tournamentId: string, userId: string) => `${tournamentId}:${userId}`;
 const deviceClaimId = (tournamentId: string, deviceId: string) => `${tournamentId}:${deviceId}`;
@@ -116,20 +128,48 @@ export class OfflineRepository {
     userId: string,
     deviceId: string | undefined,
     now: Date,
+    username = '',
   ): Promise<boolean> {
     try {
       await this.registrations.insertOne({
         id: registrationId(tournamentId, userId),
         tournamentId,
         userId,
+        username,
         ...(deviceId === undefined ? {} : { deviceId }),
         createdAt: now,
+        published: false,
       });
       return true;
     } catch (error) {
       if (error instanceof DuplicateKeyError) return false;
       throw error;
     }
+  }
+
+  /** `OfflineChoicesSaved` of this registration is on the bus. */
+  async markPublished(tournamentId: string, userId: string): Promise<void> {
+    await this.registrations.updateOne(
+      { id: registrationId(tournamentId, userId) },
+      { $set: { published: true } },
+    );
+  }
+
+  /** Registrations whose event is still unpublished since before `before`, with their choices. */
+  async unpublishedSince(before: Date, limit: number): Promise<SavedRegistration[]> {
+    const pending = await this.registrations.find(
+      { published: false, createdAt: { $lte: before } },
+      { limit },
+    );
+    return Promise.all(
+      pending.map(async (registration) => ({
+        tournamentId: registration.tournamentId,
+        userId: registration.userId,
+        username: registration.username ?? '',
+        deviceId: registration.deviceId ?? '',
+        choices: await this.choicesOf(registration.tournamentId, registration.userId),
+      })),
+    );
   }
 
   async registeredDevice(tournamentId: string, userId: string): Promise<string | undefined> {

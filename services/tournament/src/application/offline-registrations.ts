@@ -1,4 +1,5 @@
 import type { Logger } from '@underdog/kit';
+import type { LifecycleOutbox } from '../adapters/lifecycle-outbox';
 import type { DeviceClaim, OfflineRepository } from '../adapters/offline-repository';
 import type { TournamentRepository } from '../adapters/tournament-repository';
 import { requireUser, requireVerifiedUser, type Caller } from '../domain/access';
@@ -9,6 +10,8 @@ import type { Clock, Tournament } from '../domain/tournament';
 export interface OfflineRegistrationsDependencies {
   tournaments: TournamentRepository;
   offline: OfflineRepository;
+  /** Tells the game engine (`OfflineChoicesSaved`); absent in tests that do not look. */
+  outbox?: LifecycleOutbox;
   now: Clock;
   logger: Logger;
 }
@@ -41,7 +44,7 @@ export class OfflineRegistrations {
       if (claim === 'taken') throw tournamentErrors.deviceAlreadyUsed();
     }
     // The registration insert is the "once": of two parallel saves exactly one gets past it.
-    if (!(await offline.register(tournamentId, userId, deviceId, now))) {
+    if (!(await offline.register(tournamentId, userId, deviceId, now, caller.username))) {
       const claimedHere = claim === 'claimed' && deviceId !== undefined;
       if (claimedHere && (await offline.registeredDevice(tournamentId, userId)) !== deviceId) {
         // Registered earlier from another device: this one must not stay tied to the user.
@@ -72,6 +75,11 @@ export class OfflineRegistrations {
       throw tournamentErrors.notFound();
     }
     this.deps.logger.info({ tournamentId, userId }, 'offline choices saved');
+    // After the save: a failure here leaves the registration unpublished for the sweep.
+    await this.deps.outbox?.publishOfflineChoices(
+      { tournamentId, userId, username: caller.username, deviceId: deviceId ?? '', choices },
+      now,
+    );
     return { choices, tournament: counted };
   }
 

@@ -9,6 +9,8 @@ export interface Caller {
   readonly role: string;
   readonly isEmailVerified: boolean;
   readonly deviceId: string | undefined;
+  /** The signed-in user's username ('' for a visitor). */
+  readonly username: string;
 }
 
 export const ADMIN_ROLE = 'admin';
