@@ -32,7 +32,9 @@ export class Callers {
   fromUpgrade(req: IncomingMessage): Caller {
     return {
       ip: req.socket.remoteAddress ?? 'unknown',
-      deviceId: deviceIdOf(req),
+      // A browser cannot set headers on a WebSocket handshake: the device id may come as the
+      // `deviceId` query parameter of the socket's URL instead.
+      deviceId: deviceIdOf(req) || deviceIdParameterOf(req),
       session: new RequestSession(
         this.auth,
         this.cookie,
@@ -46,4 +48,9 @@ export class Callers {
 function deviceIdOf(req: IncomingMessage): string {
   const header = req.headers['x-device-id'];
   return (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+}
+
+function deviceIdParameterOf(req: IncomingMessage): string {
+  const value = new URL(req.url ?? '/', 'http://localhost').searchParams.get('deviceId');
+  return value?.trim().slice(0, 200) ?? '';
 }

@@ -53,8 +53,12 @@ export async function openWs(
     send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
     waitFor: (predicate, { from = 0, timeoutMs = 5_000 } = {}) =>
       new Promise((resolve, reject) => {
+        let next = from;
         const check = () => {
-          const found = messages.slice(from).find(predicate);
+          let found: ServerMessageLike | undefined;
+          for (; next < messages.length && !found; next += 1) {
+            if (predicate(messages[next]!)) found = messages[next];
+          }
           if (found) {
             clearTimeout(timer);
             waiters.delete(check);

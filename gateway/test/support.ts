@@ -1,4 +1,10 @@
-import { AppError, ComponentGroup, createLogger, createMetricsRegistry } from '@underdog/kit';
+import {
+  AppError,
+  ComponentGroup,
+  createLogger,
+  createMetricsRegistry,
+  type Registry,
+} from '@underdog/kit';
 import {
   AdsService,
   AuthService,
@@ -121,6 +127,7 @@ export interface TestGateway {
   /** The in-memory bus the gateway's real-time fan-out consumes. */
   bus: EventBus;
   gateway: Gateway;
+  registry: Registry;
   stop(): Promise<void>;
 }
 
@@ -172,12 +179,13 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     },
   });
   const store = createMemoryStore();
+  const registry = createMetricsRegistry('gateway-test');
   const bus = createMemoryBus({ logger });
   await bus.ensureTopics(allTopics);
   const group = new ComponentGroup(logger, []);
   const gateway = await createGateway({
     logger,
-    registry: createMetricsRegistry('gateway-test'),
+    registry,
     clients,
     store,
     bus,
@@ -198,6 +206,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     store,
     bus,
     gateway,
+    registry,
     stop: async () => {
       await http.stop?.();
       await bus.close();

@@ -122,8 +122,14 @@ function refuseSessionMutations(payload: {
   let operation;
   try {
     operation = getOperationAST(parse(payload.query), payload.operationName ?? undefined);
-  } catch {
-    return undefined; // graphql-ws reports the syntax error itself
+  } catch (error) {
+    // graphql-ws would treat a parse failure as an internal error and close the connection
+    // (4500); a bad query is the client's mistake, answered with an error message.
+    return [
+      error instanceof GraphQLError
+        ? error
+        : new GraphQLError('The query cannot be parsed', { extensions: { code: 'BAD_REQUEST' } }),
+    ];
   }
   if (operation?.operation !== 'mutation') return undefined;
   const fields = operation.selectionSet.selections;
