@@ -1,5 +1,6 @@
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   {
@@ -7,7 +8,8 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       'proto/gen/**',
-      'web/**',
+      'web/src/gql/**',
+      'web/test-artifacts/**',
       'load/**',
       'coverage/**',
     ],
@@ -51,6 +53,16 @@ export default tseslint.config(
       '**/test/**/*.ts',
     ],
     rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    // The web app runs in the browser: browser globals, the rules of hooks.
+    files: ['web/src/**/*.ts', 'web/src/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

@@ -53,6 +53,8 @@ module.exports = {
       displayName: 'unit',
       testMatch: ['**/test/**/*.test.ts', '<rootDir>/web/**/*.test.{ts,tsx}'],
       testPathIgnorePatterns: ['/node_modules/', tiers, ...chartTests],
+      // Browser APIs jsdom lacks (TextEncoder, matchMedia); a no-op outside jsdom.
+      setupFiles: ['<rootDir>/web/test/setup-jsdom.ts'],
     },
     {
       ...common,

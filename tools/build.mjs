@@ -2,7 +2,10 @@
 // Bundles every runnable process (each service, the gateway, the standalone runner) into one
 // CommonJS file with esbuild: workspace packages and their dependencies are inlined, so a process
 // starts fast and its container image needs only the bundle plus the few modules listed below.
+// Then builds the web app (Vite) into web/dist, which the standalone gateway serves at `/`.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,3 +58,21 @@ await Promise.all(
   ),
 );
 console.log(`build: bundled ${entries.length} entry points in ${Date.now() - started} ms`);
+
+// The web app, with the web package's own Vite (run in-process would load a second esbuild).
+const webStarted = Date.now();
+const webDir = join(root, 'web');
+const vite = join(
+  dirname(createRequire(join(webDir, 'package.json')).resolve('vite/package.json')),
+  'bin',
+  'vite.js',
+);
+const web = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+  cwd: webDir,
+  stdio: 'inherit',
+});
+if (web.status !== 0) {
+  console.error(`build: the web app failed to build (exit ${web.status ?? web.signal})`);
+  process.exit(web.status ?? 1);
+}
+console.log(`build: built the web app into web/dist in ${Date.now() - webStarted} ms`);

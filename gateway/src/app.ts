@@ -28,6 +28,7 @@ import { WsEndpoint } from './realtime/ws-endpoint';
 import { createRestRouter } from './rest';
 import { SessionCookie } from './session';
 import { Tournaments } from './tournaments';
+import { webAppRouter } from './web-app';
 import { attachWebSockets } from './websockets';
 
 export interface GatewayOptions {
@@ -38,7 +39,7 @@ export interface GatewayOptions {
   store: LiveStore;
   settings: GatewaySettings;
   readiness: () => Promise<ReadinessReport>;
-  /** The built web app to serve at `/`, when there is one. */
+  /** The built web app (web/dist) to serve at `/` with SPA fallback, when there is one. */
   webRoot?: string;
   /**
    * The bus the real-time fan-out consumes `game.events` and `tournament.lifecycle` from, and
@@ -129,7 +130,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     }),
   );
   app.all('/graphql', graphql.http);
-  if (options.webRoot) app.use(express.static(options.webRoot));
+  if (options.webRoot) app.use(webAppRouter(options.webRoot));
   finishHttpApp(app, logger);
 
   return {

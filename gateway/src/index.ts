@@ -2,3 +2,4 @@ export { createGateway, type Gateway, type GatewayOptions } from './app';
 export { createGatewayClients, type GatewayClients, type GatewayEndpoints } from './clients';
 export { gatewaySettings, type GatewaySettings } from './config';
 export { Games, type VoteInput } from './games';
+export { isWebRoot } from './web-app';

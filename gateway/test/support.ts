@@ -144,6 +144,8 @@ export interface TestGatewayOptions {
   /** The live game behind `/ws` and the graphql-ws subscriptions. */
   games?: LiveGamePort;
   realtimeLimits?: Partial<RealtimeLimits>;
+  /** A built web app to serve at `/`. */
+  webRoot?: string;
 }
 
 /** The gateway on a free port, in front of stub services called in-process. */
@@ -197,6 +199,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       ...options.settings,
     },
     readiness: () => group.readiness(),
+    webRoot: options.webRoot,
   });
   const http = gateway.listen({ port: 0, host: '127.0.0.1' });
   await http.start?.();

@@ -1,4 +1,5 @@
 import { envFields, parseEnv, type Environment } from '@underdog/kit';
+import { z } from 'zod';
 
 export function standaloneConfig(env: Environment) {
   return parseEnv(
@@ -7,6 +8,8 @@ export function standaloneConfig(env: Environment) {
       HOST: envFields.host(),
       LOG_LEVEL: envFields.logLevel(),
       NODE_ENV: envFields.nodeEnv(),
+      /** The built web app to serve at `/`; default: the repository's web/dist. */
+      WEB_ROOT: z.string().min(1).optional(),
     },
     env,
   );

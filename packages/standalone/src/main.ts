@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { isWebRoot } from '@underdog/gateway';
 import { ConfigError, createLogger, runUntilSignal, type Environment } from '@underdog/kit';
 import { standaloneConfig } from './config';
 import { createStandalone, type Standalone } from './standalone';
@@ -20,6 +22,15 @@ function withAdmin(env: Environment): { env: Environment; generated: boolean } {
   };
 }
 
+/**
+ * The web app to serve: WEB_ROOT, else the repository's web/dist (this file runs as
+ * packages/standalone/dist/main.js, or from src under tsx). Without a build the API still runs.
+ */
+function webRootOf(configured: string | undefined): string | undefined {
+  const webRoot = configured ?? join(__dirname, '..', '..', '..', 'web', 'dist');
+  return isWebRoot(webRoot) ? webRoot : undefined;
+}
+
 async function main() {
   let config: ReturnType<typeof standaloneConfig>;
   try {
@@ -38,6 +49,7 @@ async function main() {
       port: config.PORT,
       host: config.HOST,
       nodeEnv: config.NODE_ENV,
+      webRoot: webRootOf(config.WEB_ROOT),
     });
   } catch (error) {
     // The services' and the gateway's own variables are parsed while they are created.

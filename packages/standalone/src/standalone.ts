@@ -26,6 +26,8 @@ export interface StandaloneOptions {
   port: number;
   host: string;
   nodeEnv: ServiceContext['nodeEnv'];
+  /** The built web app to serve at `/` (SPA fallback for client routes), if any. */
+  webRoot?: string;
 }
 
 export interface Standalone {
@@ -81,6 +83,7 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
     instanceId: 'standalone',
     settings: gatewaySettings(env, options.nodeEnv),
     readiness: () => group.readiness(),
+    webRoot: options.webRoot,
   });
   const http = gateway.listen({ port: options.port, host: options.host, logger });
   components.push(

@@ -1,0 +1,53 @@
+import { BookOutlined, TrophyOutlined, UserOutlined } from '@ant-design/icons';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+
+interface Tab {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  /** Path prefixes that make the tab active. */
+  prefixes: string[];
+}
+
+const TABS: Tab[] = [
+  {
+    to: '/',
+    label: 'Tournaments',
+    icon: <TrophyOutlined />,
+    prefixes: ['/tournaments', '/offline'],
+  },
+  { to: '/rules', label: 'Rules', icon: <BookOutlined />, prefixes: ['/rules'] },
+  { to: '/profile', label: 'Profile', icon: <UserOutlined />, prefixes: ['/profile'] },
+];
+
+export function isTabActive(tab: Pick<Tab, 'to' | 'prefixes'>, pathname: string): boolean {
+  if (tab.to === '/' && pathname === '/') return true;
+  return tab.prefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+}
+
+/** Spec §2: the bottom tab bar, hidden on /game routes, active tab by path prefix. */
+export function TabBar() {
+  const { pathname } = useLocation();
+  if (pathname.startsWith('/game')) return null;
+  return (
+    <nav className="tab-bar" aria-label="Main">
+      {TABS.map((tab) => {
+        const active = isTabActive(tab, pathname);
+        return (
+          <Link
+            key={tab.to}
+            to={tab.to}
+            className={active ? 'tab-bar__tab tab-bar__tab--active' : 'tab-bar__tab'}
+            aria-current={active ? 'page' : undefined}
+          >
+            <span className="tab-bar__icon" aria-hidden="true">
+              {tab.icon}
+            </span>
+            <span>{tab.label}</span>
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,17 @@
+import type { ThemeConfig } from 'antd';
+
+/** The product's look: a bold violet primary, rounded cards, a readable base size. */
+export const theme: ThemeConfig = {
+  token: {
+    colorPrimary: '#6d28d9',
+    colorLink: '#6d28d9',
+    colorError: '#c81e1e',
+    colorSuccess: '#15803d',
+    borderRadius: 10,
+    fontFamily:
+      "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Vazirmatn', Tahoma, sans-serif",
+  },
+  components: {
+    Card: { borderRadiusLG: 14 },
+  },
+};
