@@ -1,45 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import type { BusMessage, EventBus, OutgoingMessage } from '@underdog/bus';
-import { ComponentGroup, createLogger, type AppError } from '@underdog/kit';
+import { ComponentGroup } from '@underdog/kit';
 import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
 import {
-  ActorSchema,
   AdsService,
   AdvertisementSnapshotSchema,
-  create,
   fromBinary,
   type Actor,
   type Advertisement,
 } from '@underdog/proto';
+import { createClient, createInProcessTransport, type Client } from '@underdog/rpc';
 import {
-  appErrorFromRpc,
-  createClient,
-  createInProcessTransport,
-  type Client,
-} from '@underdog/rpc';
+  actors as actorsOf,
+  silentLogger as silentLoggerOf,
+  testClock,
+  waitFor,
+} from '@underdog/test-support';
 import { adsConfig, createAdsModule, type AdsModule } from '../src';
-import type { Clock } from '../src/domain/advertisement';
 
-export const silentLogger = createLogger({ service: 'ads-test', level: 'silent' });
+export { failureOf, waitFor } from '@underdog/test-support';
 
+export const silentLogger = silentLoggerOf('ads-test');
+
+/** The ads service's RPCs take no actor from a visitor. */
 export const actors = {
   visitor: undefined,
-  user: create(ActorSchema, { userId: randomUUID(), role: 'user', isEmailVerified: true }),
-  admin: create(ActorSchema, { userId: randomUUID(), role: 'admin', isEmailVerified: true }),
+  user: actorsOf.user(randomUUID()),
+  admin: actorsOf.admin({ userId: randomUUID() }),
 } satisfies Record<string, Actor | undefined>;
 
 export const admin = actors.admin;
-
-/** A clock that moves only when told to. */
-export function manualClock(start = new Date('2030-01-01T12:00:00.000Z')) {
-  let now = start.getTime();
-  return {
-    now: () => new Date(now),
-    advance(ms: number) {
-      now += ms;
-    },
-  } satisfies Clock & { advance(ms: number): void };
-}
 
 export type AdsClient = Client<typeof AdsService>;
 
@@ -59,36 +49,11 @@ export function newAd(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** The failure of an RPC as the caller's edge sees it: code, message and reason. */
-export async function failureOf(
-  call: Promise<unknown>,
-): Promise<Pick<AppError, 'code' | 'message' | 'reason'>> {
-  try {
-    await call;
-  } catch (error) {
-    const { code, message, reason } = appErrorFromRpc(error);
-    return { code, message, reason };
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
-
 export const validationFailure = (message: string) => ({
   code: 'BAD_REQUEST',
   message,
   reason: 'VALIDATION_FAILED',
 });
-
-export async function waitFor(
-  condition: () => boolean,
-  what: string,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** One `ads.catalog` message, decoded: a snapshot, or a tombstone (empty value). */
 export interface CatalogEntry {
@@ -222,7 +187,7 @@ export class PublishedCatalog implements EventBus {
 export async function startAds() {
   const infrastructure: Infrastructure = createMemoryInfrastructure(silentLogger);
   const catalog = new PublishedCatalog(infrastructure.bus);
-  const clock = manualClock();
+  const clock = testClock();
   const group = new ComponentGroup(silentLogger, [...infrastructure.components]);
   await group.start();
   const replica = () => {

@@ -25,21 +25,13 @@ import {
   type Transport,
 } from '@underdog/rpc';
 import { createMemoryStore } from '@underdog/store';
+import { testClock, type TestClock } from '@underdog/test-support';
 import { defineAuthService } from '../src';
 
 const logger = createLogger({ service: 'auth-test', level: 'silent' });
 const registry = createMetricsRegistry('auth-test');
 
-/** A clock the test moves by hand; the service and the live store both read it. */
-export class TestClock {
-  private current = new Date('2030-01-01T12:00:00.000Z');
-
-  now = (): Date => new Date(this.current);
-
-  advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms);
-  }
-}
+export { testClock, type TestClock } from '@underdog/test-support';
 
 export const minutes = (n: number) => n * 60_000;
 export const hours = (n: number) => n * 60 * 60_000;
@@ -132,7 +124,7 @@ export interface TestAuth {
 export async function startAuth(
   options: { env?: Environment; infrastructure?: Infrastructure } = {},
 ): Promise<TestAuth> {
-  const clock = new TestClock();
+  const clock = testClock();
   const store = createMemoryStore({ now: () => clock.now().getTime() });
   const infrastructure: Infrastructure = options.infrastructure ?? {
     ...createMemoryInfrastructure(logger),

@@ -6,7 +6,8 @@ import {
   timestampDate,
   timestampFromDate,
 } from '@underdog/proto';
-import { appErrorFromRpc, createClient, createInProcessTransport } from '@underdog/rpc';
+import { createClient, createInProcessTransport } from '@underdog/rpc';
+import { failureOf } from '@underdog/test-support';
 import { createGameReads, createGameRecords } from '../src/persistence';
 import { recordsRpc } from '../src/records-rpc';
 
@@ -15,15 +16,6 @@ const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 const admin = create(ActorSchema, { userId: 'admin-1', role: 'admin', isEmailVerified: true });
 const user = create(ActorSchema, { userId: 'user-1', role: 'user', isEmailVerified: true });
 const visitor = create(ActorSchema, {});
-
-async function failureOf(call: Promise<unknown>) {
-  try {
-    await call;
-  } catch (error) {
-    return appErrorFromRpc(error);
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('GameService reads of the records', () => {
   const store = createMemoryDocumentStore();

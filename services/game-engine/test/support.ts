@@ -1,5 +1,5 @@
 import type { BusMessage, EventBus } from '@underdog/bus';
-import { ComponentGroup, createLogger, createMetricsRegistry } from '@underdog/kit';
+import { ComponentGroup, createMetricsRegistry } from '@underdog/kit';
 import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
 import {
   GameEventSchema,
@@ -14,21 +14,12 @@ import {
   type GameEvent,
   type MessageInitShape,
 } from '@underdog/proto';
+import { silentLogger as silentLoggerOf } from '@underdog/test-support';
 import { createGameEngineApp, gameEngineConfig, type GameEngineApp } from '../src';
 
-export const silentLogger = createLogger({ service: 'game-engine-test', level: 'silent' });
+export { waitFor } from '@underdog/test-support';
 
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export const silentLogger = silentLoggerOf('game-engine-test');
 
 type LifecycleKind = MessageInitShape<typeof TournamentLifecycleEventSchema>['kind'];
 

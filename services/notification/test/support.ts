@@ -97,17 +97,4 @@ export function capturedLogger(): { logger: Logger; lines: string[] } {
   return { logger, lines };
 }
 
-export async function eventually<T>(
-  probe: () => T | Promise<T>,
-  done: (value: T) => boolean,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { eventually } from '@underdog/test-support';

@@ -1,71 +1,34 @@
 import type { EventBus } from '@underdog/bus';
-import { ComponentGroup, createLogger, createMetricsRegistry, type Logger } from '@underdog/kit';
+import { ComponentGroup, createMetricsRegistry, type Logger } from '@underdog/kit';
 import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
 import {
-  ActorSchema,
   EventHeader,
   TournamentLifecycleEventSchema,
   TournamentService,
-  create,
   fromBinary,
   timestampFromDate,
-  type Actor,
   type TournamentLifecycleEvent,
 } from '@underdog/proto';
-import {
-  appErrorFromRpc,
-  createClient,
-  createInProcessTransport,
-  type Client,
-} from '@underdog/rpc';
+import { createClient, createInProcessTransport, type Client } from '@underdog/rpc';
+import { silentLogger, testClock, type TestClock } from '@underdog/test-support';
 import { tournamentConfig } from '../src/config';
 import { createTournamentApp, type TournamentApp } from '../src/service';
 
-export const logger: Logger = createLogger({ service: 'tournament-test', level: 'silent' });
+export {
+  actors,
+  failureOf,
+  HOUR,
+  MINUTE,
+  testClock,
+  waitFor,
+  type TestClock,
+} from '@underdog/test-support';
+
+export const logger: Logger = silentLogger('tournament-test');
 const registry = createMetricsRegistry('tournament-test');
-
-/** A clock the test moves by hand. */
-export function testClock(start = new Date('2030-01-01T12:00:00.000Z')) {
-  let current = start.getTime();
-  return {
-    now: () => new Date(current),
-    set: (at: Date) => void (current = at.getTime()),
-    advance: (ms: number) => void (current += ms),
-  };
-}
-export type TestClock = ReturnType<typeof testClock>;
-
-export const MINUTE = 60_000;
-export const HOUR = 60 * MINUTE;
 
 export const inFuture = (clock: TestClock, ms: number) => new Date(clock.now().getTime() + ms);
 export const timestampAt = (date: Date) => timestampFromDate(date);
-
-type ActorFields = Partial<Pick<Actor, 'userId' | 'role' | 'isEmailVerified' | 'deviceId'>>;
-
-/** Callers as the gateway resolves them. */
-export const actors = {
-  admin: (fields: ActorFields = {}) =>
-    create(ActorSchema, {
-      userId: 'admin-1',
-      role: 'admin',
-      isEmailVerified: true,
-      username: 'admin',
-      ...fields,
-    }),
-  user: (userId = 'user-1', fields: ActorFields = {}) =>
-    create(ActorSchema, {
-      userId,
-      role: 'user',
-      isEmailVerified: true,
-      deviceId: `device-of-${userId}`,
-      username: userId,
-      ...fields,
-    }),
-  unverified: (userId = 'user-unverified') =>
-    create(ActorSchema, { userId, role: 'user', isEmailVerified: false, username: userId }),
-  visitor: () => create(ActorSchema, {}),
-};
 
 /** 17 valid choices, option `option(round)` in each round. */
 export function fullChoices(option: (round: number) => string = (round) => String(round % 4)) {
@@ -101,29 +64,6 @@ export async function observeLifecycle(bus: EventBus, groupId: string) {
     },
   });
   return { events, stop: () => subscription.stop() };
-}
-
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** The AppError a call failed with, as the gateway sees it; fails the test if it succeeded. */
-export async function failureOf(call: Promise<unknown>) {
-  try {
-    await call;
-  } catch (error) {
-    const appError = appErrorFromRpc(error);
-    return { code: appError.code, reason: appError.reason, message: appError.message };
-  }
-  throw new Error('expected the call to fail, but it succeeded');
 }
 
 export interface Harness {
