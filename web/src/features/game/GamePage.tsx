@@ -1,6 +1,28 @@
-import { Typography } from 'antd';
+import { useMutation, useQuery } from '@apollo/client';
+import { Alert, Button, Card, Space, Spin, Tag, Typography } from 'antd';
+import { useCallback, useEffect, useRef } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
+import {
+  CastVoteDocument,
+  HasOfflineChoicesDocument,
+  JoinTournamentDocument,
+  TournamentDocument,
+} from '../../gql/operations';
+import { errorCodeOf } from '../../app/errors';
+import { useSocketStatus } from '../../app/socketStatus';
+import { useToast } from '../../app/toast';
+import { useGo } from '../../app/useGo';
+import { useSession } from '../session/hooks/useSession';
 import type { GameMode } from '../tournaments/rules';
+import { AdScreen } from './components/AdScreen';
+import { ResultsScreen } from './components/ResultsScreen';
+import { RoundScreen } from './components/RoundScreen';
+import { StatisticsView } from './components/StatisticsView';
+import { TournamentHeader } from './components/TournamentHeader';
+import { WinnerScreen } from './components/WinnerScreen';
+import { useLiveGame } from './hooks/useLiveGame';
+import './game.css';
+import { screenOf, type LiveGameView, type Viewer } from './state';
 
 const MODES: GameMode[] = ['live', 'offline', 'watch', 'results'];
 
@@ -10,20 +32,163 @@ export function gameModeOf(search: URLSearchParams): GameMode {
   return MODES.find((candidate) => candidate === mode) ?? 'live';
 }
 
-/**
- * The tournament play screen (/game/:id), loaded on demand. A minimal page for now: the game
- * screen in every phase and mode arrives with the live-game web work.
- */
+const MODE_LABEL: Record<GameMode, string> = {
+  live: 'Live',
+  offline: 'Offline',
+  watch: 'Watch',
+  results: 'Results',
+};
+
+function AccessDenied() {
+  const go = useGo();
+  return (
+    <Card>
+      <Space direction="vertical" align="center" style={{ width: '100%', textAlign: 'center' }}>
+        <Typography.Title level={3}>Offline Mode Access Denied</Typography.Title>
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          Login Required
+        </Typography.Title>
+        <Typography.Paragraph>
+          You must be logged in to participate in offline mode and save your tournament choices.
+        </Typography.Paragraph>
+        <Space wrap>
+          <Button type="primary" onClick={() => go('/auth')}>
+            Login to Continue
+          </Button>
+          <Button onClick={() => go('/')}>Back to Home</Button>
+        </Space>
+      </Space>
+    </Card>
+  );
+}
+
+function Lobby({ mode, game, hasChoices }: { mode: GameMode; game: LiveGameView | undefined; hasChoices: boolean }) {
+  const go = useGo();
+  return (
+    <Card className="lobby">
+      <Space direction="vertical" style={{ width: '100%' }}>
+        {mode === 'offline' ? (
+          hasChoices ? (
+            <>
+              <Typography.Title level={4} style={{ margin: 0 }}>
+                ✓ Pre-Registered for Tournament
+              </Typography.Title>
+              <Typography.Paragraph>Pre-Registration Complete!</Typography.Paragraph>
+            </>
+          ) : (
+            <Button type="primary" onClick={() => go('/offline')}>
+              PRE-SUBMIT CHOICES
+            </Button>
+          )
+        ) : (
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {mode === 'watch' ? 'Watching Tournament' : 'Playing Tournament'}
+          </Typography.Title>
+        )}
+        <Typography.Paragraph>Waiting for game to start...</Typography.Paragraph>
+        <Typography.Text>{game?.participantCount ?? 0} players</Typography.Text>
+      </Space>
+    </Card>
+  );
+}
+
+/** The tournament play screen (/game/:id?mode=live|offline|watch|results), spec §2/§4. */
 export default function GamePage() {
   const { id = '' } = useParams();
   const [search] = useSearchParams();
   const mode = gameModeOf(search);
+  const go = useGo();
+  const toast = useToast();
+  const { user, loading: sessionLoading, isAdmin } = useSession();
+  const socket = useSocketStatus();
+  const loggedIn = Boolean(user);
+
+  const tournamentQuery = useQuery(TournamentDocument, { variables: { id }, skip: !id });
+  const tournament = tournamentQuery.data?.tournament ?? undefined;
+  const choicesQuery = useQuery(HasOfflineChoicesDocument, {
+    variables: { tournamentId: id },
+    skip: !loggedIn || mode !== 'offline',
+  });
+  const hasChoices = choicesQuery.data?.hasOfflineChoices ?? false;
+
+  const live = mode === 'live' || mode === 'watch' || mode === 'offline';
+  const { game, setOwnVote, reload } = useLiveGame(id, live && Boolean(id));
+
+  // A signed-in player in live mode joins on arrival (server rules: while joining is open;
+  // otherwise the first vote of round 1 joins, and anything later just watches).
+  const [join] = useMutation(JoinTournamentDocument);
+  const joined = useRef(false);
+  useEffect(() => {
+    if (mode !== 'live' || !user?.isEmailVerified || joined.current) return;
+    joined.current = true;
+    join({ variables: { tournamentId: id } }).then(reload, () => undefined);
+  }, [mode, user, id, join, reload]);
+
+  const [castVote, { loading: voting }] = useMutation(CastVoteDocument);
+  const onVote = useCallback(
+    (imageId: string) => {
+      if (!game || socket !== 'connected') return;
+      castVote({ variables: { tournamentId: id, roundNumber: game.roundNumber, imageId } }).then(
+        ({ data }) => data && setOwnVote(data.castVote.imageId),
+        (error: unknown) =>
+          toast({ title: 'Vote not recorded', description: errorCodeOf(error) ?? 'Please try again.', variant: 'destructive' }),
+      );
+    },
+    [castVote, game, id, setOwnVote, socket, toast],
+  );
+
+  const viewer: Viewer = { loggedIn, mode };
+  let body: React.ReactNode;
+  if (mode === 'offline' && !sessionLoading && !loggedIn) {
+    body = <AccessDenied />;
+  } else if (mode === 'results') {
+    body = <StatisticsView tournamentId={id} />;
+  } else if (!game) {
+    body = (
+      <div className="page-center">
+        <Spin size="large" aria-label="Loading" />
+      </div>
+    );
+  } else {
+    switch (screenOf(game.phase)) {
+      case 'game':
+        body = <RoundScreen game={game} viewer={viewer} pending={voting} onVote={onVote} />;
+        break;
+      case 'results':
+        body = <ResultsScreen game={game} />;
+        break;
+      case 'advertisement':
+        body = <AdScreen game={game} />;
+        break;
+      case 'winner':
+        body = <WinnerScreen game={game} />;
+        break;
+      default:
+        body = <Lobby mode={mode} game={game} hasChoices={hasChoices} />;
+    }
+  }
+
   return (
-    <div className="page">
-      <Typography.Title level={2}>Tournament</Typography.Title>
-      <Typography.Paragraph>
-        Tournament ID: {id} · Mode: {mode}
-      </Typography.Paragraph>
+    <div className="page game-page">
+      <Space direction="vertical" style={{ width: '100%' }} size="middle">
+        <Space wrap>
+          <Button onClick={() => go('/')}>Back to Home</Button>
+          <Tag>Tournament ID: {id}</Tag>
+          <Tag color="purple">{MODE_LABEL[mode]} Mode</Tag>
+        </Space>
+        {socket === 'reconnecting' && live && (
+          <Alert type="warning" showIcon message="Reconnecting…" role="status" />
+        )}
+        {tournament && mode !== 'results' && !(mode === 'offline' && !loggedIn) && (
+          <TournamentHeader
+            tournament={tournament}
+            roundNumber={game?.roundNumber ?? 0}
+            isAdmin={isAdmin}
+            playerCount={game?.participantCount ?? tournament.participantCount}
+          />
+        )}
+        {body}
+      </Space>
     </div>
   );
 }

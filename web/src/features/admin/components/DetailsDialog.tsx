@@ -1,0 +1,151 @@
+import { useQuery } from '@apollo/client';
+import { Empty, List, Modal, Space, Spin, Tag, Typography } from 'antd';
+import { TournamentDetailsDocument } from '../../../gql/operations';
+import { optionOf, roundSummariesOf, type RoundSummary } from '../validation';
+
+/** Spec §2: the online/offline labels are Persian. */
+const ONLINE = 'آنلاین';
+const OFFLINE = 'آفلاین';
+
+function ModeBadge({ offline }: { offline: boolean }) {
+  return (
+    <Tag color={offline ? 'orange' : 'green'} lang="fa" dir="rtl">
+      {offline ? OFFLINE : ONLINE}
+    </Tag>
+  );
+}
+
+const SPLIT_COLORS = ['#7c3aed', '#0ea5e9', '#f59e0b', '#16a34a'];
+
+/** Players remaining per round (the survival curve) and each round's vote split. */
+function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds: RoundSummary[] }) {
+  const width = 320;
+  const height = 140;
+  const max = Math.max(1, totalPlayers);
+  const stepX = rounds.length > 0 ? width / rounds.length : width;
+  const points = [{ x: 0, y: totalPlayers }, ...rounds.map((r, i) => ({ x: (i + 1) * stepX, y: r.remaining }))]
+    .map((p) => `${p.x},${height - (p.y / max) * height}`)
+    .join(' ');
+  return (
+    <figure className="survival-chart" aria-label="Players remaining per round">
+      <svg viewBox={`-4 -4 ${width + 8} ${height + 8}`} role="img" aria-label={`Players remaining: ${[totalPlayers, ...rounds.map((r) => r.remaining)].join(', ')}`}>
+        <polyline points={points} fill="none" stroke="#7c3aed" strokeWidth={3} />
+      </svg>
+      <figcaption>Players remaining per round</figcaption>
+      <table className="survival-table">
+        <thead>
+          <tr>
+            <th scope="col">Round</th>
+            <th scope="col">Votes</th>
+            <th scope="col">Remaining</th>
+            <th scope="col">Vote split</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rounds.map((r) => {
+            const total = r.split.reduce((a, b) => a + b, 0);
+            return (
+              <tr key={r.roundNumber} data-round={r.roundNumber}>
+                <td>{r.roundNumber}</td>
+                <td>{r.votes}</td>
+                <td>{r.remaining}</td>
+                <td>
+                  <div className="split-bar" aria-label={`Option votes: ${r.split.join(', ')}`}>
+                    {r.split.map((n, i) => (
+                      <span
+                        key={i}
+                        style={{ width: total > 0 ? `${(n / total) * 100}%` : 0, background: SPLIT_COLORS[i % 4] }}
+                      />
+                    ))}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+/** Spec §2 details dialog: the tournament, winner, prize, players and its round-by-round history. */
+export function DetailsDialog({ tournamentId, onClose }: { tournamentId: string | undefined; onClose(): void }) {
+  const { data, loading } = useQuery(TournamentDetailsDocument, {
+    variables: { tournamentId: tournamentId ?? '' },
+    skip: !tournamentId,
+    fetchPolicy: 'network-only',
+  });
+  const details = data?.tournamentDetails;
+  return (
+    <Modal open={Boolean(tournamentId)} title="Tournament Details" onCancel={onClose} footer={null} width={760}>
+      {loading && !details ? (
+        <Space>
+          <Spin aria-label="Loading" />
+          <Typography.Text>Loading tournament details...</Typography.Text>
+        </Space>
+      ) : !details ? (
+        <Empty description="No tournament details available" />
+      ) : (
+        <Space direction="vertical" style={{ width: '100%' }} className="details">
+          <Typography.Text>
+            <strong>Tournament:</strong> {details.tournament.title}
+          </Typography.Text>
+          <Typography.Text>
+            <strong>Winner:</strong> {details.winner?.username ?? 'No winner'}
+          </Typography.Text>
+          <Typography.Text>
+            <strong>Prize:</strong> {details.tournament.prize || 'No prize'}
+          </Typography.Text>
+          <Typography.Text>
+            <strong>Players:</strong> <span data-testid="details-players">{details.totalPlayers}</span>
+          </Typography.Text>
+          <SurvivalChart totalPlayers={details.totalPlayers} rounds={roundSummariesOf(details)} />
+          <Typography.Title level={5}>Round-by-Round History</Typography.Title>
+          {details.rounds.map((round) => (
+            <section key={round.roundNumber} className="details-round" data-round={round.roundNumber}>
+              <Typography.Text strong>
+                Round {round.roundNumber} · {round.votes.length} votes
+              </Typography.Text>
+              <ul className="details-images">
+                {round.images.map((image, i) => (
+                  <li key={image.id}>
+                    Option {i + 1}: {image.id} ({image.alt})
+                  </li>
+                ))}
+              </ul>
+              {round.votes.length === 0 ? (
+                <Typography.Text type="secondary">No votes recorded</Typography.Text>
+              ) : (
+                <List
+                  size="small"
+                  dataSource={round.votes}
+                  renderItem={(vote) => (
+                    <List.Item>
+                      <Space wrap>
+                        <span>{vote.username}</span>
+                        <ModeBadge offline={vote.isOfflinePlayer} />
+                        <span>Option {optionOf(round.images, vote.imageId)}</span>
+                        <span>{new Date(vote.votedAt).toLocaleTimeString('en-US')}</span>
+                      </Space>
+                    </List.Item>
+                  )}
+                />
+              )}
+              {round.eliminatedPlayers.length > 0 && (
+                <div>
+                  <Typography.Text type="secondary">Eliminated: </Typography.Text>
+                  {round.eliminatedPlayers.map((p) => (
+                    <Space key={p.username} size={2} style={{ marginRight: 8 }}>
+                      <span>{p.username}</span>
+                      <ModeBadge offline={p.isOfflinePlayer} />
+                    </Space>
+                  ))}
+                </div>
+              )}
+            </section>
+          ))}
+        </Space>
+      )}
+    </Modal>
+  );
+}

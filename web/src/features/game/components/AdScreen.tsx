@@ -1,0 +1,50 @@
+import { Card, Progress, Space, Tag, Typography } from 'antd';
+import { useCountdown } from '../../time/hooks/serverClock';
+import { FALLBACK_AD_SECONDS, FALLBACK_AD_TEXT, progressPercent, secondsLeft, type LiveGameView } from '../state';
+
+type Ad = NonNullable<LiveGameView['advertisement']>;
+
+function AdContent({ ad }: { ad: Ad }) {
+  switch (ad.type) {
+    case 'image':
+      return <img src={ad.content} alt={ad.title} className="ad-media" />;
+    case 'video':
+      return <video src={ad.content} className="ad-media" autoPlay muted playsInline aria-label={ad.title} />;
+    case 'html':
+      // Admin markup runs in a sandbox: no scripts, no same-origin access.
+      return <iframe title={ad.title} srcDoc={ad.content} sandbox="" className="ad-frame" />;
+    default:
+      return <Typography.Paragraph>{ad.content}</Typography.Paragraph>;
+  }
+}
+
+/** Spec §2 ad display: the badge, seconds remaining, progress and the automatic-next note. */
+export function AdScreen({ game }: { game: LiveGameView }) {
+  const endsAt = game.phaseEndsAt ? Date.parse(game.phaseEndsAt) : 0;
+  const remainingMs = useCountdown(endsAt, 250);
+  const ad: Ad = game.advertisement ?? {
+    id: 'fallback',
+    title: 'Welcome',
+    type: 'text',
+    content: FALLBACK_AD_TEXT,
+    displayPosition: 'between_rounds',
+    isActive: true,
+    duration: FALLBACK_AD_SECONDS,
+  };
+  return (
+    <Card className="ad-screen">
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Space style={{ justifyContent: 'space-between', width: '100%' }}>
+          <Tag color="gold">Advertisement</Tag>
+          <Typography.Text role="timer">{secondsLeft(remainingMs)}s remaining</Typography.Text>
+        </Space>
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {ad.title}
+        </Typography.Title>
+        <AdContent ad={ad} />
+        <Progress percent={progressPercent(remainingMs, ad.duration)} showInfo={false} aria-label="Advertisement progress" />
+        <Typography.Text type="secondary">The next round will start automatically after the ad.</Typography.Text>
+      </Space>
+    </Card>
+  );
+}

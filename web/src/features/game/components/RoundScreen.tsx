@@ -1,0 +1,81 @@
+import { Alert, Badge, Card, Space, Tag, Typography } from 'antd';
+import { useEffect } from 'react';
+import { useCountdown } from '../../time/hooks/serverClock';
+import { canVote, roundMessageOf, type LiveGameView, type Viewer } from '../state';
+import { RoundCountdown } from './RoundCountdown';
+
+export interface RoundScreenProps {
+  game: LiveGameView;
+  viewer: Viewer;
+  pending: boolean;
+  onVote(imageId: string): void;
+}
+
+/** Spec §2 round screen: headline, counts, LIVE badge, clock, four options, the message. */
+export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps) {
+  const endsAt = game.phaseEndsAt ? Date.parse(game.phaseEndsAt) : 0;
+  const remainingMs = useCountdown(endsAt, 250);
+  const votable = canVote(game, viewer, remainingMs) && !pending;
+  const offline = Boolean(game.player?.isOfflinePlayer);
+
+  // Keys 1-4 vote (beyond the spec, as users expect).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const index = Number(event.key) - 1;
+      if (!votable || !Number.isInteger(index) || index < 0 || index >= game.images.length) return;
+      const target = event.target as HTMLElement | null;
+      if (target && ['INPUT', 'TEXTAREA'].includes(target.tagName)) return;
+      onVote(game.images[index]!.id);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [votable, game.images, onVote]);
+
+  const message = roundMessageOf(game, viewer, remainingMs);
+  return (
+    <Card className="round-screen">
+      <Space direction="vertical" style={{ width: '100%' }} size="middle">
+        <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            Round {game.roundNumber}
+          </Typography.Title>
+          <Tag color="red">LIVE</Tag>
+        </Space>
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {offline ? 'Your Pre-Selected Choice' : 'Choose the LEAST Popular Option!'}
+        </Typography.Title>
+        <Space wrap>
+          <Badge color="#7c3aed" text={`${game.remainingCount} players`} />
+          <Badge color="#0ea5e9" text={`${game.offlineParticipantCount} pre-registered`} />
+          <Badge color="#16a34a" text={`${game.totalVotes} votes`} />
+        </Space>
+        {game.phase === 'voting_ended' ? (
+          <Alert type="info" showIcon message="Processing votes..." />
+        ) : (
+          <RoundCountdown endsAt={endsAt} totalSeconds={game.roundTimeSeconds} />
+        )}
+        <div className="image-grid">
+          {game.images.map((image, index) => {
+            const chosen = game.player?.voteImageId === image.id;
+            return (
+              <button
+                key={image.id}
+                type="button"
+                className={chosen ? 'image-option chosen' : 'image-option'}
+                disabled={!votable}
+                aria-pressed={chosen}
+                aria-label={`Option ${index + 1}: ${image.alt}`}
+                onClick={() => onVote(image.id)}
+              >
+                <img src={image.url} alt={image.alt} />
+                <span className="image-option-key">{index + 1}</span>
+              </button>
+            );
+          })}
+        </div>
+        {message && <Alert type={message.startsWith('Time') ? 'warning' : 'info'} message={message} />}
+        {game.player?.isEliminated && <Tag color="red">ELIMINATED</Tag>}
+      </Space>
+    </Card>
+  );
+}

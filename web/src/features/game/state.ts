@@ -1,0 +1,226 @@
+// The live game as the client sees it: a pure reducer over the gateway's snapshot and events
+// (spec §4: voting start sets voting and clears votes, voting end sets voting_ended, ad start
+// sets advertisement, results start sets results, game end sets finished with the winner).
+import type { GameEventsSubscription, LiveGameFieldsFragment } from '../../gql/operations';
+
+export type LiveGameView = LiveGameFieldsFragment;
+export type GameEvent = GameEventsSubscription['gameEvents'];
+export type GamePhase = LiveGameView['phase'];
+
+/** Spec §9: the countdown turns red at 5 seconds or less. */
+export const URGENCY_THRESHOLD_SECONDS = 5;
+/** Spec §4/§9: results auto-advance after 4 s. */
+export const RESULTS_AUTO_ADVANCE_MS = 4_000;
+/** Spec §8: the fallback ad shown when no ad is running. */
+export const FALLBACK_AD_SECONDS = 5;
+export const BRAND = 'Underdog';
+export const FALLBACK_AD_TEXT = `Welcome to ${BRAND}! Get ready for an exciting tournament experience.`;
+
+/** Applies one event; a snapshot replaces everything (the state to start from on (re)connect). */
+export function applyGameEvent(state: LiveGameView | undefined, event: GameEvent): LiveGameView | undefined {
+  if (event.__typename === 'GameSnapshot') return event.game;
+  if (!state) return state;
+  switch (event.__typename) {
+    case 'GameStarted':
+      return {
+        ...state,
+        gameId: event.gameId,
+        participantCount: event.participantCount,
+        offlineParticipantCount: event.offlineParticipantCount,
+        totalRounds: event.totalRounds,
+        roundTimeSeconds: event.roundTimeSeconds,
+        remainingCount: event.participantCount,
+      };
+    case 'RoundVotingStarted':
+      return {
+        ...state,
+        phase: 'voting',
+        roundNumber: event.roundNumber,
+        images: event.images,
+        roundTimeSeconds: event.roundTimeSeconds,
+        phaseEndsAt: event.phaseEndsAt,
+        remainingCount: event.remainingCount,
+        totalVotes: 0,
+        results: [],
+        advertisement: null,
+        player: state.player ? { ...state.player, voteImageId: null } : state.player,
+      };
+    case 'VoteTotal':
+      if (event.roundNumber !== state.roundNumber) return state;
+      return { ...state, totalVotes: Math.max(state.totalVotes, event.totalVotes) };
+    case 'VotingEnded':
+      if (event.roundNumber !== state.roundNumber) return state;
+      return { ...state, phase: 'voting_ended', totalVotes: event.totalVotes, phaseEndsAt: null };
+    case 'RoundResults': {
+      const player = state.player;
+      const lost =
+        player?.isParticipant &&
+        !player.isEliminated &&
+        !(player.voteImageId && event.winningImageIds.includes(player.voteImageId));
+      return {
+        ...state,
+        phase: 'results',
+        roundNumber: event.roundNumber,
+        results: event.results,
+        totalVotes: event.totalVotes,
+        remainingCount: event.remainingCount,
+        phaseEndsAt: event.phaseEndsAt,
+        player:
+          player && lost
+            ? { ...player, isEliminated: true, eliminatedInRound: event.roundNumber }
+            : player,
+      };
+    }
+    case 'AdvertisementStarted':
+      return {
+        ...state,
+        phase: 'advertisement',
+        advertisement: event.advertisement,
+        phaseEndsAt: event.phaseEndsAt,
+      };
+    case 'RoundCompleted':
+      return { ...state, remainingCount: event.remainingCount };
+    case 'GameEnded':
+      return { ...state, phase: 'finished', winner: event.winner, phaseEndsAt: null };
+    default:
+      return state;
+  }
+}
+
+/** Whole seconds left (rounded up), never below 0. */
+export function secondsLeft(remainingMs: number): number {
+  return Math.max(0, Math.ceil(remainingMs / 1000));
+}
+
+/** Spec §2: urgency in red at 5 seconds or less, while time remains. */
+export function isUrgent(remainingMs: number): boolean {
+  const seconds = secondsLeft(remainingMs);
+  return seconds > 0 && seconds <= URGENCY_THRESHOLD_SECONDS;
+}
+
+/** Share of the phase elapsed, 0..100, for the progress bar. */
+export function progressPercent(remainingMs: number, totalSeconds: number): number {
+  if (totalSeconds <= 0) return 100;
+  const share = 1 - remainingMs / (totalSeconds * 1000);
+  return Math.round(Math.min(1, Math.max(0, share)) * 100);
+}
+
+export type Outcome = 'ADVANCED' | 'ELIMINATED';
+
+export interface ResultRow {
+  option: number;
+  imageId: string;
+  url: string;
+  alt: string;
+  votes: number;
+  percentage: number;
+  outcome: Outcome;
+  isOwnVote: boolean;
+}
+
+/** Spec §2 round results: each image's votes and whole percentage, ADVANCED for a winner. */
+export function resultRowsOf(
+  images: LiveGameView['images'],
+  results: LiveGameView['results'],
+  ownVoteImageId?: string | null,
+): ResultRow[] {
+  const total = results.reduce((sum, r) => sum + r.votes, 0);
+  return images.map((image, index) => {
+    const result = results.find((r) => r.imageId === image.id);
+    const votes = result?.votes ?? 0;
+    return {
+      option: index + 1,
+      imageId: image.id,
+      url: image.url,
+      alt: image.alt,
+      votes,
+      percentage: result?.percentage ?? (total > 0 ? Math.round((votes / total) * 100) : 0),
+      outcome: result?.isWinner ? 'ADVANCED' : 'ELIMINATED',
+      isOwnVote: ownVoteImageId === image.id,
+    };
+  });
+}
+
+export type GameScreen = 'lobby' | 'game' | 'advertisement' | 'results' | 'winner';
+
+/** Spec §4: voting and voting_ended → game; advertisement → ad; results → results; finished → winner. */
+export function screenOf(phase: GamePhase): GameScreen {
+  switch (phase) {
+    case 'voting':
+    case 'voting_ended':
+      return 'game';
+    case 'advertisement':
+      return 'advertisement';
+    case 'results':
+      return 'results';
+    case 'finished':
+      return 'winner';
+    default:
+      return 'lobby';
+  }
+}
+
+export interface Viewer {
+  loggedIn: boolean;
+  mode: 'live' | 'offline' | 'watch' | 'results';
+}
+
+/** Spec §5: whether the viewer may pick an image now. */
+export function canVote(game: LiveGameView, viewer: Viewer, remainingMs: number): boolean {
+  if (viewer.mode !== 'live' || !viewer.loggedIn) return false;
+  if (game.phase !== 'voting' || secondsLeft(remainingMs) === 0) return false;
+  const player = game.player;
+  if (player?.isOfflinePlayer || player?.isEliminated || player?.voteImageId) return false;
+  if (!player?.isParticipant && game.roundNumber !== 1) return false;
+  return true;
+}
+
+/** Spec §2: the message under the round's images. */
+export function roundMessageOf(
+  game: LiveGameView,
+  viewer: Viewer,
+  remainingMs: number,
+): string | undefined {
+  if (!viewer.loggedIn) return 'Login required to participate - you can only watch';
+  const player = game.player;
+  if (player?.isOfflinePlayer) return 'Pre-registered choice active - auto-playing';
+  if (player?.voteImageId) return 'Choice locked in - waiting for other players';
+  if (viewer.mode === 'live' && !player?.isEliminated && secondsLeft(remainingMs) === 0) {
+    return "Time's up! You missed this round";
+  }
+  return undefined;
+}
+
+export interface GameToast {
+  title: string;
+  description?: string;
+  durationMs: number;
+}
+
+/** Spec §8's game toasts, with their durations. */
+export function toastOf(event: GameEvent): GameToast | undefined {
+  switch (event.__typename) {
+    case 'GameStarted':
+      return { title: 'Game Started', durationMs: 3_000 };
+    case 'RoundVotingStarted':
+      return { title: `Round ${event.roundNumber} Voting`, durationMs: 3_000 };
+    case 'AdvertisementStarted':
+      return { title: 'Advertisement', durationMs: 2_000 };
+    case 'RoundResults':
+      return { title: 'Round Results', durationMs: 3_000 };
+    case 'RoundCompleted':
+      return {
+        title: `Round ${event.roundNumber} Complete`,
+        description: `${event.eliminatedCount} eliminated, ${event.remainingCount} remaining`,
+        durationMs: 4_000,
+      };
+    case 'GameEnded':
+      return {
+        title: 'Game Finished',
+        description: event.winner?.username ?? 'Anonymous',
+        durationMs: 5_000,
+      };
+    default:
+      return undefined;
+  }
+}
