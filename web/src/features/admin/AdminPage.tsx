@@ -1,5 +1,18 @@
 import { useMutation, useQuery } from '@apollo/client';
-import { App as AntApp, Button, Card, Col, Empty, List, Row, Space, Spin, Statistic, Tag, Typography } from 'antd';
+import {
+  App as AntApp,
+  Button,
+  Card,
+  Col,
+  Empty,
+  List,
+  Row,
+  Space,
+  Spin,
+  Statistic,
+  Tag,
+  Typography,
+} from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useToast } from '../../app/toast';
@@ -21,7 +34,15 @@ import { AdDialog } from './components/AdDialog';
 import { DetailsDialog } from './components/DetailsDialog';
 import { TournamentDialog } from './components/TournamentDialog';
 import './admin.css';
-import { durationOf, positionLabel, previewOf, statsOf, toLocalInput, type AdForm, type TournamentForm } from './validation';
+import {
+  durationOf,
+  positionLabel,
+  previewOf,
+  statsOf,
+  toLocalInput,
+  type AdForm,
+  type TournamentForm,
+} from './validation';
 
 type Dialog<T> = { open: false } | { open: true; item?: T };
 
@@ -74,7 +95,9 @@ function Dashboard({ name }: { name: string }) {
   const [updateAd, updatingA] = useMutation(UpdateAdvertisementDocument);
   const [deleteAd] = useMutation(DeleteAdvertisementDocument);
 
-  const [tournamentDialog, setTournamentDialog] = useState<Dialog<TournamentFieldsFragment>>({ open: false });
+  const [tournamentDialog, setTournamentDialog] = useState<Dialog<TournamentFieldsFragment>>({
+    open: false,
+  });
   const [adDialog, setAdDialog] = useState<Dialog<AdFieldsFragment>>({ open: false });
   const [detailsId, setDetailsId] = useState<string>();
 
@@ -90,7 +113,10 @@ function Dashboard({ name }: { name: string }) {
       const unchangedStart = form.startAt === toLocalInput(Date.parse(editing.startAt));
       try {
         await updateTournament({
-          variables: { id: editing.id, input: { ...input, startAt: unchangedStart ? editing.startAt : input.startAt } },
+          variables: {
+            id: editing.id,
+            input: { ...input, startAt: unchangedStart ? editing.startAt : input.startAt },
+          },
           ...refetchTournaments,
         });
         ok('Tournament updated successfully.');
@@ -232,10 +258,24 @@ function Dashboard({ name }: { name: string }) {
                 <List.Item
                   data-testid={`tournament-${t.id}`}
                   actions={[
-                    <Button key="edit" size="small" onClick={() => setTournamentDialog({ open: true, item: t })} aria-label={`Edit ${t.title}`}>
+                    <Button
+                      key="edit"
+                      size="small"
+                      onClick={() => setTournamentDialog({ open: true, item: t })}
+                      aria-label={`Edit ${t.title}`}
+                    >
                       Edit
                     </Button>,
-                    <Button key="delete" size="small" danger disabled={t.status === 'live'} onClick={() => removeTournament(t)} aria-label={`Delete ${t.title}`}>
+                    <Button
+                      key="delete"
+                      size="small"
+                      danger
+                      disabled={t.status === 'live'}
+                      onClick={() => {
+                        removeTournament(t);
+                      }}
+                      aria-label={`Delete ${t.title}`}
+                    >
                       Delete
                     </Button>,
                   ]}
@@ -268,7 +308,12 @@ function Dashboard({ name }: { name: string }) {
                 <List.Item
                   data-testid={`history-${item.tournament.id}`}
                   actions={[
-                    <Button key="details" size="small" onClick={() => setDetailsId(item.tournament.id)} aria-label={`View Details of ${item.tournament.title}`}>
+                    <Button
+                      key="details"
+                      size="small"
+                      onClick={() => setDetailsId(item.tournament.id)}
+                      aria-label={`View Details of ${item.tournament.title}`}
+                    >
                       View Details
                     </Button>,
                   ]}
@@ -309,10 +354,23 @@ function Dashboard({ name }: { name: string }) {
                 <List.Item
                   data-testid={`ad-${ad.id}`}
                   actions={[
-                    <Button key="edit" size="small" onClick={() => setAdDialog({ open: true, item: ad })} aria-label={`Edit ${ad.title}`}>
+                    <Button
+                      key="edit"
+                      size="small"
+                      onClick={() => setAdDialog({ open: true, item: ad })}
+                      aria-label={`Edit ${ad.title}`}
+                    >
                       Edit
                     </Button>,
-                    <Button key="delete" size="small" danger onClick={() => removeAd(ad)} aria-label={`Delete ${ad.title}`}>
+                    <Button
+                      key="delete"
+                      size="small"
+                      danger
+                      onClick={() => {
+                        removeAd(ad);
+                      }}
+                      aria-label={`Delete ${ad.title}`}
+                    >
                       Delete
                     </Button>,
                   ]}
@@ -321,7 +379,9 @@ function Dashboard({ name }: { name: string }) {
                     title={
                       <Space wrap>
                         <span>{ad.title}</span>
-                        <Tag color={ad.isActive ? 'green' : 'default'}>{ad.isActive ? 'Active' : 'Inactive'}</Tag>
+                        <Tag color={ad.isActive ? 'green' : 'default'}>
+                          {ad.isActive ? 'Active' : 'Inactive'}
+                        </Tag>
                       </Space>
                     }
                     description={

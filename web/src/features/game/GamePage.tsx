@@ -62,7 +62,15 @@ function AccessDenied() {
   );
 }
 
-function Lobby({ mode, game, hasChoices }: { mode: GameMode; game: LiveGameView | undefined; hasChoices: boolean }) {
+function Lobby({
+  mode,
+  game,
+  hasChoices,
+}: {
+  mode: GameMode;
+  game: LiveGameView | undefined;
+  hasChoices: boolean;
+}) {
   const go = useGo();
   return (
     <Card className="lobby">
@@ -131,7 +139,11 @@ export default function GamePage() {
       castVote({ variables: { tournamentId: id, roundNumber: game.roundNumber, imageId } }).then(
         ({ data }) => data && setOwnVote(data.castVote.imageId),
         (error: unknown) =>
-          toast({ title: 'Vote not recorded', description: errorCodeOf(error) ?? 'Please try again.', variant: 'destructive' }),
+          toast({
+            title: 'Vote not recorded',
+            description: errorCodeOf(error) ?? 'Please try again.',
+            variant: 'destructive',
+          }),
       );
     },
     [castVote, game, id, setOwnVote, socket, toast],
@@ -163,7 +175,7 @@ export default function GamePage() {
       case 'winner':
         body = <WinnerScreen game={game} />;
         break;
-      default:
+      case 'lobby':
         body = <Lobby mode={mode} game={game} hasChoices={hasChoices} />;
     }
   }

@@ -17,7 +17,10 @@ export const BRAND = 'Underdog';
 export const FALLBACK_AD_TEXT = `Welcome to ${BRAND}! Get ready for an exciting tournament experience.`;
 
 /** Applies one event; a snapshot replaces everything (the state to start from on (re)connect). */
-export function applyGameEvent(state: LiveGameView | undefined, event: GameEvent): LiveGameView | undefined {
+export function applyGameEvent(
+  state: LiveGameView | undefined,
+  event: GameEvent,
+): LiveGameView | undefined {
   if (event.__typename === 'GameSnapshot') return event.game;
   if (!state) return state;
   switch (event.__typename) {
@@ -82,8 +85,6 @@ export function applyGameEvent(state: LiveGameView | undefined, event: GameEvent
       return { ...state, remainingCount: event.remainingCount };
     case 'GameEnded':
       return { ...state, phase: 'finished', winner: event.winner, phaseEndsAt: null };
-    default:
-      return state;
   }
 }
 
@@ -155,7 +156,7 @@ export function screenOf(phase: GamePhase): GameScreen {
       return 'results';
     case 'finished':
       return 'winner';
-    default:
+    case 'waiting':
       return 'lobby';
   }
 }
@@ -220,7 +221,9 @@ export function toastOf(event: GameEvent): GameToast | undefined {
         description: event.winner?.username ?? 'Anonymous',
         durationMs: 5_000,
       };
-    default:
+    case 'GameSnapshot':
+    case 'VoteTotal':
+    case 'VotingEnded':
       return undefined;
   }
 }

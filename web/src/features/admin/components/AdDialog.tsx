@@ -56,20 +56,35 @@ export function AdDialog({ open, ad, pending, onCancel, onSubmit }: AdDialogProp
     setErrors(found);
     if (Object.keys(found).length === 0) onSubmit(form);
   };
-  const set = (key: 'title' | 'content' | 'duration') => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
+  const set =
+    (key: 'title' | 'content' | 'duration') =>
+    (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setForm((f) => ({ ...f, [key]: e.target.value }));
   return (
     <Modal
       open={open}
       title={editing ? 'Edit Advertisement' : 'Create New Advertisement'}
       onCancel={onCancel}
       onOk={submit}
-      okText={pending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Advertisement' : 'Create Advertisement'}
+      okText={
+        pending
+          ? editing
+            ? 'Updating...'
+            : 'Creating...'
+          : editing
+            ? 'Update Advertisement'
+            : 'Create Advertisement'
+      }
       okButtonProps={{ disabled: pending }}
       destroyOnHidden
     >
       <Form layout="vertical" onFinish={submit}>
-        <Form.Item label="Title" htmlFor="a-title" validateStatus={errors.title ? 'error' : ''} help={errors.title}>
+        <Form.Item
+          label="Title"
+          htmlFor="a-title"
+          validateStatus={errors.title ? 'error' : ''}
+          help={errors.title}
+        >
           <Input id="a-title" value={form.title} onChange={set('title')} />
         </Form.Item>
         <Form.Item label="Type" htmlFor="a-type">
@@ -81,7 +96,12 @@ export function AdDialog({ open, ad, pending, onCancel, onSubmit }: AdDialogProp
             options={AD_TYPES.map((t) => ({ value: t, label: t }))}
           />
         </Form.Item>
-        <Form.Item label="Content" htmlFor="a-content" validateStatus={errors.content ? 'error' : ''} help={errors.content}>
+        <Form.Item
+          label="Content"
+          htmlFor="a-content"
+          validateStatus={errors.content ? 'error' : ''}
+          help={errors.content}
+        >
           <Input.TextArea id="a-content" value={form.content} onChange={set('content')} rows={3} />
         </Form.Item>
         <Form.Item label="Display Position" htmlFor="a-position">
@@ -99,11 +119,21 @@ export function AdDialog({ open, ad, pending, onCancel, onSubmit }: AdDialogProp
           validateStatus={errors.duration ? 'error' : ''}
           help={errors.duration}
         >
-          <Input id="a-duration" type="number" min={1} max={60} value={form.duration} onChange={set('duration')} />
+          <Input
+            id="a-duration"
+            type="number"
+            min={1}
+            max={60}
+            value={form.duration}
+            onChange={set('duration')}
+          />
         </Form.Item>
         {editing && (
           <Form.Item>
-            <Checkbox checked={form.isActive} onChange={(e) => setForm((f) => ({ ...f, isActive: e.target.checked }))}>
+            <Checkbox
+              checked={form.isActive}
+              onChange={(e) => setForm((f) => ({ ...f, isActive: e.target.checked }))}
+            >
               Active
             </Checkbox>
           </Form.Item>

@@ -23,12 +23,19 @@ function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds:
   const height = 140;
   const max = Math.max(1, totalPlayers);
   const stepX = rounds.length > 0 ? width / rounds.length : width;
-  const points = [{ x: 0, y: totalPlayers }, ...rounds.map((r, i) => ({ x: (i + 1) * stepX, y: r.remaining }))]
+  const points = [
+    { x: 0, y: totalPlayers },
+    ...rounds.map((r, i) => ({ x: (i + 1) * stepX, y: r.remaining })),
+  ]
     .map((p) => `${p.x},${height - (p.y / max) * height}`)
     .join(' ');
   return (
     <figure className="survival-chart" aria-label="Players remaining per round">
-      <svg viewBox={`-4 -4 ${width + 8} ${height + 8}`} role="img" aria-label={`Players remaining: ${[totalPlayers, ...rounds.map((r) => r.remaining)].join(', ')}`}>
+      <svg
+        viewBox={`-4 -4 ${width + 8} ${height + 8}`}
+        role="img"
+        aria-label={`Players remaining: ${[totalPlayers, ...rounds.map((r) => r.remaining)].join(', ')}`}
+      >
         <polyline points={points} fill="none" stroke="#7c3aed" strokeWidth={3} />
       </svg>
       <figcaption>Players remaining per round</figcaption>
@@ -54,7 +61,10 @@ function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds:
                     {r.split.map((n, i) => (
                       <span
                         key={i}
-                        style={{ width: total > 0 ? `${(n / total) * 100}%` : 0, background: SPLIT_COLORS[i % 4] }}
+                        style={{
+                          width: total > 0 ? `${(n / total) * 100}%` : 0,
+                          background: SPLIT_COLORS[i % 4],
+                        }}
                       />
                     ))}
                   </div>
@@ -69,7 +79,13 @@ function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds:
 }
 
 /** Spec §2 details dialog: the tournament, winner, prize, players and its round-by-round history. */
-export function DetailsDialog({ tournamentId, onClose }: { tournamentId: string | undefined; onClose(): void }) {
+export function DetailsDialog({
+  tournamentId,
+  onClose,
+}: {
+  tournamentId: string | undefined;
+  onClose(): void;
+}) {
   const { data, loading } = useQuery(TournamentDetailsDocument, {
     variables: { tournamentId: tournamentId ?? '' },
     skip: !tournamentId,
@@ -77,7 +93,13 @@ export function DetailsDialog({ tournamentId, onClose }: { tournamentId: string 
   });
   const details = data?.tournamentDetails;
   return (
-    <Modal open={Boolean(tournamentId)} title="Tournament Details" onCancel={onClose} footer={null} width={760}>
+    <Modal
+      open={Boolean(tournamentId)}
+      title="Tournament Details"
+      onCancel={onClose}
+      footer={null}
+      width={760}
+    >
       {loading && !details ? (
         <Space>
           <Spin aria-label="Loading" />
@@ -97,12 +119,17 @@ export function DetailsDialog({ tournamentId, onClose }: { tournamentId: string 
             <strong>Prize:</strong> {details.tournament.prize || 'No prize'}
           </Typography.Text>
           <Typography.Text>
-            <strong>Players:</strong> <span data-testid="details-players">{details.totalPlayers}</span>
+            <strong>Players:</strong>{' '}
+            <span data-testid="details-players">{details.totalPlayers}</span>
           </Typography.Text>
           <SurvivalChart totalPlayers={details.totalPlayers} rounds={roundSummariesOf(details)} />
           <Typography.Title level={5}>Round-by-Round History</Typography.Title>
           {details.rounds.map((round) => (
-            <section key={round.roundNumber} className="details-round" data-round={round.roundNumber}>
+            <section
+              key={round.roundNumber}
+              className="details-round"
+              data-round={round.roundNumber}
+            >
               <Typography.Text strong>
                 Round {round.roundNumber} · {round.votes.length} votes
               </Typography.Text>

@@ -19,7 +19,10 @@ export interface TournamentDialogProps {
   onSubmit(form: TournamentForm): void;
 }
 
-function initialForm(tournament: TournamentFieldsFragment | undefined, now: number): TournamentForm {
+function initialForm(
+  tournament: TournamentFieldsFragment | undefined,
+  now: number,
+): TournamentForm {
   return tournament
     ? {
         title: tournament.title,
@@ -27,11 +30,22 @@ function initialForm(tournament: TournamentFieldsFragment | undefined, now: numb
         prize: tournament.prize ?? '',
         startAt: toLocalInput(Date.parse(tournament.startAt)),
       }
-    : { title: '', description: '', prize: '', startAt: toLocalInput(now + DEFAULT_START_AHEAD_MS) };
+    : {
+        title: '',
+        description: '',
+        prize: '',
+        startAt: toLocalInput(now + DEFAULT_START_AHEAD_MS),
+      };
 }
 
 /** Spec §2 Create New Tournament / Edit Tournament, with §5 validation. */
-export function TournamentDialog({ open, tournament, pending, onCancel, onSubmit }: TournamentDialogProps) {
+export function TournamentDialog({
+  open,
+  tournament,
+  pending,
+  onCancel,
+  onSubmit,
+}: TournamentDialogProps) {
   const now = useServerNow(30_000);
   const [form, setForm] = useState<TournamentForm>(() => initialForm(tournament, now));
   const [errors, setErrors] = useState<Errors<TournamentForm>>({});
@@ -50,24 +64,42 @@ export function TournamentDialog({ open, tournament, pending, onCancel, onSubmit
     setErrors(found);
     if (Object.keys(found).length === 0) onSubmit(form);
   };
-  const set = (key: keyof TournamentForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
+  const set =
+    (key: keyof TournamentForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setForm((f) => ({ ...f, [key]: e.target.value }));
   return (
     <Modal
       open={open}
       title={editing ? 'Edit Tournament' : 'Create New Tournament'}
       onCancel={onCancel}
       onOk={submit}
-      okText={pending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Tournament' : 'Create Tournament'}
+      okText={
+        pending
+          ? editing
+            ? 'Updating...'
+            : 'Creating...'
+          : editing
+            ? 'Update Tournament'
+            : 'Create Tournament'
+      }
       okButtonProps={{ disabled: pending }}
       destroyOnHidden
     >
       <Form layout="vertical" onFinish={submit}>
-        <Form.Item label="Title" htmlFor="t-title" validateStatus={errors.title ? 'error' : ''} help={errors.title}>
+        <Form.Item
+          label="Title"
+          htmlFor="t-title"
+          validateStatus={errors.title ? 'error' : ''}
+          help={errors.title}
+        >
           <Input id="t-title" value={form.title} onChange={set('title')} />
         </Form.Item>
         <Form.Item label="Description" htmlFor="t-description">
-          <Input.TextArea id="t-description" value={form.description} onChange={set('description')} />
+          <Input.TextArea
+            id="t-description"
+            value={form.description}
+            onChange={set('description')}
+          />
         </Form.Item>
         <Form.Item label="Prize" htmlFor="t-prize">
           <Input id="t-prize" value={form.prize} onChange={set('prize')} placeholder="$5,000" />
@@ -78,7 +110,13 @@ export function TournamentDialog({ open, tournament, pending, onCancel, onSubmit
           validateStatus={errors.startAt ? 'error' : ''}
           help={errors.startAt}
         >
-          <Input id="t-start" type="datetime-local" min={toLocalInput(now)} value={form.startAt} onChange={set('startAt')} />
+          <Input
+            id="t-start"
+            type="datetime-local"
+            min={toLocalInput(now)}
+            value={form.startAt}
+            onChange={set('startAt')}
+          />
         </Form.Item>
       </Form>
     </Modal>

@@ -1,6 +1,12 @@
 import { Card, Progress, Space, Tag, Typography } from 'antd';
 import { useCountdown } from '../../time/hooks/serverClock';
-import { FALLBACK_AD_SECONDS, FALLBACK_AD_TEXT, progressPercent, secondsLeft, type LiveGameView } from '../state';
+import {
+  FALLBACK_AD_SECONDS,
+  FALLBACK_AD_TEXT,
+  progressPercent,
+  secondsLeft,
+  type LiveGameView,
+} from '../state';
 
 type Ad = NonNullable<LiveGameView['advertisement']>;
 
@@ -9,11 +15,20 @@ function AdContent({ ad }: { ad: Ad }) {
     case 'image':
       return <img src={ad.content} alt={ad.title} className="ad-media" />;
     case 'video':
-      return <video src={ad.content} className="ad-media" autoPlay muted playsInline aria-label={ad.title} />;
+      return (
+        <video
+          src={ad.content}
+          className="ad-media"
+          autoPlay
+          muted
+          playsInline
+          aria-label={ad.title}
+        />
+      );
     case 'html':
       // Admin markup runs in a sandbox: no scripts, no same-origin access.
       return <iframe title={ad.title} srcDoc={ad.content} sandbox="" className="ad-frame" />;
-    default:
+    case 'text':
       return <Typography.Paragraph>{ad.content}</Typography.Paragraph>;
   }
 }
@@ -42,8 +57,14 @@ export function AdScreen({ game }: { game: LiveGameView }) {
           {ad.title}
         </Typography.Title>
         <AdContent ad={ad} />
-        <Progress percent={progressPercent(remainingMs, ad.duration)} showInfo={false} aria-label="Advertisement progress" />
-        <Typography.Text type="secondary">The next round will start automatically after the ad.</Typography.Text>
+        <Progress
+          percent={progressPercent(remainingMs, ad.duration)}
+          showInfo={false}
+          aria-label="Advertisement progress"
+        />
+        <Typography.Text type="secondary">
+          The next round will start automatically after the ad.
+        </Typography.Text>
       </Space>
     </Card>
   );

@@ -73,7 +73,9 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
             );
           })}
         </div>
-        {message && <Alert type={message.startsWith('Time') ? 'warning' : 'info'} message={message} />}
+        {message && (
+          <Alert type={message.startsWith('Time') ? 'warning' : 'info'} message={message} />
+        )}
         {game.player?.isEliminated && <Tag color="red">ELIMINATED</Tag>}
       </Space>
     </Card>

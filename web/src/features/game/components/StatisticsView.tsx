@@ -63,7 +63,8 @@ export function StatisticsView({ tournamentId }: { tournamentId: string }) {
           <Card>
             <Statistic title="Participants" value={stats.participantBreakdown.total} />
             <Typography.Text type="secondary">
-              {stats.participantBreakdown.online} online · {stats.participantBreakdown.offline} offline
+              {stats.participantBreakdown.online} online · {stats.participantBreakdown.offline}{' '}
+              offline
             </Typography.Text>
           </Card>
         </Col>
@@ -85,11 +86,17 @@ export function StatisticsView({ tournamentId }: { tournamentId: string }) {
         </Col>
       </Row>
       <Card title="Tournament Details">
-        <Typography.Paragraph>Start time: {longDate(stats.tournament.startAt)}</Typography.Paragraph>
-        <Typography.Paragraph>Prize pool: {stats.tournament.prize || 'No prize'}</Typography.Paragraph>
+        <Typography.Paragraph>
+          Start time: {longDate(stats.tournament.startAt)}
+        </Typography.Paragraph>
+        <Typography.Paragraph>
+          Prize pool: {stats.tournament.prize || 'No prize'}
+        </Typography.Paragraph>
         {stats.participantCount > 0 && (
           <>
-            <Typography.Paragraph>Remaining players: {stats.participantCount - eliminated}</Typography.Paragraph>
+            <Typography.Paragraph>
+              Remaining players: {stats.participantCount - eliminated}
+            </Typography.Paragraph>
             <Typography.Paragraph>Eliminated players: {eliminated}</Typography.Paragraph>
           </>
         )}

@@ -32,7 +32,9 @@ export function TournamentHeader({
           <Typography.Title level={3} style={{ margin: 0 }}>
             {tournament.title}
           </Typography.Title>
-          <Tag color={status === 'live' ? 'red' : status === 'upcoming' ? 'blue' : 'default'}>{badge}</Tag>
+          <Tag color={status === 'live' ? 'red' : status === 'upcoming' ? 'blue' : 'default'}>
+            {badge}
+          </Tag>
         </Space>
         <Space wrap>
           <Typography.Text>Prize: {tournament.prize || 'No prize'}</Typography.Text>

@@ -42,7 +42,13 @@ export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHan
       if (!event) return;
       setGame((current) => applyGameEvent(current, event));
       const shown = toastOf(event);
-      if (shown) toast({ title: shown.title, description: shown.description, durationMs: shown.durationMs, variant: 'info' });
+      if (shown)
+        toast({
+          title: shown.title,
+          description: shown.description,
+          durationMs: shown.durationMs,
+          variant: 'info',
+        });
     },
   });
 
