@@ -25,6 +25,8 @@ export interface StackProcess {
 
 export interface Stack {
   gatewayUrl: string;
+  /** Every gateway replica's URL, `gatewayUrl` first (see `extraGateways`). */
+  gatewayUrls: string[];
   processes: StackProcess[];
   infra: InfraUrls;
   /** Resolves when every process answers 200 on /readyz; rejects naming the ones that do not. */
@@ -36,6 +38,8 @@ export interface StackOptions {
   /** Reuse running servers (the test harness's); otherwise the stack starts its own. */
   infra?: InfraUrls;
   gatewayPort?: number;
+  /** More gateway replicas besides the first, each on its own port (real-time fan-out tests). */
+  extraGateways?: number;
   logDir: string;
   logLevel?: string;
   /** Extra variables for every process (e.g. lower rate limits in tests). */
@@ -68,12 +72,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     throw error;
   }
 
-  const children = new Map<ProcessName, ChildProcess>();
+  const children = new Map<string, ChildProcess>();
   const processes: StackProcess[] = [];
   let stopping = false;
 
-  function launch(name: ProcessName, port: number, env: Record<string, string>) {
-    const logFile = join(options.logDir, `${name}.log`);
+  function launch(
+    name: ProcessName,
+    port: number,
+    env: Record<string, string>,
+    instance: string = name,
+  ) {
+    const logFile = join(options.logDir, `${instance}.log`);
     const log = createWriteStream(logFile);
     const child = spawn(process.execPath, ['--enable-source-maps', bundlePath(name)], {
       cwd: root,
@@ -83,7 +92,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         LOG_LEVEL: options.logLevel ?? 'info',
         HOST: '127.0.0.1',
         PORT: String(port),
-        INSTANCE_ID: `${name}-1`,
+        INSTANCE_ID: instance === name ? `${name}-1` : instance,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,7 +102,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     child.on('exit', (code) => {
       if (!stopping) options.onUnexpectedExit?.(name, code);
     });
-    children.set(name, child);
+    children.set(instance, child);
     processes.push({ name, pid: child.pid ?? -1, url: `http://127.0.0.1:${port}`, logFile });
   }
 
@@ -112,7 +121,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...options.env,
     });
   }
-  launch('gateway', gatewayPort, {
+  const gatewayEnv = {
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     REDIS_URL: infra.redisUrl,
     AUTH_URL: serviceUrls.get('auth')!,
@@ -121,10 +130,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ADS_URL: serviceUrls.get('ads')!,
     NOTIFICATION_URL: serviceUrls.get('notification')!,
     ...options.env,
-  });
+  };
+  launch('gateway', gatewayPort, gatewayEnv);
+  const gatewayUrls = [gatewayUrl];
+  for (let replica = 2; replica <= 1 + (options.extraGateways ?? 0); replica += 1) {
+    const port = await freePort();
+    launch('gateway', port, gatewayEnv, `gateway-${replica}`);
+    gatewayUrls.push(`http://localhost:${port}`);
+  }
 
   return {
     gatewayUrl,
+    gatewayUrls,
     processes,
     infra,
     async waitUntilReady(timeoutMs = 90_000) {

@@ -12,6 +12,8 @@ export function apiClient(baseUrl: string) {
   let cookie: string | undefined;
   return {
     deviceId,
+    /** The session cookie (`name=value`), '' before one was set: for WebSocket upgrades. */
+    cookie: () => cookie ?? '',
     async call(method: string, path: string, body?: unknown): Promise<ApiResponse> {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
