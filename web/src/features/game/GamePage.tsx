@@ -185,7 +185,7 @@ export default function GamePage() {
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <Space wrap>
           <Button onClick={() => go('/')}>Back to Home</Button>
-          <Tag>Tournament ID: {id}</Tag>
+          <Tag className="tournament-id">Tournament ID: {id}</Tag>
           <Tag color="purple">{MODE_LABEL[mode]} Mode</Tag>
         </Space>
         {socket === 'reconnecting' && live && (
@@ -197,6 +197,7 @@ export default function GamePage() {
             roundNumber={game?.roundNumber ?? 0}
             isAdmin={isAdmin}
             playerCount={game?.participantCount ?? tournament.participantCount}
+            finished={game?.phase === 'finished'}
           />
         )}
         {body}

@@ -10,15 +10,18 @@ export function TournamentHeader({
   roundNumber,
   isAdmin,
   playerCount,
+  finished,
 }: {
   tournament: Tournament;
   roundNumber: number;
   isAdmin: boolean;
   playerCount: number;
+  /** The game has ended (the cached tournament may still say live). */
+  finished: boolean;
 }) {
   const now = useServerNow();
   const go = useGo();
-  const status = displayStatusOf(tournament, now);
+  const status = finished ? 'finished' : displayStatusOf(tournament, now);
   const badge =
     status === 'upcoming'
       ? 'Upcoming Tournament'
