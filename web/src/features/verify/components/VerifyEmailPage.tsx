@@ -1,9 +1,153 @@
-import { Typography } from 'antd';
+import { CheckCircleFilled, MailOutlined } from '@ant-design/icons';
+import { useMutation } from '@apollo/client';
+import { Alert, Button, Card, Form, Input, Result, Spin, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Navigate, useParams } from 'react-router-dom';
+import { isNetworkFailure, messageOf } from '../../../app/errors';
+import { useToast } from '../../../app/toast';
+import { useGo } from '../../../app/useGo';
+import { ResendVerificationDocument, VerifyEmailDocument } from '../../../gql/operations';
+import { codeError, emailError, ruleOf } from '../../auth/validation';
+import { useSession } from '../../session/hooks/useSession';
 
+/** Spec §9: after a successful verification, go home after 2 s. */
+export const VERIFIED_REDIRECT_MS = 2_000;
+
+type State =
+  | { kind: 'entry' }
+  | { kind: 'verifying' }
+  | { kind: 'success' }
+  | { kind: 'error'; message: string };
+
+/** Spec §2: e-mail verification by code (or the link's token), resend, the 2 s redirect. */
 export function VerifyEmailPage() {
+  const { token } = useParams();
+  const { user, loading, setUser } = useSession();
+  const [state, setState] = useState<State>(token ? { kind: 'verifying' } : { kind: 'entry' });
+  const [verify] = useMutation(VerifyEmailDocument);
+  const [resend, { loading: resending }] = useMutation(ResendVerificationDocument);
+  const [form] = Form.useForm<{ code: string; email: string }>();
+  const toast = useToast();
+  const go = useGo();
+  const tokenTried = useRef(false);
+
+  const run = async (variables: { code?: string; email?: string; token?: string }) => {
+    setState({ kind: 'verifying' });
+    try {
+      const { data } = await verify({ variables });
+      if (!data) throw new Error('no data');
+      setUser(data.verifyEmail);
+      setState({ kind: 'success' });
+      toast({ title: 'Email Verified!' });
+    } catch (error) {
+      const message = isNetworkFailure(error)
+        ? 'Network error. Please try again.'
+        : messageOf(error, 'Error verifying email');
+      setState({ kind: 'error', message });
+    }
+  };
+
+  useEffect(() => {
+    if (!token || tokenTried.current) return;
+    tokenTried.current = true;
+    void run({ token });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per link token
+  }, [token]);
+
+  useEffect(() => {
+    if (state.kind !== 'success') return;
+    const timer = setTimeout(() => go('/', { replace: true }), VERIFIED_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [state.kind, go]);
+
+  if (loading) {
+    return (
+      <div className="page-center">
+        <Spin size="large" aria-label="Loading" />
+      </div>
+    );
+  }
+  if (user?.isEmailVerified && state.kind !== 'success') return <Navigate to="/" replace />;
+
+  const resendTo = async () => {
+    const email = user?.email ?? (form.getFieldValue('email') as string | undefined) ?? '';
+    if (emailError(email)) {
+      await form.validateFields(['email']).catch(() => undefined);
+      return;
+    }
+    try {
+      await resend({ variables: { email } });
+      toast({
+        title: 'Email Sent',
+        description: 'A new verification email has been sent. Please check your inbox.',
+      });
+    } catch {
+      toast({
+        title: 'Email Send Error',
+        description: 'Unable to send email. Please try again.',
+        variant: 'destructive',
+      });
+    }
+  };
+
+  if (state.kind === 'success') {
+    return (
+      <Result
+        icon={<CheckCircleFilled style={{ color: '#15803d' }} />}
+        title={<h1 className="result-title">Email Verified!</h1>}
+        subTitle="Taking you to the tournaments…"
+      />
+    );
+  }
   return (
-    <div className="page">
-      <Typography.Title level={2}>Verify your e-mail</Typography.Title>
+    <div className="page narrow">
+      <Card>
+        <Typography.Title level={1} className="page-title">
+          <MailOutlined aria-hidden="true" /> Verify your e-mail
+        </Typography.Title>
+        <Typography.Paragraph className="muted">
+          {user
+            ? `Enter the 6-digit code we sent to ${user.email}.`
+            : 'Enter your e-mail and the 6-digit code we sent you.'}
+        </Typography.Paragraph>
+        {state.kind === 'error' && (
+          <Alert type="error" showIcon message={state.message} className="spaced" />
+        )}
+        <Form
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          onFinish={(values) =>
+            void run({ code: values.code, email: user ? undefined : values.email.trim() })
+          }
+        >
+          {!user && (
+            <Form.Item label="Email" name="email" rules={[ruleOf(emailError)]}>
+              <Input type="email" autoComplete="email" />
+            </Form.Item>
+          )}
+          <Form.Item label="Verification code" name="code" rules={[ruleOf(codeError)]}>
+            <Input
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              className="code-input"
+            />
+          </Form.Item>
+          <Button
+            type="primary"
+            htmlType="submit"
+            block
+            size="large"
+            loading={state.kind === 'verifying'}
+          >
+            {state.kind === 'verifying' ? 'Verifying…' : 'Verify Email'}
+          </Button>
+        </Form>
+        <Button type="link" onClick={() => void resendTo()} loading={resending} className="spaced">
+          Resend code
+        </Button>
+      </Card>
     </div>
   );
 }

@@ -1,0 +1,44 @@
+import { TeamOutlined, TrophyOutlined } from '@ant-design/icons';
+import { Card } from 'antd';
+import { Countdown } from '../../time/components/Countdown';
+import { useServerNow } from '../../time/hooks/serverClock';
+import { ActionButton } from '../../tournaments/components/ActionButton';
+import { StatusBadge } from '../../tournaments/components/StatusBadge';
+import {
+  countdownTargetOf,
+  displayStatusOf,
+  rowActionOf,
+  type Tournament,
+  type Viewer,
+} from '../../tournaments/rules';
+
+/** Spec §2: one row of the home screen's lists. */
+export function TournamentRow({ tournament, viewer }: { tournament: Tournament; viewer: Viewer }) {
+  const now = useServerNow();
+  const status = displayStatusOf(tournament, now);
+  const target = countdownTargetOf(tournament, now);
+  return (
+    <Card size="small" className="row" aria-label={tournament.title}>
+      <div className="row__main">
+        <div className="row__title">
+          <strong>{tournament.title}</strong>
+          {status !== 'finished' && (
+            <StatusBadge status={status} label={status === 'live' ? 'ACTIVE' : 'UPCOMING'} />
+          )}
+        </div>
+        <div className="row__facts muted">
+          <span>
+            <TrophyOutlined aria-hidden="true" /> {tournament.prize || '—'}
+          </span>
+          <span>
+            <TeamOutlined aria-hidden="true" /> {tournament.participantCount}
+          </span>
+          <span>
+            {target === undefined ? 'Finished' : <Countdown to={target} label="Time left" />}
+          </span>
+        </div>
+      </div>
+      <ActionButton action={rowActionOf(tournament, now, viewer)} />
+    </Card>
+  );
+}

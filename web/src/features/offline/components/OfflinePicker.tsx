@@ -1,0 +1,193 @@
+import { CheckCircleFilled } from '@ant-design/icons';
+import { useMutation, useQuery } from '@apollo/client';
+import { Button, Card, Progress, Tag, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useToast } from '../../../app/toast';
+import {
+  AdvertisementsDocument,
+  HasOfflineChoicesDocument,
+  SaveOfflineChoicesDocument,
+  TournamentsDocument,
+} from '../../../gql/operations';
+import { AdView, type Ad } from '../../ads/components/AdView';
+import { sampleImageOf } from '../../images/sampleImages';
+import { TOTAL_ROUNDS, type Tournament } from '../../tournaments/rules';
+import {
+  choicesInput,
+  isComplete,
+  nextOpenRound,
+  progressOf,
+  withChoice,
+  type Choices,
+} from '../choices';
+
+/** Spec §9: the completion screen submits after 0.5 s. */
+export const SUBMIT_DELAY_MS = 500;
+
+function OptionImage({ round, option }: { round: number; option: number }) {
+  const image = sampleImageOf(round, option);
+  const [failed, setFailed] = useState(false);
+  if (failed) {
+    return (
+      <span className="picker__error" role="img" aria-label={`Error: ${option + 1}`}>
+        Error: {option + 1}
+      </span>
+    );
+  }
+  return (
+    <img src={image.url} alt={image.alt} onError={() => setFailed(true)} width={160} height={160} />
+  );
+}
+
+/**
+ * Spec §2/§4: the 17-round offline picker. One pick per round (re-picking replaces it), an ad
+ * after each pick when ads exist, the completion screen, then the save after 0.5 s.
+ */
+export function OfflinePicker({
+  tournament,
+  onDone,
+  onCancel,
+}: {
+  tournament: Tournament;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
+  const [choices, setChoices] = useState<Choices>(new Map());
+  const [round, setRound] = useState(1);
+  const [ad, setAd] = useState<Ad | undefined>();
+  const { data: adsData } = useQuery(AdvertisementsDocument, {
+    variables: { position: 'between_rounds' },
+  });
+  const ads = useMemo(() => adsData?.advertisements ?? [], [adsData]);
+  const [save] = useMutation(SaveOfflineChoicesDocument, {
+    refetchQueries: [
+      TournamentsDocument,
+      { query: HasOfflineChoicesDocument, variables: { tournamentId: tournament.id } },
+    ],
+  });
+  const toast = useToast();
+  const complete = isComplete(choices) && !ad;
+
+  useEffect(() => {
+    if (!complete) return;
+    const timer = setTimeout(() => {
+      save({ variables: { tournamentId: tournament.id, choices: choicesInput(choices) } })
+        .then(() => {
+          toast({
+            title: 'Success!',
+            description:
+              "You're now pre-registered for this tournament! Your choices will be applied automatically when the tournament starts.",
+          });
+          onDone();
+        })
+        .catch(() => {
+          toast({
+            title: 'Error',
+            description: 'Failed to save your offline choices. Please try again.',
+            variant: 'destructive',
+          });
+        });
+    }, SUBMIT_DELAY_MS);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- submit once when complete
+  }, [complete]);
+
+  useEffect(() => {
+    if (!ad) return;
+    const timer = setTimeout(() => setAd(undefined), Math.max(1, ad.duration) * 1000);
+    return () => clearTimeout(timer);
+  }, [ad]);
+
+  const pick = (option: number) => {
+    const next = withChoice(choices, round, option);
+    setChoices(next);
+    const following = nextOpenRound(next, round);
+    if (following !== undefined) setRound(following);
+    if (ads.length > 0) setAd(ads[Math.floor(Math.random() * ads.length)]);
+  };
+
+  const { done, percent } = progressOf(choices);
+  if (complete) {
+    return (
+      <Card className="picker picker--complete">
+        <CheckCircleFilled className="picker__done-icon" aria-hidden="true" />
+        <Typography.Title level={2}>Registration Complete!</Typography.Title>
+        <Typography.Paragraph>All 17 Rounds Complete!</Typography.Paragraph>
+        <Typography.Paragraph className="muted">Saving your choices…</Typography.Paragraph>
+      </Card>
+    );
+  }
+  if (ad) {
+    return (
+      <Card className="picker picker--ad" title={<Tag color="gold">Advertisement</Tag>}>
+        <Typography.Title level={3}>{ad.title}</Typography.Title>
+        <AdView ad={ad} />
+        <Button type="primary" onClick={() => setAd(undefined)} className="spaced">
+          Continue
+        </Button>
+      </Card>
+    );
+  }
+  const selected = choices.get(round);
+  return (
+    <Card className="picker">
+      <Typography.Title level={2} className="page-title">
+        Pre-Tournament Participation
+      </Typography.Title>
+      <div className="muted">{tournament.title}</div>
+      <div className="picker__head">
+        <strong>
+          Round {round} of {TOTAL_ROUNDS}
+        </strong>
+        <Tag color={selected === undefined ? 'default' : 'green'}>
+          {selected === undefined ? 'Pending' : 'Selected'}
+        </Tag>
+      </div>
+      <Progress percent={percent} aria-label="Rounds chosen" />
+      <div className="muted">
+        {done}/{TOTAL_ROUNDS} rounds ({percent}%)
+      </div>
+      <Typography.Paragraph className="picker__instruction">
+        Choose the image you believe will be the <strong>LEAST</strong> popular.
+      </Typography.Paragraph>
+      {round === TOTAL_ROUNDS && (
+        <Typography.Paragraph strong>Final round! Make your last choice.</Typography.Paragraph>
+      )}
+      <div className="picker__grid">
+        {[0, 1, 2, 3].map((option) => (
+          <button
+            key={`${round}-${option}`}
+            type="button"
+            className={`picker__option${selected === option ? ' picker__option--selected' : ''}`}
+            aria-pressed={selected === option}
+            aria-label={`Option ${option + 1}: ${sampleImageOf(round, option).alt}`}
+            onClick={() => pick(option)}
+          >
+            <OptionImage round={round} option={option} />
+          </button>
+        ))}
+      </div>
+      <div className="picker__nav">
+        <Button disabled={round === 1} onClick={() => setRound(round - 1)}>
+          Previous Round
+        </Button>
+        <Button disabled={round === TOTAL_ROUNDS} onClick={() => setRound(round + 1)}>
+          Next Round
+        </Button>
+      </div>
+      <div className="picker__nav">
+        <Button
+          onClick={() => {
+            setChoices(new Map());
+            setRound(1);
+          }}
+        >
+          Reset All
+        </Button>
+        <Button danger onClick={onCancel}>
+          Cancel Pre-Registration
+        </Button>
+      </div>
+    </Card>
+  );
+}
