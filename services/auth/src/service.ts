@@ -9,6 +9,7 @@ import { UsersRepository } from './adapters/users';
 import { authConfig, type AuthConfig } from './config';
 import { verificationRules } from './domain/verification';
 import { authRoutes } from './handlers';
+import { playerOutcomesConsumer } from './outcomes-consumer';
 
 export interface AuthServiceOptions {
   /** The clock every rule is measured against (code expiry, resend interval, sessions). */
@@ -27,8 +28,9 @@ export function defineAuthService(options: AuthServiceOptions = {}): ServiceDefi
     needs: ['documents', 'store', 'bus'],
     config: authConfig,
     create: async ({ infrastructure, logger }, config) => {
+      const users = new UsersRepository(infrastructure.documents);
       const accounts = new Accounts({
-        users: new UsersRepository(infrastructure.documents),
+        users,
         sessions: new SessionStore(infrastructure.store),
         resendThrottle: new ResendThrottle(
           infrastructure.store,
@@ -40,7 +42,10 @@ export function defineAuthService(options: AuthServiceOptions = {}): ServiceDefi
         dummyPasswordHash: await hashSecret(randomSecret()),
       });
       return {
-        components: config.admin ? [adminBootstrap(accounts, config.admin, logger)] : [],
+        components: [
+          playerOutcomesConsumer({ bus: infrastructure.bus, users, logger }),
+          ...(config.admin ? [adminBootstrap(accounts, config.admin, logger)] : []),
+        ],
         registerRpc: authRoutes(accounts),
       };
     },

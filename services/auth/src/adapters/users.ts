@@ -6,7 +6,13 @@ import {
   type DocumentOf,
   type DocumentStore,
 } from '@underdog/documents';
-import { roles, type PendingVerification, type Role, type User } from '../domain/user';
+import {
+  roles,
+  type PendingVerification,
+  type Role,
+  type User,
+  type UserStatistics,
+} from '../domain/user';
 import { usernameLength } from '../domain/username';
 import { verificationRules } from '../domain/verification';
 
@@ -54,6 +60,7 @@ export const usersCollection = defineCollection({
     emailVerificationSentAt: { type: Date, default: null },
     verification: verificationSchema,
     statistics: { type: statisticsSchema, required: true },
+    appliedGameIds: { type: [String], default: undefined },
     createdAt: { type: Date, required: true },
   }),
   indexes: [
@@ -67,9 +74,16 @@ export const usersCollection = defineCollection({
 type StoredUser = DocumentOf<typeof usersCollection>;
 
 /** The schema allows null where the domain has a field absent (or null): one shape out. */
-function toUser({ verification, emailVerificationSentAt, statistics, ...user }: StoredUser): User {
+function toUser({
+  verification,
+  emailVerificationSentAt,
+  statistics,
+  appliedGameIds,
+  ...user
+}: StoredUser): User {
   return {
     ...user,
+    ...(appliedGameIds ? { appliedGameIds } : {}),
     emailVerificationSentAt: emailVerificationSentAt ?? null,
     statistics: { ...statistics, firstWinDate: statistics.firstWinDate ?? null },
     ...(verification ? { verification } : {}),
@@ -79,6 +93,15 @@ function toUser({ verification, emailVerificationSentAt, statistics, ...user }: 
 const orNull = (stored: StoredUser | null): User | null => (stored ? toUser(stored) : null);
 
 export type InsertOutcome = 'inserted' | 'email-taken' | 'username-taken';
+
+export type GameOutcomeApplied = 'applied' | 'already-applied' | 'no-such-user';
+
+/**
+ * How many applied game ids a user keeps: an outcome is delivered again within moments (a retried
+ * batch, a rebalance), never after this many later games.
+ */
+export const appliedGamesKept = 100;
+const maxOutcomeAttempts = 20;
 
 /**
  * The `users` collection. Every conditional change is one atomic `updateOne` whose filter states
@@ -170,6 +193,40 @@ export class UsersRepository {
 
   async setDisplayName(userId: string, displayName: string): Promise<User | null> {
     return orNull(await this.users.updateOne({ id: userId }, { $set: { displayName } }));
+  }
+
+  /**
+   * Adds one game's outcome to the user's statistics, exactly once per game: the statistics and
+   * the game id are written in one conditional update that assumes the statistics still are
+   * the ones read (`gamesPlayed` grows with every game) and the game is not applied yet. A
+   * concurrent change makes it read again; a game already applied is left alone.
+   */
+  async applyGameOutcome(
+    userId: string,
+    gameId: string,
+    next: (statistics: UserStatistics) => UserStatistics,
+  ): Promise<GameOutcomeApplied> {
+    for (let attempt = 0; attempt < maxOutcomeAttempts; attempt += 1) {
+      const user = orNull(await this.users.findById(userId));
+      if (!user) return 'no-such-user';
+      const applied = user.appliedGameIds ?? [];
+      if (applied.includes(gameId)) return 'already-applied';
+      const updated = await this.users.updateOne(
+        {
+          id: userId,
+          'statistics.gamesPlayed': user.statistics.gamesPlayed,
+          appliedGameIds: { $ne: gameId },
+        },
+        {
+          $set: {
+            statistics: next(user.statistics),
+            appliedGameIds: [...applied, gameId].slice(-appliedGamesKept),
+          },
+        },
+      );
+      if (updated) return 'applied';
+    }
+    throw new Error(`the statistics of user ${userId} kept changing; game ${gameId} not applied`);
   }
 
   /** Sets the role; `changed` is false when the user already had it. Null: no such user. */

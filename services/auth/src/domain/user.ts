@@ -44,6 +44,11 @@ export interface User {
   emailVerificationSentAt: Date | null;
   verification?: PendingVerification;
   statistics: UserStatistics;
+  /**
+   * The games whose outcome `statistics` already includes (the most recent ones), so an outcome
+   * delivered again is not counted twice. Absent until the first game.
+   */
+  appliedGameIds?: string[];
   createdAt: Date;
 }
 

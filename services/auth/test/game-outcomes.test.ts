@@ -1,0 +1,4 @@
+import { createMemoryDocumentStore } from '@underdog/documents';
+import { describeGameOutcomes } from './game-outcomes.contract';
+
+describeGameOutcomes('memory', async () => createMemoryDocumentStore());
