@@ -2,22 +2,41 @@ import { ApolloProvider, type ApolloClient } from '@apollo/client';
 import { App as AntApp, ConfigProvider, Spin } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
-import { AuthPage } from '../features/auth/components/AuthPage';
 import { ServerClockProvider } from '../features/time/hooks/serverClock';
 import { HomePage } from '../features/home/components/HomePage';
-import { NotFoundPage } from '../features/notfound/components/NotFoundPage';
-import { OfflinePage } from '../features/offline/components/OfflinePage';
-import { ProfilePage } from '../features/profile/components/ProfilePage';
-import { RulesPage } from '../features/rules/components/RulesPage';
 import { RequireVerifiedUser } from '../features/session/components/RequireVerifiedUser';
-import { TournamentsPage } from '../features/tournaments/components/TournamentsPage';
-import { VerifyEmailPage } from '../features/verify/components/VerifyEmailPage';
 import { AppHeader } from './AppHeader';
 import { TabBar } from './TabBar';
 import { TOAST_MAX_COUNT } from './toast';
 import { theme } from './theme';
 
-// The game screen and the admin dashboard load on demand: the home route never pays for them.
+// Only the home screen is in the first chunk: every other page, the game screen and the admin
+// dashboard load on demand, so the home route stays small (docs/benchmarks.md).
+const AuthPage = lazy(() =>
+  import('../features/auth/components/AuthPage').then((m) => ({ default: m.AuthPage })),
+);
+const NotFoundPage = lazy(() =>
+  import('../features/notfound/components/NotFoundPage').then((m) => ({ default: m.NotFoundPage })),
+);
+const OfflinePage = lazy(() =>
+  import('../features/offline/components/OfflinePage').then((m) => ({ default: m.OfflinePage })),
+);
+const ProfilePage = lazy(() =>
+  import('../features/profile/components/ProfilePage').then((m) => ({ default: m.ProfilePage })),
+);
+const RulesPage = lazy(() =>
+  import('../features/rules/components/RulesPage').then((m) => ({ default: m.RulesPage })),
+);
+const TournamentsPage = lazy(() =>
+  import('../features/tournaments/components/TournamentsPage').then((m) => ({
+    default: m.TournamentsPage,
+  })),
+);
+const VerifyEmailPage = lazy(() =>
+  import('../features/verify/components/VerifyEmailPage').then((m) => ({
+    default: m.VerifyEmailPage,
+  })),
+);
 const GamePage = lazy(() => import('../features/game/GamePage'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 
