@@ -1,4 +1,5 @@
 import {
+  AssignerProtocol,
   Kafka,
   Partitioners,
   logLevel as KafkaLogLevel,
@@ -27,6 +28,11 @@ export interface KafkaBusOptions {
    * to others. Lower means faster fail-over after a crash; Kafka's floor is 6 s by default.
    */
   sessionTimeoutMs?: number;
+  /**
+   * How often a consumer heartbeats to its group; at most a third of the session timeout (default:
+   * a fifth of it, at least 500 ms).
+   */
+  heartbeatIntervalMs?: number;
   /** How long subscribe() waits for the first group join before failing. */
   joinTimeoutMs?: number;
   /**
@@ -127,6 +133,20 @@ export class KafkaBus implements EventBus {
     });
   }
 
+  /** Which member of a consumer group (by its client id) holds each partition of a topic. */
+  async partitionOwners(groupId: string, topic: string): Promise<Map<number, string>> {
+    const admin = await this.connectedAdmin();
+    const { groups } = await admin.describeGroups([groupId]);
+    const owners = new Map<number, string>();
+    for (const member of groups[0]?.members ?? []) {
+      const assignment = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
+      for (const partition of assignment?.assignment[topic] ?? []) {
+        owners.set(partition, member.clientId);
+      }
+    }
+    return owners;
+  }
+
   async endOffset(topic: string, partition: number): Promise<string> {
     const admin = await this.connectedAdmin();
     const offsets = await admin.fetchTopicOffsets(topic);
@@ -148,7 +168,10 @@ export class KafkaBus implements EventBus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     const sessionTimeout = this.options.sessionTimeoutMs ?? 10_000;
-    const heartbeatEvery = Math.max(500, Math.floor(sessionTimeout / 5));
+    const heartbeatEvery = Math.min(
+      this.options.heartbeatIntervalMs ?? Math.max(500, Math.floor(sessionTimeout / 5)),
+      Math.floor(sessionTimeout / 3),
+    );
     const consumer = this.kafka.consumer({
       groupId: options.groupId,
       sessionTimeout,

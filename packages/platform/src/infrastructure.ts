@@ -56,6 +56,9 @@ export interface DistributedInfrastructureConfig {
   redisUrl?: string | undefined;
   mongoUrl?: string | undefined;
   mongoDb: string;
+  /** The Kafka consumers' group session timeout and heartbeat (the bus adapter's defaults if unset). */
+  kafkaSessionTimeoutMs?: number | undefined;
+  kafkaHeartbeatIntervalMs?: number | undefined;
   /** The process's metrics registry: the Kafka adapter reports its consumer lag there. */
   registry?: Registry;
 }
@@ -95,6 +98,10 @@ export async function createDistributedInfrastructure(
       brokers: config.kafkaBrokers,
       clientId: `${config.service}-${config.instanceId}`,
       logger,
+      ...(config.kafkaSessionTimeoutMs ? { sessionTimeoutMs: config.kafkaSessionTimeoutMs } : {}),
+      ...(config.kafkaHeartbeatIntervalMs
+        ? { heartbeatIntervalMs: config.kafkaHeartbeatIntervalMs }
+        : {}),
       ...(config.registry ? { registry: config.registry } : {}),
     });
     bus = kafka;

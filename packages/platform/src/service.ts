@@ -48,6 +48,8 @@ export interface ServiceDefinition<Config> {
   needs: readonly InfrastructureNeed[];
   /** Parses the service's own variables; throws ConfigError listing every problem. */
   config: (env: Environment) => Config;
+  /** Kafka consumer group timings from the service's config (distributed mode only). */
+  kafka?: (config: Config) => { sessionTimeoutMs?: number; heartbeatIntervalMs?: number };
   create: (context: ServiceContext, config: Config) => ServiceModule | Promise<ServiceModule>;
 }
 
@@ -109,6 +111,8 @@ export async function runServiceProcess<Config>(
         redisUrl: common.REDIS_URL,
         mongoUrl: common.MONGO_URL,
         mongoDb: common.MONGO_DB,
+        kafkaSessionTimeoutMs: definition.kafka?.(config).sessionTimeoutMs,
+        kafkaHeartbeatIntervalMs: definition.kafka?.(config).heartbeatIntervalMs,
         registry,
       },
       logger,

@@ -10,6 +10,9 @@ export function gameEngineConfig(env: Environment) {
       GAME_LEASE_TTL_MS: ms(1000, 200),
       GAME_SWEEP_MS: ms(200, 20),
       GAME_VOTES_WAIT_MAX_MS: ms(10_000, 100),
+      // The votes consumer's group session: how long a crashed engine keeps its votes partitions.
+      GAME_KAFKA_SESSION_TIMEOUT_MS: ms(10_000, 1000),
+      GAME_KAFKA_HEARTBEAT_MS: ms(2000, 100),
       GAME_RESULTS_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
     },
     env,

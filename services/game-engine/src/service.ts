@@ -139,6 +139,10 @@ export function createGameEngineService(
     defaultPort: 8083,
     needs: ['bus', 'store', 'documents'],
     config: gameEngineConfig,
+    kafka: (config) => ({
+      sessionTimeoutMs: config.GAME_KAFKA_SESSION_TIMEOUT_MS,
+      heartbeatIntervalMs: config.GAME_KAFKA_HEARTBEAT_MS,
+    }),
     create: (context, config) => createGameEngineApp(context, config, options).module,
   };
 }

@@ -88,6 +88,8 @@ function serverProperties(ports: KafkaPorts, dataDir: string): string {
     'transaction.state.log.min.isr': 1,
     'transaction.state.log.num.partitions': 3,
     'group.initial.rebalance.delay.ms': 0,
+    // Lets tests use short consumer sessions (fail-over after a kill -9); Kafka's default is 6 s.
+    'group.min.session.timeout.ms': 1000,
     'auto.create.topics.enable': 'true',
     'delete.topic.enable': 'true',
   };
