@@ -26,6 +26,7 @@ import { RealtimeMetrics } from './realtime/metrics';
 import { defaultRealtimeLimits, type LiveGamePort, type RealtimeLimits } from './realtime/ports';
 import { WsEndpoint } from './realtime/ws-endpoint';
 import { createRestRouter } from './rest';
+import { securityHeaders } from './security-headers';
 import { SessionCookie } from './session';
 import { Tournaments } from './tournaments';
 import { webAppRouter } from './web-app';
@@ -75,7 +76,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const tournaments = new Tournaments(clients);
   const advertisements = new Advertisements(clients);
   const records = new GameRecordsReads(clients, tournaments);
-  const limits = { ...defaultRealtimeLimits, ...options.realtimeLimits };
+  // The frame limit is the settings' (WEBSOCKET_MAX_PAYLOAD_BYTES), for every endpoint.
+  const limits: RealtimeLimits = {
+    ...defaultRealtimeLimits,
+    maxPayloadBytes: settings.webSocket.maxPayloadBytes,
+    ...options.realtimeLimits,
+  };
   const metrics = new RealtimeMetrics(options.registry);
   const listTournaments = () => tournaments.list();
   const games = new Games({
@@ -92,6 +98,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     callers,
     services: { accounts, tournaments, advertisements, records, games, clients },
     introspection: settings.introspection,
+    suggestions: settings.suggestions,
     metrics,
     limits,
     createFeeds: (schema) => new LiveFeeds({ schema, logger, limits, metrics, games: liveGames }),
@@ -114,7 +121,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   hub.addListener(graphql.feeds);
   const consumer = hub.component();
 
-  const app = createHttpApp(options);
+  const app = createHttpApp({
+    ...options,
+    middleware: [
+      securityHeaders({
+        secure: settings.cookieSecure,
+        graphqlLandingPage: settings.introspection,
+      }),
+    ],
+  });
   app.set('trust proxy', settings.trustProxy);
   app.use('/api', requireCsrfSafeMutation);
   app.use(express.json({ limit: '100kb' }));
@@ -140,7 +155,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       const http = httpServerComponent(app, {
         ...listenOptions,
         onServer: (server) =>
-          attachWebSockets(server, { '/graphql': graphql.webSocket, '/ws': ws.server }),
+          attachWebSockets(
+            server,
+            { '/graphql': graphql.webSocket, '/ws': ws.server },
+            { maxPayloadBytes: limits.maxPayloadBytes },
+          ),
       });
       return {
         ...http,

@@ -27,6 +27,11 @@ const settingsShape = {
   RATE_LIMIT_RESENDS_PER_IP: count(10),
   RATE_LIMIT_VERIFICATIONS_PER_IP: count(50),
   RATE_LIMIT_VERIFICATIONS_PER_ACCOUNT: count(10),
+  WEBSOCKET_MAX_PAYLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024),
 };
 
 export interface RateLimits {
@@ -47,7 +52,13 @@ export interface GatewaySettings {
   devMailbox: boolean;
   /** Whether the GraphQL schema can be introspected: everywhere but production. */
   introspection: boolean;
+  /** Whether GraphQL errors may suggest field names ("Did you mean …"): everywhere but production. */
+  suggestions: boolean;
   rateLimits: RateLimits;
+  webSocket: {
+    /** The largest WebSocket message accepted on any endpoint; a bigger one closes it (1009). */
+    maxPayloadBytes: number;
+  };
 }
 
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -68,6 +79,8 @@ function settingsFrom(
     trustProxy: parsed.TRUST_PROXY,
     devMailbox: nodeEnv !== 'production',
     introspection: nodeEnv !== 'production',
+    suggestions: nodeEnv !== 'production',
+    webSocket: { maxPayloadBytes: parsed.WEBSOCKET_MAX_PAYLOAD_BYTES },
     rateLimits: {
       loginFailuresPerAccount: rule(parsed.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT),
       loginFailuresPerIp: rule(parsed.RATE_LIMIT_LOGIN_FAILURES_PER_IP),

@@ -38,8 +38,18 @@ return 0
   },
 });
 
-export function tooManyAttempts(): AppError {
-  return new AppError('RATE_LIMITED', 'Too many attempts. Please try again later.');
+/** KEYS: [counter]. Milliseconds until the counter's window ends (negative: no window). */
+const windowLeft = defineScript<number>({
+  name: 'gatewayRateLimitWindowLeft',
+  lua: `return redis.call('PTTL', KEYS[1])`,
+  memory: (redis, [counter = '']) => redis.ttlMs(counter),
+});
+
+/** 429 with `Retry-After`: the seconds until the full bucket's window ends. */
+export function tooManyAttempts(retryAfterSeconds: number): AppError {
+  return new AppError('RATE_LIMITED', 'Too many attempts. Please try again later.', {
+    retryAfterSeconds,
+  });
 }
 
 /**
@@ -55,7 +65,8 @@ export class RateLimiter {
 
   /**
    * Takes one slot from every bucket, or none: when one bucket is full, the slots already taken
-   * are given back and a 429 `RATE_LIMITED` AppError is thrown.
+   * are given back and a 429 `RATE_LIMITED` AppError is thrown, saying when that bucket's window
+   * ends (`retryAfterSeconds`, at least 1).
    */
   async take(buckets: readonly RateLimitBucket[]): Promise<RateLimitSlots> {
     const taken: string[] = [];
@@ -64,7 +75,8 @@ export class RateLimiter {
       const count = await this.store.run(incrementIfBelow, [counter], [rule.limit, rule.windowMs]);
       if (count < 0) {
         await this.give(taken);
-        throw tooManyAttempts();
+        const leftMs = await this.store.run(windowLeft, [counter], []);
+        throw tooManyAttempts(Math.max(1, Math.ceil((leftMs > 0 ? leftMs : rule.windowMs) / 1000)));
       }
       taken.push(counter);
     }

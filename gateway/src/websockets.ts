@@ -10,8 +10,22 @@ import type { WebSocketServer } from 'ws';
  * A browser always sends Origin on a WebSocket handshake and the same-origin policy does not
  * apply to WebSockets, so an upgrade whose Origin is not this host is refused: another site's
  * page must not open a socket carrying the player's session cookie.
+ *
+ * Every endpoint gets the same frame limit, `maxPayloadBytes` (the settings'
+ * `webSocket.maxPayloadBytes`): ws closes a connection that sends a bigger message with 1009
+ * before buffering it, whatever the endpoint's own options said (ws's default is 100 MiB).
  */
-export function attachWebSockets(server: Server, routes: Record<string, WebSocketServer>): void {
+export function attachWebSockets(
+  server: Server,
+  routes: Record<string, WebSocketServer>,
+  limits: { maxPayloadBytes: number },
+): void {
+  for (const target of Object.values(routes)) {
+    target.options.maxPayload = Math.min(
+      target.options.maxPayload ?? limits.maxPayloadBytes,
+      limits.maxPayloadBytes,
+    );
+  }
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const target = routes[path];

@@ -33,6 +33,8 @@ describe('gateway configuration', () => {
       trustProxy: 0,
       devMailbox: true,
       introspection: true,
+      suggestions: true,
+      webSocket: { maxPayloadBytes: 65_536 },
       rateLimits: {
         loginFailuresPerAccount: { limit: 10, windowMs: window },
         loginFailuresPerIp: { limit: 50, windowMs: window },
@@ -52,11 +54,21 @@ describe('gateway configuration', () => {
     expect(settings.rateLimits.loginFailuresPerAccount).toEqual({ limit: 3, windowMs: 60_000 });
   });
 
-  it('hides the mailbox and introspection in production', () => {
+  it('hides the mailbox, introspection and field suggestions in production', () => {
     expect(gatewaySettings({}, 'production')).toMatchObject({
       devMailbox: false,
       introspection: false,
+      suggestions: false,
     });
+  });
+
+  it('takes the WebSocket frame limit from the environment, refusing tiny ones', () => {
+    expect(gatewaySettings({ WEBSOCKET_MAX_PAYLOAD_BYTES: '1048576' }, 'test').webSocket).toEqual({
+      maxPayloadBytes: 1_048_576,
+    });
+    expect(() => gatewaySettings({ WEBSOCKET_MAX_PAYLOAD_BYTES: '10' }, 'test')).toThrow(
+      ConfigError,
+    );
   });
 
   it('needs every service URL, Redis and Kafka in distributed mode, listing all that are missing', () => {

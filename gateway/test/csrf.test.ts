@@ -1,9 +1,9 @@
-import { jsonHeaders, startTestGateway, type TestGateway } from './support';
+import { errorBody, jsonHeaders, startTestGateway, type TestGateway } from './support';
 
-const rejection = {
-  message: 'Requests must be JSON and carry an X-Device-ID header',
-  code: 'CSRF_REJECTED',
-};
+const rejection = errorBody(
+  'Requests must be JSON and carry an X-Device-ID header',
+  'CSRF_REJECTED',
+);
 
 describe('CSRF defence of the REST mutations', () => {
   let gateway: TestGateway;
@@ -44,6 +44,30 @@ describe('CSRF defence of the REST mutations', () => {
       '{}',
     );
     expect(response.status).toBe(200);
+  });
+
+  it('lets a bodiless mutation through on X-Device-ID alone (no Content-Type)', async () => {
+    const response = await fetch(gateway.url('/api/logout'), {
+      method: 'POST',
+      headers: { 'x-device-id': 'd' },
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it('refuses a bodiless mutation without X-Device-ID', async () => {
+    const response = await fetch(gateway.url('/api/logout'), { method: 'POST' });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual(rejection);
+  });
+
+  it('refuses a body without a Content-Type (a browser would call it text/plain)', async () => {
+    const response = await fetch(gateway.url('/api/logout'), {
+      method: 'POST',
+      headers: { 'x-device-id': 'd' },
+      body: new Blob(['{}']),
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual(rejection);
   });
 
   it('leaves reads alone', async () => {

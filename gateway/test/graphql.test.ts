@@ -79,6 +79,7 @@ describe('GraphQL at /graphql (stub auth service)', () => {
         body: JSON.stringify({ query: loginMutation, variables: { password: validPassword } }),
       });
       expect(response.status).toBe(429);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(((await response.json()) as GraphQLAnswer).errors?.[0]).toMatchObject({
         message: 'Too many attempts. Please try again later.',
         extensions: { code: 'RATE_LIMITED' },

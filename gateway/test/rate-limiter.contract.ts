@@ -53,6 +53,15 @@ export function describeRateLimiterContract(
       });
     });
 
+    it('says when to retry: the seconds left in the full window, at least 1', async () => {
+      const ip = bucket('login:ip', 1);
+      await limiter.take([ip]);
+      const error = await refused(limiter.take([ip]));
+      const retryAfter = isAppError(error) ? error.retryAfterSeconds : undefined;
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(Math.ceil(fixture.windowMs / 1000));
+    });
+
     it('opens a fresh window once the first one has passed', async () => {
       const ip = bucket('login:ip', 1);
       await limiter.take([ip]);

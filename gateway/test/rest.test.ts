@@ -5,6 +5,7 @@ import {
   startTestGateway,
   validPassword,
   type TestGateway,
+  errorBody,
 } from './support';
 
 const post = (gateway: TestGateway, path: string, body: unknown, headers = {}) =>
@@ -28,35 +29,38 @@ describe('REST accounts at the edge (stub auth service)', () => {
     it('names every missing or ill-typed field in a 400', async () => {
       const response = await post(gateway, '/api/register', { email: 42, displayName: 'Ann' });
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({
-        message: 'email must be a string; password is required',
-        code: 'BAD_REQUEST',
-      });
+      expect(await response.json()).toEqual(
+        errorBody('email must be a string; password is required', 'BAD_REQUEST'),
+      );
       expect(gateway.calls.register).toHaveLength(0);
     });
 
     it('wants a JSON object', async () => {
       const response = await post(gateway, '/api/login', [1, 2]);
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({
-        message: 'Request body must be a JSON object',
-        code: 'BAD_REQUEST',
-      });
+      expect(await response.json()).toEqual(
+        errorBody('Request body must be a JSON object', 'BAD_REQUEST'),
+      );
     });
 
     it('answers malformed JSON with 400 BAD_REQUEST', async () => {
       const response = await post(gateway, '/api/login', '{"email":');
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ message: 'Malformed request', code: 'BAD_REQUEST' });
+      expect(await response.json()).toEqual(errorBody('Malformed request', 'BAD_REQUEST'));
+    });
+
+    it('answers a body over 100 kB with 413 PAYLOAD_TOO_LARGE', async () => {
+      const response = await post(gateway, '/api/login', { email: 'x'.repeat(110_000) });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual(
+        errorBody('Request body too large', 'PAYLOAD_TOO_LARGE'),
+      );
     });
 
     it('wants exactly one of code and token to verify an e-mail', async () => {
       const neither = await post(gateway, '/api/verify-email', { email: 'ann@example.com' });
       expect(neither.status).toBe(400);
-      expect(await neither.json()).toEqual({
-        message: 'code or token is required',
-        code: 'BAD_REQUEST',
-      });
+      expect(await neither.json()).toEqual(errorBody('code or token is required', 'BAD_REQUEST'));
       const both = await post(gateway, '/api/verify-email', { code: '123456', token: 'abc' });
       expect(both.status).toBe(400);
       expect(await both.json()).toMatchObject({ message: 'Send code or token, not both' });
@@ -68,10 +72,7 @@ describe('REST accounts at the edge (stub auth service)', () => {
         code: '000000',
       });
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({
-        message: 'Invalid verification code',
-        code: 'CODE_INVALID',
-      });
+      expect(await response.json()).toEqual(errorBody('Invalid verification code', 'CODE_INVALID'));
     });
   });
 
@@ -133,10 +134,7 @@ describe('REST accounts at the edge (stub auth service)', () => {
     it('answers a visitor 401 on GET /api/user without asking the auth service', async () => {
       const response = await fetch(gateway.url('/api/user'));
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({
-        message: 'Not authenticated',
-        code: 'UNAUTHENTICATED',
-      });
+      expect(await response.json()).toEqual(errorBody('Not authenticated', 'UNAUTHENTICATED'));
       expect(gateway.calls.getSession).toHaveLength(0);
     });
 
@@ -204,7 +202,7 @@ describe('REST accounts at the edge (stub auth service)', () => {
   });
 
   describe('login throttling', () => {
-    const limited = { message: 'Too many attempts. Please try again later.', code: 'RATE_LIMITED' };
+    const limited = errorBody('Too many attempts. Please try again later.', 'RATE_LIMITED');
 
     it('answers 429 after the per-account failures, even to the right password', async () => {
       const strict = await startTestGateway({
@@ -218,6 +216,10 @@ describe('REST accounts at the edge (stub auth service)', () => {
         expect([wrong.status, right.status]).toEqual([429, 429]);
         expect(await wrong.json()).toEqual(limited);
         expect(await right.json()).toEqual(limited);
+        // The window is 15 minutes: the client may retry once it ends, not before.
+        const retryAfter = Number(right.headers.get('retry-after'));
+        expect(retryAfter).toBeGreaterThan(0);
+        expect(retryAfter).toBeLessThanOrEqual(15 * 60);
         // The limited attempts never reached the auth service.
         expect(strict.calls.login).toHaveLength(3);
       } finally {
@@ -351,7 +353,7 @@ describe('REST accounts at the edge (stub auth service)', () => {
       try {
         const response = await fetch(production.url('/api/dev/mailbox'));
         expect(response.status).toBe(404);
-        expect(await response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+        expect(await response.json()).toEqual(errorBody('Not found', 'NOT_FOUND'));
       } finally {
         await production.stop();
       }

@@ -228,3 +228,8 @@ export function cookieFrom(response: Response): string {
   if (!pair) throw new Error('the response set no cookie');
   return pair;
 }
+
+/** The JSON error body of the edge: `requestId` is the call's id, whatever it was. */
+export function errorBody(message: string, code: string) {
+  return { message, code, requestId: expect.any(String) as unknown };
+}

@@ -13,6 +13,7 @@ import {
   startTestGateway,
   validPassword,
   type TestGateway,
+  errorBody,
 } from './support';
 
 const stored: MessageInitShape<typeof TournamentSchema> = {
@@ -166,7 +167,7 @@ describe('tournaments and advertisements at the edge (stub services)', () => {
   it('answers a visitor 401 UNAUTHENTICATED whatever reason the service gives', async () => {
     const refused = {
       status: 401,
-      body: { message: 'Not authenticated', code: 'UNAUTHENTICATED' },
+      body: errorBody('Not authenticated', 'UNAUTHENTICATED'),
     };
     expect(await send('POST', '/api/tournaments', { title: 'x', startAt: null })).toEqual(refused);
     expect(await send('DELETE', '/api/tournaments/t-1', {})).toEqual(refused);
@@ -183,10 +184,10 @@ describe('tournaments and advertisements at the edge (stub services)', () => {
     const cookie = await signedIn();
     expect(
       await send('POST', '/api/admin/advertisements', { title: 'Ad', type: 'text' }, cookie),
-    ).toEqual({ status: 403, body: { message: 'Admin access required', code: 'ADMIN_ONLY' } });
+    ).toEqual({ status: 403, body: errorBody('Admin access required', 'ADMIN_ONLY') });
     expect(await send('PUT', '/api/tournaments/nope', { title: 'x' }, cookie)).toEqual({
       status: 404,
-      body: { message: 'Tournament not found', code: 'TOURNAMENT_NOT_FOUND' },
+      body: errorBody('Tournament not found', 'TOURNAMENT_NOT_FOUND'),
     });
   });
 
@@ -194,7 +195,7 @@ describe('tournaments and advertisements at the edge (stub services)', () => {
     const cookie = await signedIn();
     expect(await send('POST', '/api/tournaments', { title: ['x'] }, cookie)).toEqual({
       status: 400,
-      body: { message: 'title must be a string', code: 'BAD_REQUEST' },
+      body: errorBody('title must be a string', 'BAD_REQUEST'),
     });
     expect(requests).toEqual([]);
   });

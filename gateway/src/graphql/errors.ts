@@ -1,11 +1,13 @@
-import { isAppError } from '@underdog/kit';
+import { HeaderMap } from '@apollo/server';
+import { isAppError, type AppError } from '@underdog/kit';
 import { appErrorFromRpc } from '@underdog/rpc';
 import { GraphQLError } from 'graphql';
 import type { GraphQLContext, Resolvers } from './context';
 
 /**
  * An error thrown by a resolver as clients see it: the AppError's message, `extensions.code` its
- * public code (e.g. INVALID_CREDENTIALS, RATE_LIMITED) and the HTTP status REST would answer.
+ * public code (e.g. INVALID_CREDENTIALS, RATE_LIMITED) and the HTTP status REST would answer
+ * (with `Retry-After` on a 429 over HTTP, like REST).
  * Anything unexpected is logged and becomes INTERNAL without its text.
  */
 export function toGraphQLError(error: unknown, context: GraphQLContext): GraphQLError {
@@ -16,8 +18,14 @@ export function toGraphQLError(error: unknown, context: GraphQLContext): GraphQL
   }
   return new GraphQLError(appError.message, {
     originalError: appError,
-    extensions: { code: appError.publicCode, http: { status: appError.status } },
+    extensions: { code: appError.publicCode, http: httpOf(appError) },
   });
+}
+
+function httpOf(appError: AppError): { status: number; headers?: HeaderMap } {
+  if (appError.retryAfterSeconds === undefined) return { status: appError.status };
+  const seconds = Math.max(1, Math.ceil(appError.retryAfterSeconds));
+  return { status: appError.status, headers: new HeaderMap([['retry-after', String(seconds)]]) };
 }
 
 /** Wraps every field resolver of a module so its failures go through `toGraphQLError`. */

@@ -4,13 +4,22 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { expressMiddleware } from '@as-integrations/express5';
 import type { Logger } from '@underdog/kit';
 import type { RequestHandler } from 'express';
-import { GraphQLError, Kind, getOperationAST, parse, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  getOperationAST,
+  type DocumentNode,
+  type ExecutionArgs,
+  type FormattedExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Callers } from '../callers';
 import type { RealtimeMetrics } from '../realtime/metrics';
 import type { RealtimeLimits } from '../realtime/ports';
 import type { GraphQLContext } from './context';
+import { checkOperation, graphqlLimits, limitRules, withoutSuggestions } from './limits';
 import type { LiveFeeds } from './live/feeds';
 import { createSchema } from './schema';
 
@@ -19,7 +28,10 @@ export interface GraphQLOptions {
   callers: Callers;
   /** The rest of the context, the same for every request. */
   services: Omit<GraphQLContext, 'caller' | 'logger'>;
+  /** Schema introspection (off in production, on both transports). */
   introspection: boolean;
+  /** "Did you mean …" in error messages (off in production, on both transports). */
+  suggestions: boolean;
   /** The live subscriptions, fed by the fan-out; built from this endpoint's schema. */
   createFeeds: (schema: GraphQLSchema) => LiveFeeds;
   metrics: RealtimeMetrics;
@@ -43,6 +55,10 @@ export interface GraphQLEndpoint {
  * Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql` with one schema.
  * Apollo's CSRF prevention stays on: a GET or a "simple" POST without a JSON content type or
  * an `apollo-require-preflight` / `x-apollo-operation-name` header is refused with 400.
+ *
+ * Both transports check an operation the same way before executing it (`limits.ts`): token
+ * budget while parsing, then aliases, depth and cost, and, when they are off, no introspection
+ * and no field suggestions.
  */
 export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<GraphQLEndpoint> {
   const logger = options.logger.child({ component: 'graphql' });
@@ -51,6 +67,9 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
     schema,
     csrfPrevention: true,
     introspection: options.introspection,
+    hideSchemaDetailsFromClientErrors: !options.suggestions,
+    parseOptions: { maxTokens: graphqlLimits.maxTokens },
+    validationRules: limitRules(),
     includeStacktraceInErrorResponses: false,
     // The process's lifecycle owns SIGINT/SIGTERM (runUntilSignal) and stops Apollo in order;
     // Apollo's own handlers would race it and re-raise the signal.
@@ -65,6 +84,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
   await apollo.start();
 
   const feeds = options.createFeeds(schema);
+  const guard = { schema, introspection: options.introspection, suggestions: options.suggestions };
   const webSocket = new WebSocketServer({
     noServer: true,
     maxPayload: options.limits.maxPayloadBytes,
@@ -83,7 +103,20 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
         caller: options.callers.fromUpgrade(extra.request),
         webSocket: extra.socket,
       }),
-      onSubscribe: (_ctx, _id, payload) => refuseSessionMutations(payload),
+      onSubscribe: (_ctx, _id, payload): ExecutionArgs | GraphQLError[] => {
+        const checked = checkOperation(guard, payload.query);
+        if ('errors' in checked) return checked.errors;
+        const refused = refuseSessionMutations(checked.document, payload.operationName);
+        if (refused) return refused;
+        return {
+          schema,
+          document: checked.document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+        };
+      },
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        options.suggestions ? undefined : hideSuggestions(result),
       // Subscriptions are fed by the fan-out: one execution per event and operation.
       subscribe: (args) => feeds.subscribe(args),
     },
@@ -115,22 +148,11 @@ const socketMutations = new Set(['joinTournament', 'castVote']);
  * which no WebSocket message can do. Joining and voting may go over the socket the game
  * already uses.
  */
-function refuseSessionMutations(payload: {
-  query: string;
-  operationName?: string | null | undefined;
-}): GraphQLError[] | undefined {
-  let operation;
-  try {
-    operation = getOperationAST(parse(payload.query), payload.operationName ?? undefined);
-  } catch (error) {
-    // graphql-ws would treat a parse failure as an internal error and close the connection
-    // (4500); a bad query is the client's mistake, answered with an error message.
-    return [
-      error instanceof GraphQLError
-        ? error
-        : new GraphQLError('The query cannot be parsed', { extensions: { code: 'BAD_REQUEST' } }),
-    ];
-  }
+function refuseSessionMutations(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): GraphQLError[] | undefined {
+  const operation = getOperationAST(document, operationName ?? undefined);
   if (operation?.operation !== 'mutation') return undefined;
   const fields = operation.selectionSet.selections;
   if (
@@ -143,4 +165,22 @@ function refuseSessionMutations(payload: {
   return [
     new GraphQLError('Mutations must be sent over HTTP', { extensions: { code: 'BAD_REQUEST' } }),
   ];
+}
+
+/**
+ * Execution can still suggest names (a variable's enum value, an input field); in production
+ * the WebSocket answers without them, as Apollo's `hideSchemaDetailsFromClientErrors` does.
+ */
+function hideSuggestions(result: {
+  data?: unknown;
+  errors?: readonly GraphQLError[];
+}): FormattedExecutionResult | undefined {
+  if (!result.errors) return undefined;
+  return {
+    ...(result as FormattedExecutionResult),
+    errors: result.errors.map((error) => ({
+      ...error.toJSON(),
+      message: withoutSuggestions(error.message),
+    })),
+  };
 }

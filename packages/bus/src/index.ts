@@ -1,3 +1,9 @@
 export * from './port';
 export { createMemoryBus, MemoryBus, partitionFor } from './memory';
 export { createKafkaBus, KafkaBus, type KafkaBusOptions } from './kafka';
+export {
+  REQUEST_ID_MESSAGE_HEADER,
+  handleBatchInContext,
+  inMessageContext,
+  withRequestIdHeader,
+} from './request-context';

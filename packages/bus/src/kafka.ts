@@ -18,6 +18,7 @@ import type {
   Subscription,
   TopicSpec,
 } from './port';
+import { handleBatchInContext, withRequestIdHeader } from './request-context';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -112,7 +113,7 @@ export class KafkaBus implements EventBus {
       messages: messages.map((message) => ({
         key: message.key,
         value: message.value === null ? null : Buffer.from(message.value),
-        headers: message.headers,
+        headers: withRequestIdHeader(message.headers),
       })),
     });
   }
@@ -197,6 +198,7 @@ export class KafkaBus implements EventBus {
     });
     await consumer.connect();
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
+    const handleBatch = handleBatchInContext(options.handleBatch);
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -218,7 +220,7 @@ export class KafkaBus implements EventBus {
         // rebalance and deliver the batch twice.
         const beat = setInterval(() => void heartbeat().catch(() => undefined), heartbeatEvery);
         try {
-          await options.handleBatch(messages);
+          await handleBatch(messages);
         } finally {
           clearInterval(beat);
         }

@@ -7,6 +7,7 @@ import type {
   Subscription,
   TopicSpec,
 } from './port';
+import { handleBatchInContext, withRequestIdHeader } from './request-context';
 
 const DEFAULT_PARTITIONS = 3;
 const MAX_BATCH = 500;
@@ -73,7 +74,7 @@ export class MemoryBus implements EventBus {
         offset: String(log.nextOffsets[partition]!++),
         key: message.key,
         value: message.value?.slice() ?? null,
-        headers: { ...message.headers },
+        headers: withRequestIdHeader(message.headers),
         timestamp: Date.now(),
       });
     }
@@ -102,7 +103,7 @@ export class MemoryBus implements EventBus {
     const member: Member = {
       id: this.nextMemberId++,
       topics: new Set(options.topics),
-      handleBatch: options.handleBatch,
+      handleBatch: handleBatchInContext(options.handleBatch),
       fromBeginning: options.fromBeginning ?? false,
     };
     group.members.push(member);

@@ -19,10 +19,13 @@ export interface AppErrorOptions {
   /** Which failure of its kind, UPPER_SNAKE_CASE (e.g. EMAIL_TAKEN); clients may branch on it. */
   reason?: string;
   cause?: unknown;
+  /** For RATE_LIMITED: when the client may try again; edges send it as `Retry-After`. */
+  retryAfterSeconds?: number;
 }
 
 export class AppError extends Error {
   readonly reason: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -32,6 +35,7 @@ export class AppError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.reason = options.reason;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {

@@ -1,26 +1,38 @@
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import type { Logger } from 'pino';
 import { Histogram, type Registry } from 'prom-client';
 import { isAppError } from './errors';
 import type { Component, ReadinessReport } from './lifecycle';
+import { REQUEST_ID_HEADER, acceptRequestId, runWithRequestId } from './request-context';
 
 export interface HttpAppOptions {
   logger: Logger;
   registry: Registry;
   readiness: () => Promise<ReadinessReport>;
+  /** Middleware every response goes through, health endpoints included (e.g. security headers). */
+  middleware?: RequestHandler[];
 }
 
 /**
  * An express app with the three endpoints every process has: `/healthz` (the process is alive),
  * `/readyz` (every component is ready: 503 with the failing checks otherwise) and `/metrics`.
- * Routes are added by the caller; `finishHttpApp` adds the JSON 404 and error handlers last.
+ * Every request gets a request id first (`requestIdMiddleware`). Routes are added by the caller;
+ * `finishHttpApp` adds the JSON 404 and error handlers last.
  */
-export function createHttpApp({ registry, readiness }: HttpAppOptions): Express {
+export function createHttpApp({ registry, readiness, middleware = [] }: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+  for (const handler of middleware) app.use(handler);
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
@@ -48,25 +60,70 @@ export function createHttpApp({ registry, readiness }: HttpAppOptions): Express 
   return app;
 }
 
-/** JSON 404 for unknown routes and one error shape `{ message, code }` for everything thrown. */
+/**
+ * Gives the request an id: a sane incoming `X-Request-Id` is adopted, else one is made up. It is
+ * echoed in the response header, and everything the request does (handlers, RPC calls, events
+ * published, log lines) runs with it as the current request id.
+ */
+export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
+  const requestId = acceptRequestId(req.get(REQUEST_ID_HEADER));
+  res.locals.requestId = requestId;
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  runWithRequestId(requestId, next);
+}
+
+function requestIdOf(res: Response): string | undefined {
+  const requestId: unknown = res.locals.requestId;
+  return typeof requestId === 'string' ? requestId : undefined;
+}
+
+/** The JSON error body every process answers with; `requestId` lets a caller report the call. */
+export interface ErrorBody {
+  message: string;
+  code: string;
+  requestId?: string;
+}
+
+function sendError(res: Response, status: number, body: Omit<ErrorBody, 'requestId'>): void {
+  const requestId = requestIdOf(res);
+  res.status(status).json(requestId === undefined ? body : { ...body, requestId });
+}
+
+/**
+ * JSON 404 for unknown routes and one error shape `{ message, code, requestId }` for everything
+ * thrown. A 429 carries `Retry-After`; a body over the parser's limit is 413 `PAYLOAD_TOO_LARGE`.
+ */
 export function finishHttpApp(app: Express, logger: Logger): void {
   app.use((_req: Request, res: Response) => {
-    res.status(404).json({ message: 'Not found', code: 'NOT_FOUND' });
+    sendError(res, 404, { message: 'Not found', code: 'NOT_FOUND' });
   });
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    if (isAppError(error)) {
-      res.status(error.status).json({ message: error.message, code: error.publicCode });
-      return;
-    }
-    const status = httpStatusOf(error);
-    if (status !== undefined && status >= 400 && status < 500) {
-      // express.json() parse failures and body-size limits arrive here with a 4xx status.
-      res.status(status).json({ message: 'Malformed request', code: 'BAD_REQUEST' });
-      return;
-    }
-    logger.error({ err: error }, 'unhandled request error');
-    res.status(500).json({ message: 'Internal server error', code: 'INTERNAL' });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    runWithRequestId(requestIdOf(res) ?? acceptRequestId(undefined), () => {
+      renderError(error, req, res, logger);
+    });
   });
+}
+
+function renderError(error: unknown, _req: Request, res: Response, logger: Logger): void {
+  if (isAppError(error)) {
+    if (error.retryAfterSeconds !== undefined) {
+      res.setHeader('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+    }
+    sendError(res, error.status, { message: error.message, code: error.publicCode });
+    return;
+  }
+  const status = httpStatusOf(error);
+  if (status === 413) {
+    sendError(res, 413, { message: 'Request body too large', code: 'PAYLOAD_TOO_LARGE' });
+    return;
+  }
+  if (status !== undefined && status >= 400 && status < 500) {
+    // express.json() parse failures and the like arrive here with a 4xx status.
+    sendError(res, status, { message: 'Malformed request', code: 'BAD_REQUEST' });
+    return;
+  }
+  logger.error({ err: error }, 'unhandled request error');
+  sendError(res, 500, { message: 'Internal server error', code: 'INTERNAL' });
 }
 
 function httpStatusOf(error: unknown): number | undefined {

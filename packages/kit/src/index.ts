@@ -4,3 +4,4 @@ export * from './http';
 export * from './lifecycle';
 export * from './logger';
 export * from './metrics';
+export * from './request-context';

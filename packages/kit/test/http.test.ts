@@ -11,6 +11,12 @@ import {
 
 const logger = createLogger({ service: 'test', level: 'silent' });
 
+const errorBody = (message: string, code: string) => ({
+  message,
+  code,
+  requestId: expect.any(String) as unknown,
+});
+
 describe('the HTTP app every process serves', () => {
   let ready = true;
   const registry = createMetricsRegistry('test');
@@ -61,7 +67,7 @@ describe('the HTTP app every process serves', () => {
   it('turns an AppError into its status with { message, code }', async () => {
     const response = await fetch(url('/conflict'));
     expect(response.status).toBe(409);
-    expect(await response.json()).toEqual({ message: 'Already registered', code: 'CONFLICT' });
+    expect(await response.json()).toEqual(errorBody('Already registered', 'CONFLICT'));
   });
 
   it('answers 500 without leaking internals for unexpected errors', async () => {
@@ -69,7 +75,7 @@ describe('the HTTP app every process serves', () => {
     expect(response.status).toBe(500);
     const body = await response.text();
     expect(body).not.toContain('secret internals');
-    expect(JSON.parse(body)).toEqual({ message: 'Internal server error', code: 'INTERNAL' });
+    expect(JSON.parse(body)).toEqual(errorBody('Internal server error', 'INTERNAL'));
   });
 
   it('answers malformed JSON with 400 and unknown routes with a JSON 404', async () => {
@@ -79,9 +85,9 @@ describe('the HTTP app every process serves', () => {
       body: '{"oops":',
     });
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual({ message: 'Malformed request', code: 'BAD_REQUEST' });
+    expect(await malformed.json()).toEqual(errorBody('Malformed request', 'BAD_REQUEST'));
     const missing = await fetch(url('/nowhere'));
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+    expect(await missing.json()).toEqual(errorBody('Not found', 'NOT_FOUND'));
   });
 });

@@ -11,6 +11,7 @@ export {
 export type { RpcEndpoint, TransportOptions } from './transport';
 export { ERROR_REASON_HEADER, errorReason, isRpcError, rpcError } from './errors';
 export { appErrorFromRpc, appErrorInterceptor } from './app-errors';
+export { adoptRequestId, sendRequestId } from './request-id';
 export type { RpcErrorOptions } from './errors';
 
 export { Code, ConnectError, createClient } from '@connectrpc/connect';

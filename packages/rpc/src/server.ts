@@ -2,6 +2,7 @@ import type { ConnectRouter } from '@connectrpc/connect';
 import { expressConnectMiddleware } from '@connectrpc/connect-express';
 import type { Handler } from 'express';
 import { appErrorInterceptor } from './app-errors';
+import { adoptRequestId } from './request-id';
 
 /**
  * A service's Connect handlers, e.g. `(router) => router.service(TournamentService, impl)`.
@@ -16,5 +17,8 @@ export type RegisterRoutes = (router: ConnectRouter) => void;
  * beside `/_health` and friends. Mount it before any JSON body parser: Connect reads the raw body.
  */
 export function createRpcRouter(register: RegisterRoutes): Handler {
-  return expressConnectMiddleware({ routes: register, interceptors: [appErrorInterceptor] });
+  return expressConnectMiddleware({
+    routes: register,
+    interceptors: [adoptRequestId, appErrorInterceptor],
+  });
 }

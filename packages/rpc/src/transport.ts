@@ -8,10 +8,11 @@ import {
 import { createConnectTransport } from '@connectrpc/connect-node';
 import type { DescService } from '@bufbuild/protobuf';
 import { appErrorInterceptor } from './app-errors';
+import { adoptRequestId, sendRequestId } from './request-id';
 import type { RegisterRoutes } from './server';
 
 export interface TransportOptions {
-  /** Client interceptors, e.g. to pass the request id on to the called service. */
+  /** Client interceptors besides `sendRequestId`, which every transport has. */
   readonly interceptors?: Interceptor[];
   /** Deadline for calls that set no `timeoutMs` of their own. */
   readonly defaultTimeoutMs?: number;
@@ -22,7 +23,12 @@ export interface TransportOptions {
  * Connect from express, which speaks only HTTP/1.1; unary and server-streaming calls need no more.
  */
 export function createHttpTransport(baseUrl: string, options: TransportOptions = {}): Transport {
-  return createConnectTransport({ httpVersion: '1.1', baseUrl, ...options });
+  return createConnectTransport({
+    httpVersion: '1.1',
+    baseUrl,
+    ...options,
+    interceptors: withRequestId(options.interceptors),
+  });
 }
 
 /**
@@ -35,9 +41,13 @@ export function createInProcessTransport(
   options: TransportOptions = {},
 ): Transport {
   return createRouterTransport(register, {
-    transport: options,
-    router: { interceptors: [appErrorInterceptor] },
+    transport: { ...options, interceptors: withRequestId(options.interceptors) },
+    router: { interceptors: [adoptRequestId, appErrorInterceptor] },
   });
+}
+
+function withRequestId(interceptors: Interceptor[] = []): Interceptor[] {
+  return [sendRequestId, ...interceptors];
 }
 
 /** Where a service is reached: the run mode's choice, made once in configuration. */

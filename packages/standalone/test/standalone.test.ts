@@ -1,5 +1,6 @@
 import { createLogger } from '@underdog/kit';
 import { createStandalone, type Standalone } from '../src';
+import { errorBody } from './support';
 
 describe('the standalone game (every service in one process, in-memory adapters)', () => {
   let standalone: Standalone;
@@ -39,6 +40,6 @@ describe('the standalone game (every service in one process, in-memory adapters)
   it('answers unknown API routes with a JSON 404', async () => {
     const response = await fetch(url('/api/nothing-here'));
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+    expect(await response.json()).toEqual(errorBody('Not found', 'NOT_FOUND'));
   });
 });

@@ -95,3 +95,8 @@ export const tokenIn = (mail: MailboxMessage) =>
 let counter = 0;
 /** An address no other test uses. */
 export const uniqueEmail = (name: string) => `${name}${(counter += 1)}-${Date.now()}@example.com`;
+
+/** The JSON error body of the edge: `requestId` is the call's id, whatever it was. */
+export function errorBody(message: unknown, code: string) {
+  return { message, code, requestId: expect.any(String) as unknown };
+}

@@ -1,6 +1,14 @@
 import { createLogger } from '@underdog/kit';
 import { createStandalone, type Standalone } from '../src';
-import { browserAt, codeIn, mailTo, uniqueEmail, type Answer, type Browser } from './support';
+import {
+  browserAt,
+  codeIn,
+  errorBody,
+  mailTo,
+  uniqueEmail,
+  type Answer,
+  type Browser,
+} from './support';
 
 interface TournamentJson {
   id: string;
@@ -34,9 +42,9 @@ const allRounds = Array.from({ length: 17 }, (_, index) => ({
   selectedImageId: String(index % 4),
 }));
 
-const refusedVisitor = { message: 'Not authenticated', code: 'UNAUTHENTICATED' };
-const refusedUser = { message: 'Admin access required', code: 'ADMIN_ONLY' };
-const invalid = (message: string) => ({ message, code: 'VALIDATION_FAILED' });
+const refusedVisitor = errorBody('Not authenticated', 'UNAUTHENTICATED');
+const refusedUser = errorBody('Admin access required', 'ADMIN_ONLY');
+const invalid = (message: string) => errorBody(message, 'VALIDATION_FAILED');
 
 describe('tournaments, offline choices and ads end to end (standalone, real services in process)', () => {
   let standalone: Standalone;
@@ -158,10 +166,7 @@ describe('tournaments, offline choices and ads end to end (standalone, real serv
       });
       expect(await create({ title: 'Cup', startAt: 'next friday' })).toEqual({
         status: 400,
-        body: {
-          message: 'startAt must be an ISO 8601 date-time with a time zone',
-          code: 'BAD_REQUEST',
-        },
+        body: errorBody('startAt must be an ISO 8601 date-time with a time zone', 'BAD_REQUEST'),
       });
     });
 
@@ -207,7 +212,7 @@ describe('tournaments, offline choices and ads end to end (standalone, real serv
       expect((await listed(visitor)).map((tournament) => tournament.id)).not.toContain(id);
       const notFound = {
         status: 404,
-        body: { message: 'Tournament not found', code: 'TOURNAMENT_NOT_FOUND' },
+        body: errorBody('Tournament not found', 'TOURNAMENT_NOT_FOUND'),
       };
       expect(await visitor.get(`/api/tournaments/${id}`)).toEqual(notFound);
       expect(await adminBrowser.delete(`/api/tournaments/${id}`)).toEqual(notFound);
@@ -272,7 +277,7 @@ describe('tournaments, offline choices and ads end to end (standalone, real serv
 
       expect(await save(player, id)).toEqual({
         status: 409,
-        body: { message: expect.any(String), code: 'ALREADY_REGISTERED' },
+        body: errorBody(expect.any(String), 'ALREADY_REGISTERED'),
       });
     });
 
@@ -310,7 +315,7 @@ describe('tournaments, offline choices and ads end to end (standalone, real serv
       ).toEqual({ status: 400, body: invalid('Each choice must be an option from "0" to "3"') });
       expect(await save(player, id, 'all of them')).toEqual({
         status: 400,
-        body: { message: 'choices must be an array', code: 'BAD_REQUEST' },
+        body: errorBody('choices must be an array', 'BAD_REQUEST'),
       });
       expect(await player.get(`/api/tournaments/${id}/has-offline-choices`)).toMatchObject({
         body: { hasChoices: false },
@@ -322,7 +327,7 @@ describe('tournaments, offline choices and ads end to end (standalone, real serv
       const unverified = await registeredUser({ verified: false });
       expect(await save(unverified, id)).toEqual({
         status: 403,
-        body: { message: expect.any(String), code: 'EMAIL_NOT_VERIFIED' },
+        body: errorBody(expect.any(String), 'EMAIL_NOT_VERIFIED'),
       });
       expect(await save(visitor, id)).toEqual({ status: 401, body: refusedVisitor });
     });
@@ -331,14 +336,14 @@ describe('tournaments, offline choices and ads end to end (standalone, real serv
       const { id } = await createdTournament({ startAt: minutes(4) });
       expect(await save(user, id)).toEqual({
         status: 409,
-        body: { message: expect.any(String), code: 'OFFLINE_WINDOW_CLOSED' },
+        body: errorBody(expect.any(String), 'OFFLINE_WINDOW_CLOSED'),
       });
     });
 
     it('answers 404 for an unknown tournament', async () => {
       const notFound = {
         status: 404,
-        body: { message: 'Tournament not found', code: 'TOURNAMENT_NOT_FOUND' },
+        body: errorBody('Tournament not found', 'TOURNAMENT_NOT_FOUND'),
       };
       expect(await user.get('/api/tournaments/nope/has-offline-choices')).toEqual(notFound);
       expect(await save(user, 'nope')).toEqual(notFound);
@@ -410,7 +415,7 @@ describe('tournaments, offline choices and ads end to end (standalone, real serv
       }
       expect(await create({ duration: 'ten' })).toEqual({
         status: 400,
-        body: { message: 'duration must be a number', code: 'BAD_REQUEST' },
+        body: errorBody('duration must be a number', 'BAD_REQUEST'),
       });
     });
 
@@ -466,7 +471,7 @@ describe('tournaments, offline choices and ads end to end (standalone, real serv
       expect(all.map((each) => each.id)).not.toContain(ad.id);
       const notFound = {
         status: 404,
-        body: { message: 'Advertisement not found', code: 'AD_NOT_FOUND' },
+        body: errorBody('Advertisement not found', 'AD_NOT_FOUND'),
       };
       expect(await adminBrowser.delete(`/api/admin/advertisements/${ad.id}`)).toEqual(notFound);
       expect(

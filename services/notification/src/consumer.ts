@@ -1,4 +1,4 @@
-import type { BusMessage, EventBus, Subscription } from '@underdog/bus';
+import { inMessageContext, type BusMessage, type EventBus, type Subscription } from '@underdog/bus';
 import type { Component, Logger, Registry } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
@@ -102,7 +102,7 @@ export class NotificationRequestHandler {
    * replaces the older code, so the newest e-mail must go out last.
    */
   async handleBatch(batch: BusMessage[]): Promise<void> {
-    for (const message of batch) await this.handle(message);
+    for (const message of batch) await inMessageContext(message, () => this.handle(message));
   }
 
   private async handle(message: BusMessage): Promise<void> {

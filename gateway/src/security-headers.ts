@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+
+/** A Host header that can go into a CSP source: a host name or address and an optional port. */
+const PLAIN_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * The same-origin WebSocket source (`ws://host` or `wss://host`) for `connect-src`: CSP Level 3
+ * lets `'self'` match it, older browsers need it spelled out.
+ */
+function webSocketOrigin(req: IncomingMessage, _res: ServerResponse): string {
+  const host = req.headers.host ?? '';
+  if (!PLAIN_HOST.test(host)) return "'self'";
+  const secure = (req as IncomingMessage & { secure?: boolean }).secure === true;
+  return `${secure ? 'wss' : 'ws'}://${host}`;
+}
+
+/**
+ * helmet's security headers with a Content Security Policy the web app lives with (see
+ * docs/security.md): scripts only from this origin; inline styles for antd's CSS-in-JS; images
+ * from here, `data:` and any https (ads are image URLs); video from here and https (video ads);
+ * html ads in sandboxed `srcdoc` iframes (they inherit this policy: no script runs in them);
+ * fetches and WebSockets to this origin only; no plugins, no framing by other sites.
+ *
+ * Behind HTTPS (`secure`) browsers are also told to upgrade any http sub-request. Outside
+ * production the GraphQL landing page (Apollo's embedded explorer, from Apollo's CDN) is served
+ * without the CSP; every other header stays.
+ */
+export function securityHeaders(options: { secure: boolean; graphqlLandingPage: boolean }) {
+  const directives = {
+    defaultSrc: ["'self'"],
+    baseUri: ["'self'"],
+    scriptSrc: ["'self'"],
+    scriptSrcAttr: ["'none'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'https:'],
+    mediaSrc: ["'self'", 'https:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'", webSocketOrigin],
+    frameSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'self'"],
+    upgradeInsecureRequests: options.secure ? [] : null,
+  };
+  const withCsp = helmet({ contentSecurityPolicy: { useDefaults: false, directives } });
+  const withoutCsp = helmet({ contentSecurityPolicy: false });
+  const handler: RequestHandler = (req, res, next) => {
+    const landingPage =
+      req.method === 'GET' && req.path === '/graphql' && /text\/html/.test(req.get('accept') ?? '');
+    if (options.graphqlLandingPage && landingPage) withoutCsp(req, res, next);
+    else withCsp(req, res, next);
+  };
+  return handler;
+}
