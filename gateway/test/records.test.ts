@@ -8,6 +8,7 @@ import {
 } from '@underdog/proto';
 import {
   cookieFrom,
+  errorBody,
   jsonHeaders,
   startTestGateway,
   validPassword,
@@ -223,7 +224,7 @@ describe('statistics, history and details at the edge (stub services)', () => {
   it('answers 404 for the statistics of an unknown tournament', async () => {
     expect(await get('/api/tournaments/nope/statistics')).toEqual({
       status: 404,
-      body: { message: 'Tournament not found', code: 'TOURNAMENT_NOT_FOUND' },
+      body: errorBody('Tournament not found', 'TOURNAMENT_NOT_FOUND'),
     });
   });
 
@@ -282,7 +283,7 @@ describe('statistics, history and details at the edge (stub services)', () => {
   });
 
   it('refuses history and details with 401 to a visitor and 403 to a non-admin', async () => {
-    const refusedVisitor = { message: 'Not authenticated', code: 'UNAUTHENTICATED' };
+    const refusedVisitor = errorBody('Not authenticated', 'UNAUTHENTICATED');
     expect(await get('/api/admin/tournaments/history')).toEqual({
       status: 401,
       body: refusedVisitor,
@@ -295,7 +296,7 @@ describe('statistics, history and details at the edge (stub services)', () => {
     const cookie = await signedIn();
     const forbidden = {
       status: 403,
-      body: { message: 'Admin access required', code: 'ADMIN_ONLY' },
+      body: errorBody('Admin access required', 'ADMIN_ONLY'),
     };
     expect(await get('/api/admin/tournaments/history', cookie)).toEqual(forbidden);
     expect(await get('/api/admin/tournaments/played/details', cookie)).toEqual(forbidden);
