@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isWebRoot } from '../src';
-import { startTestGateway, type TestGateway } from './support';
+import { errorBody, startTestGateway, type TestGateway } from './support';
 
 const indexHtml = '<!doctype html><title>Underdog</title><div id="root"></div>';
 
@@ -52,7 +52,7 @@ describe('the web app served by the gateway', () => {
   it('answers a missing asset with the JSON 404, not index.html', async () => {
     const response = await fetch(gateway.url('/assets/missing.js'));
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+    expect(await response.json()).toEqual(errorBody('Not found', 'NOT_FOUND'));
   });
 
   it.each(['/api/nope', '/graphql/x', '/ws/x', '/healthz/x'])(
