@@ -183,11 +183,11 @@ export default function GamePage() {
   return (
     <div className="page game-page">
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
-        <Space wrap>
+        <div className="game-topbar">
           <Button onClick={() => go('/')}>Back to Home</Button>
           <Tag className="tournament-id">Tournament ID: {id}</Tag>
           <Tag color="purple">{MODE_LABEL[mode]} Mode</Tag>
-        </Space>
+        </div>
         {socket === 'reconnecting' && live && (
           <Alert type="warning" showIcon message="Reconnecting…" role="status" />
         )}
