@@ -7,6 +7,7 @@ import { Scheduler } from './application/scheduler';
 import { Tournaments } from './application/tournaments';
 import { tournamentConfig, type TournamentConfig } from './config';
 import type { Clock } from './domain/tournament';
+import { gameEventsConsumer } from './game-events-consumer';
 import { tournamentRoutes } from './rpc';
 
 export interface TournamentServiceOptions {
@@ -55,7 +56,10 @@ export function createTournamentApp(
   });
   return {
     module: {
-      components: [scheduler.component()],
+      components: [
+        scheduler.component(),
+        gameEventsConsumer({ bus: infrastructure.bus, tournaments, logger }),
+      ],
       registerRpc: tournamentRoutes({ tournaments, offline, now }),
     },
     tournaments,
@@ -66,7 +70,8 @@ export function createTournamentApp(
 
 /**
  * Tournaments (admin management), the scheduler that starts them at `startAt`, offline choices
- * and the server clock; publishes `tournament.lifecycle`. See README.md.
+ * and the server clock; publishes `tournament.lifecycle`, consumes `game.events` (participant
+ * count at game start, finished at game end). See README.md.
  */
 export function createTournamentService(
   options: TournamentServiceOptions = {},

@@ -192,6 +192,19 @@ export class TournamentRepository {
     );
   }
 
+  /**
+   * Sets the participant count the game engine reported at game start. A repeat with the same
+   * count matches nothing (`$ne`), so it changes nothing, not even `updatedAt`.
+   */
+  async setParticipantCount(id: string, count: number, now: Date): Promise<Tournament | null> {
+    return orNull(
+      await this.tournaments.updateOne(
+        { id, participantCount: { $ne: count }, ...notDeleted },
+        { $set: { participantCount: count, updatedAt: now } },
+      ),
+    );
+  }
+
   async addParticipants(id: string, count: number): Promise<Tournament | null> {
     return orNull(
       await this.tournaments.updateOne(

@@ -103,7 +103,20 @@ export class Tournaments {
   }
 
   /**
-   * live → finished, when its game has ended (the game engine will drive this). Returns the
+   * The number of participants the game engine counted when the game started (offline
+   * registrants included). Idempotent: the same count again changes nothing. Returns the
+   * updated tournament, or null when nothing changed (same count, or no such tournament).
+   */
+  async recordParticipantCount(id: string, count: number): Promise<Tournament | null> {
+    const tournament = await this.deps.repository.setParticipantCount(id, count, this.deps.now());
+    if (tournament) {
+      this.deps.logger.info({ tournamentId: id, participantCount: count }, 'participants counted');
+    }
+    return tournament;
+  }
+
+  /**
+   * live → finished, when its game has ended (the `game.events` consumer drives this). Returns the
    * finished tournament, or null when it was not live (already finished, or never started), so
    * a repeated call changes nothing. The event id is deterministic, like the live one.
    */

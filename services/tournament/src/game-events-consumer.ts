@@ -1,0 +1,105 @@
+import type { BusMessage, EventBus, Subscription } from '@underdog/bus';
+import type { Component, Logger } from '@underdog/kit';
+import { topics } from '@underdog/platform';
+import { EventHeader, GameEventSchema, fromBinary, type GameEvent } from '@underdog/proto';
+import type { Tournaments } from './application/tournaments';
+
+/*
+ * Consumer of `game.events`: the tournament follows its game. It only translates; Tournaments
+ * decides, idempotently, so a batch delivered again changes nothing it already changed:
+ *
+ * - GameStarted → `recordParticipantCount` (the event's `participant_count`; the same count again
+ *   is a no-op);
+ * - GameEnded → `markFinished` (live → finished once, `TournamentFinished` with event id
+ *   `<tournamentId>:finished` through the outbox; a repeat finds it not live and does nothing);
+ * - every other kind is not this service's business and is ignored.
+ *
+ * A database failure THROWS (the batch is delivered again after a back-off). What can never
+ * succeed is LOGGED AND SKIPPED so it cannot block the partition: bytes that do not decode, an
+ * event without a tournament id.
+ */
+
+export const gameEventsGroupId = 'tournament-game-events';
+
+export class GameEventHandler {
+  constructor(
+    private readonly tournaments: Tournaments,
+    private readonly logger: Logger,
+  ) {}
+
+  async handleBatch(batch: BusMessage[]): Promise<void> {
+    for (const message of batch) await this.handle(message);
+  }
+
+  private async handle(message: BusMessage): Promise<void> {
+    const context = {
+      eventId: message.headers[EventHeader.id],
+      tournamentId: message.key,
+      partition: message.partition,
+      offset: message.offset,
+    };
+    let event: GameEvent;
+    try {
+      if (message.value === null) throw new Error('tombstone on game.events');
+      event = fromBinary(GameEventSchema, message.value);
+    } catch (error) {
+      this.logger.warn({ ...context, err: error }, 'undecodable game event; skipped');
+      return;
+    }
+    const tournamentId = event.tournamentId || message.key;
+    if (!tournamentId) {
+      this.logger.warn(context, 'game event without a tournament id; skipped');
+      return;
+    }
+    switch (event.kind.case) {
+      case 'gameStarted':
+        await this.tournaments.recordParticipantCount(
+          tournamentId,
+          event.kind.value.participantCount,
+        );
+        return;
+      case 'gameEnded': {
+        const finished = await this.tournaments.markFinished(tournamentId);
+        if (!finished) {
+          this.logger.debug({ ...context, tournamentId }, 'game ended, tournament not live; no-op');
+        }
+        return;
+      }
+      case 'roundVotingStarted':
+      case 'voteTotal':
+      case 'votingEnded':
+      case 'roundResults':
+      case 'advertisementStarted':
+      case 'roundCompleted':
+      case undefined:
+        // Not this service's business (undefined: a kind this version does not know).
+        return;
+    }
+  }
+}
+
+/** The consumer as a process component: joins its group on start, leaves on stop. */
+export function gameEventsConsumer(options: {
+  bus: EventBus;
+  tournaments: Tournaments;
+  logger: Logger;
+}): Component {
+  const handler = new GameEventHandler(options.tournaments, options.logger);
+  let subscription: Subscription | undefined;
+  return {
+    name: 'game-events-consumer',
+    start: async () => {
+      subscription = await options.bus.subscribe({
+        groupId: gameEventsGroupId,
+        topics: [topics.gameEvents.name],
+        // A new group starts at the oldest retained event, so no ended game is missed.
+        fromBeginning: true,
+        handleBatch: (batch) => handler.handleBatch(batch),
+      });
+    },
+    stop: async () => {
+      await subscription?.stop();
+      subscription = undefined;
+    },
+  };
+}

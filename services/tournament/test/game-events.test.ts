@@ -1,0 +1,133 @@
+import { ComponentGroup } from '@underdog/kit';
+import { topics } from '@underdog/platform';
+import {
+  GameEventSchema,
+  TournamentStatus,
+  create,
+  encodeEvent,
+  type MessageInitShape,
+} from '@underdog/proto';
+import {
+  HOUR,
+  MINUTE,
+  actors,
+  inFuture,
+  logger,
+  startHarness,
+  timestampAt,
+  waitFor,
+  type Harness,
+} from './support';
+
+const FINISHED = 'underdog.events.v1.TournamentFinished';
+
+type GameEventKind = MessageInitShape<typeof GameEventSchema>['kind'];
+
+describe('the game.events consumer', () => {
+  let h: Harness;
+  let tournamentId: string;
+  let startAt: Date;
+
+  beforeEach(async () => {
+    h = await startHarness();
+    startAt = inFuture(h.clock, HOUR);
+    const { tournament } = await h.client.createTournament({
+      actor: actors.admin(),
+      title: 'Friday night',
+      startAt: timestampAt(startAt),
+    });
+    tournamentId = tournament!.id;
+    // Only the consumer runs: the scheduler is driven by hand, as in scheduler.test.ts.
+    const consumer = h.app.module.components.find((c) => c.name === 'game-events-consumer');
+    if (!consumer) throw new Error('the service has no game-events-consumer component');
+    const group = new ComponentGroup(logger, [consumer]);
+    await group.start();
+    stopConsumer = () => group.stop();
+  });
+  let stopConsumer: () => Promise<void>;
+  afterEach(async () => {
+    await stopConsumer();
+    await h.stop();
+  });
+
+  const tournament = async () => (await h.client.getTournament({ id: tournamentId })).tournament!;
+  const finishedEvents = () =>
+    h.events.filter((e) => e.key === tournamentId && e.type === FINISHED);
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  /** Publishes one game event, with the engine's deterministic event id. */
+  async function publish(kind: GameEventKind, id: string) {
+    const event = create(GameEventSchema, { tournamentId, gameId: `game-${tournamentId}`, kind });
+    await h.infrastructure.bus.publish(topics.gameEvents.name, [
+      encodeEvent(GameEventSchema, event, { key: tournamentId, id }),
+    ]);
+  }
+
+  async function goLive() {
+    h.clock.set(startAt);
+    await h.app.scheduler.startDueTournaments();
+    expect((await tournament()).status).toBe(TournamentStatus.LIVE);
+    h.clock.advance(10 * MINUTE);
+  }
+
+  it('turns the tournament finished on GameEnded, once, with one TournamentFinished even when redelivered', async () => {
+    await goLive();
+    const ended: GameEventKind = {
+      case: 'gameEnded',
+      value: { winnerUserId: 'u1', roundsPlayed: 5, decidedBy: 'last_standing' },
+    };
+    await publish(ended, 'game:gameEnded:end');
+    await waitFor(
+      async () => (await tournament()).status === TournamentStatus.FINISHED,
+      'the tournament to finish',
+    );
+    const finishedAt = (await h.app.tournaments.get(tournamentId)).updatedAt;
+
+    h.clock.advance(MINUTE);
+    await publish(ended, 'game:gameEnded:end');
+    await waitFor(() => finishedEvents().length >= 1, 'the finished event');
+    await settle();
+
+    expect(finishedEvents()).toHaveLength(1);
+    expect(finishedEvents()[0]!.id).toBe(`${tournamentId}:finished`);
+    const after = await tournament();
+    expect(after.status).toBe(TournamentStatus.FINISHED);
+    expect((await h.app.tournaments.get(tournamentId)).updatedAt).toEqual(finishedAt);
+  });
+
+  it('sets participantCount from GameStarted, and a repeat changes nothing', async () => {
+    await goLive();
+    const started: GameEventKind = {
+      case: 'gameStarted',
+      value: { participantCount: 42, offlineParticipantCount: 3, totalRounds: 17 },
+    };
+    await publish(started, 'game:gameStarted:start');
+    await waitFor(
+      async () => (await tournament()).participantCount === 42,
+      'the participant count',
+    );
+    const countedAt = (await h.app.tournaments.get(tournamentId)).updatedAt;
+
+    h.clock.advance(MINUTE);
+    await publish(started, 'game:gameStarted:start');
+    await settle();
+    const after = await tournament();
+    expect(after.participantCount).toBe(42);
+    expect((await h.app.tournaments.get(tournamentId)).updatedAt).toEqual(countedAt);
+    expect(after.status).toBe(TournamentStatus.LIVE);
+  });
+
+  it('does not finish a tournament that is not live, and ignores the other kinds', async () => {
+    await publish({ case: 'votingEnded', value: { roundNumber: 1 } }, 'game:votingEnded:1');
+    await publish(
+      { case: 'gameEnded', value: { roundsPlayed: 0, decidedBy: 'no_winner' } },
+      'game:gameEnded:end',
+    );
+    // A later event on the same partition being applied shows the earlier ones were consumed.
+    await publish({ case: 'gameStarted', value: { participantCount: 7 } }, 'game:gameStarted:x');
+    await waitFor(async () => (await tournament()).participantCount === 7, 'the later event');
+    await settle();
+    expect((await tournament()).status).toBe(TournamentStatus.UPCOMING);
+    expect(finishedEvents()).toHaveLength(0);
+  });
+});
