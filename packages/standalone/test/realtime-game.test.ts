@@ -208,8 +208,8 @@ describe('a whole game over /ws and over graphql-ws (standalone)', () => {
     for (const message of [...watcher.messages, ...back.messages, ...player.messages]) {
       if (!arrived.has(message.type)) arrived.set(message.type, message);
     }
-    // tournament_finished follows the tournament service's `finished` lifecycle event, which
-    // nothing publishes at a game's end yet (TournamentService.markFinished has no caller);
+    // tournament_finished follows the tournament service's `finished` lifecycle event (published
+    // once its `game.events` consumer sees GameEnded); not asserted here yet:
     // gateway/test/realtime.test.ts covers it from the lifecycle event.
     for (const [type, fields] of Object.entries(documentedFields)) {
       if (type === 'tournament_finished') continue;
