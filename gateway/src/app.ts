@@ -27,7 +27,7 @@ import { defaultRealtimeLimits, type LiveGamePort, type RealtimeLimits } from '.
 import { WsEndpoint } from './realtime/ws-endpoint';
 import { createRestRouter } from './rest';
 import { securityHeaders } from './security-headers';
-import { SessionCookie } from './session';
+import { SessionCookie, type Caller } from './session';
 import { Tournaments } from './tournaments';
 import { webAppRouter } from './web-app';
 import { attachWebSockets } from './websockets';
@@ -60,6 +60,10 @@ export interface Gateway {
   app: Express;
   /** The real-time fan-out: consumer, `/ws` and graphql-ws listeners (tests publish to it). */
   realtime: { hub: RealtimeHub; ws: WsEndpoint; feeds: LiveFeeds };
+  /** The live game's join/vote/snapshot functions, the ones both edges call (the demo bots too). */
+  games: Games;
+  /** The caller of a session this process holds itself (the standalone demo's bots). */
+  callerOfSession(sessionId: string, deviceId: string): Caller;
   /**
    * The HTTP listener as a lifecycle component, with the `/graphql` and `/ws` WebSocket
    * endpoints on the same server and the real-time consumer. Starting joins the consumer group
@@ -149,6 +153,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   finishHttpApp(app, logger);
 
   return {
+    games,
+    callerOfSession: (sessionId, deviceId) => callers.fromSession(sessionId, deviceId),
     app,
     realtime: { hub, ws, feeds: graphql.feeds },
     listen(listenOptions) {

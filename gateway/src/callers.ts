@@ -29,6 +29,15 @@ export class Callers {
    * A WebSocket connection's upgrade request. Nothing can set a cookie once the socket is open,
    * so clearing a stale one is left to the next HTTP request.
    */
+  /** A session this process holds itself (the standalone demo's bots): no cookie to set. */
+  fromSession(sessionId: string, deviceId: string): Caller {
+    return {
+      ip: '127.0.0.1',
+      deviceId,
+      session: new RequestSession(this.auth, this.cookie, sessionId, () => undefined),
+    };
+  }
+
   fromUpgrade(req: IncomingMessage): Caller {
     return {
       ip: req.socket.remoteAddress ?? 'unknown',

@@ -3,3 +3,4 @@ export { createGatewayClients, type GatewayClients, type GatewayEndpoints } from
 export { gatewaySettings, type GatewaySettings } from './config';
 export { Games, type VoteInput } from './games';
 export { isWebRoot } from './web-app';
+export type { Caller } from './session';

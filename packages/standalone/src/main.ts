@@ -50,6 +50,13 @@ async function main() {
       host: config.HOST,
       nodeEnv: config.NODE_ENV,
       webRoot: webRootOf(config.WEB_ROOT),
+      demo:
+        config.DEMO === 'on'
+          ? {
+              bots: config.DEMO_BOTS,
+              admin: { email: env.ADMIN_EMAIL ?? '', password: env.ADMIN_PASSWORD ?? '' },
+            }
+          : undefined,
     });
   } catch (error) {
     // The services' and the gateway's own variables are parsed while they are created.

@@ -19,6 +19,7 @@ import {
 } from '@underdog/platform';
 import type { RegisterRoutes } from '@underdog/rpc';
 import { tournamentService } from '@underdog/tournament';
+import { Demo } from './demo';
 
 export interface StandaloneOptions {
   logger: Logger;
@@ -28,6 +29,8 @@ export interface StandaloneOptions {
   nodeEnv: ServiceContext['nodeEnv'];
   /** The built web app to serve at `/` (SPA fallback for client routes), if any. */
   webRoot?: string;
+  /** Seed the demo (bots and demo tournaments) with this many bots; absent: no demo. */
+  demo?: { bots: number; admin: { email: string; password: string }; nextGameAfterMs?: number };
 }
 
 export interface Standalone {
@@ -91,6 +94,18 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
     ...[auth, tournament, gameEngine, ads, notification].flatMap((module) => module.components),
     http,
   );
+  if (options.demo) {
+    const demo = new Demo({
+      logger: logger.child({ component: 'demo' }),
+      clients,
+      games: gateway.games,
+      callerOfSession: (sessionId, deviceId) => gateway.callerOfSession(sessionId, deviceId),
+      admin: options.demo.admin,
+      bots: options.demo.bots,
+      nextGameAfterMs: options.demo.nextGameAfterMs,
+    });
+    components.push(demo.component());
+  }
   return { group, http };
 }
 

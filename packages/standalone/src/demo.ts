@@ -1,0 +1,349 @@
+import { randomBytes } from 'node:crypto';
+import type { Caller, GatewayClients, Games } from '@underdog/gateway';
+import { isAppError, type Component, type Logger } from '@underdog/kit';
+import {
+  ActorSchema,
+  GamePhase,
+  TournamentStatus,
+  create,
+  timestampDate,
+  timestampFromDate,
+  type Actor,
+  type Tournament,
+} from '@underdog/proto';
+import { appErrorFromRpc } from '@underdog/rpc';
+
+/** What the demo needs from the standalone process. */
+export interface DemoDependencies {
+  logger: Logger;
+  clients: GatewayClients;
+  games: Games;
+  callerOfSession(sessionId: string, deviceId: string): Caller;
+  admin: { email: string; password: string };
+  bots: number;
+  /** How long after start-up (and after a game ends) the next live demo game starts. */
+  nextGameAfterMs?: number;
+  now?: () => Date;
+}
+
+/** Every demo tournament's title starts with this, so the demo never touches an admin's own. */
+export const DEMO_TITLE_PREFIX = 'Demo';
+
+const RECONCILE_EVERY_MS = 10_000;
+const DRIVE_EVERY_MS = 1_000;
+/** The next live demo game starts this long after the previous one is over (or after start-up). */
+const NEXT_GAME_AFTER_MS = 75_000;
+/** An upcoming demo tournament with its offline window open, this far ahead. */
+const OFFLINE_DEMO_AHEAD_MS = 30 * 60_000;
+/** Bots join a demo tournament once its start is this close. */
+const JOIN_WITHIN_MS = 4 * 60_000;
+
+/**
+ * How a bot picks. The mix keeps a game going for several rounds: the crowd's favourite and the
+ * obvious contrarian pick are eliminated early, the random pickers thin out round by round, and a
+ * few bots doze off now and then.
+ */
+type Strategy = 'favourite' | 'contrarian' | 'random' | 'sleepy';
+const strategies: Strategy[] = ['favourite', 'contrarian', 'random', 'random', 'sleepy'];
+
+/** The option a bot picks this round, or undefined when it sits the round out. */
+export function pickImage(strategy: Strategy, random: () => number): number | undefined {
+  switch (strategy) {
+    case 'favourite':
+      return random() < 0.8 ? 0 : 1;
+    case 'contrarian':
+      return random() < 0.8 ? 3 : 2;
+    case 'random':
+      return Math.floor(random() * 4);
+    case 'sleepy':
+      return random() < 0.3 ? undefined : Math.floor(random() * 4);
+  }
+}
+
+interface Bot {
+  index: number;
+  email: string;
+  deviceId: string;
+  sessionId: string;
+  strategy: Strategy;
+}
+
+/**
+ * The standalone demo (DEMO=off disables it): bot players — clearly named "Bot NNN" — that join
+ * the demo tournaments and vote through the same `Games` functions people use, and a schedule
+ * that always has a demo game coming up within minutes and one with its offline window open.
+ * When a demo game ends, the next one is scheduled, so the demo never runs dry.
+ */
+export class Demo {
+  private readonly now: () => Date;
+  private readonly bots: Bot[] = [];
+  private readonly joined = new Map<string, Set<number>>();
+  private readonly out = new Map<string, Set<number>>();
+  private readonly roundsDriven = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private admin: Actor | undefined;
+  private stopped = false;
+  private botsReady = false;
+  private created = 0;
+
+  constructor(private readonly deps: DemoDependencies) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  component(): Component {
+    return {
+      name: 'demo',
+      start: async () => {
+        // Seeding runs in the background: the game is playable while the bots sign up.
+        void this.seed().catch((error: unknown) =>
+          this.deps.logger.error({ err: error }, 'demo: seeding failed'),
+        );
+      },
+      stop: async () => {
+        this.stopped = true;
+        for (const timer of this.timers) clearTimeout(timer);
+        this.timers.clear();
+      },
+    };
+  }
+
+  private async seed(): Promise<void> {
+    const { clients, admin } = this.deps;
+    const login = await clients.auth.login({
+      email: admin.email,
+      password: admin.password,
+      deviceId: 'demo-admin',
+    });
+    if (!login.user) throw new Error('demo: the admin could not sign in');
+    this.admin = create(ActorSchema, {
+      userId: login.user.id,
+      role: 'admin',
+      isEmailVerified: true,
+      deviceId: 'demo-admin',
+      username: login.user.username,
+    });
+    // The offline demo shows at once; the next live game is scheduled once the bots can play it.
+    await this.reconcile();
+    await this.signUpBots();
+    this.botsReady = true;
+    await this.reconcile();
+    this.deps.logger.info({ bots: this.bots.length }, 'demo: bots ready');
+    this.every(RECONCILE_EVERY_MS, () => this.reconcile());
+    this.every(DRIVE_EVERY_MS, () => this.drive());
+  }
+
+  private every(ms: number, task: () => Promise<void>): void {
+    const tick = () => {
+      if (this.stopped) return;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        task()
+          .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'demo: tick failed'))
+          .finally(tick);
+      }, ms);
+      this.timers.add(timer);
+    };
+    tick();
+  }
+
+  /** Registers and verifies the bots (code from the dev mailbox), a few at a time. */
+  private async signUpBots(): Promise<void> {
+    const { clients } = this.deps;
+    const pending: Array<Omit<Bot, 'sessionId'> & { sessionId: string }> = [];
+    const run = `${randomBytes(3).toString('hex')}`;
+    for (let start = 0; start < this.deps.bots && !this.stopped; start += 4) {
+      const batch = Array.from(
+        { length: Math.min(4, this.deps.bots - start) },
+        (_, offset) => start + offset + 1,
+      );
+      const registered = await Promise.all(
+        batch.map(async (index) => {
+          const number = String(index).padStart(3, '0');
+          const email = `bot-${number}-${run}@demo.underdog.local`;
+          const deviceId = `demo-bot-${run}-${number}`;
+          const answer = await clients.auth.register({
+            email,
+            displayName: `Bot ${number}`,
+            password: `bot${randomBytes(9).toString('base64url')}1a`,
+            deviceId,
+          });
+          return {
+            index,
+            email,
+            deviceId,
+            sessionId: answer.session?.id ?? '',
+            strategy: strategies[index % strategies.length] ?? 'random',
+          };
+        }),
+      );
+      pending.push(...registered);
+    }
+    for (let attempt = 0; attempt < 20 && pending.length > 0 && !this.stopped; attempt += 1) {
+      const { messages } = await clients.notification.listMailbox({});
+      const codes = new Map<string, string>();
+      for (const message of messages) {
+        const code = /\b(\d{6})\b/.exec(message.text)?.[1];
+        if (code && !codes.has(message.to)) codes.set(message.to, code);
+      }
+      for (const bot of [...pending]) {
+        const code = codes.get(bot.email);
+        if (!code) continue;
+        await clients.auth.verifyEmail({
+          proof: { case: 'code', value: code },
+          sessionId: bot.sessionId,
+        });
+        this.bots.push(bot);
+        pending.splice(pending.indexOf(bot), 1);
+      }
+      if (pending.length > 0) await sleep(500);
+    }
+  }
+
+  /** Keeps a demo game coming up and one with its offline window open; bots join the next one. */
+  private async reconcile(): Promise<void> {
+    const now = this.now().getTime();
+    const { tournaments } = await this.deps.clients.tournament.listTournaments({});
+    const demo = tournaments.filter((t) => t.title.startsWith(DEMO_TITLE_PREFIX));
+    const startOf = (t: Tournament) => (t.startAt ? timestampDate(t.startAt).getTime() : 0);
+    const upcoming = demo.filter((t) => t.status === TournamentStatus.UPCOMING);
+    const live = demo.filter((t) => t.status === TournamentStatus.LIVE);
+    if (
+      this.botsReady &&
+      live.length === 0 &&
+      !upcoming.some((t) => startOf(t) - now <= JOIN_WITHIN_MS)
+    ) {
+      const id = await this.createTournament({
+        title: `${DEMO_TITLE_PREFIX} Blitz #${this.created + 1}`,
+        description: 'A quick demo game with 5-second rounds against bots. Join in!',
+        prize: '$5,000',
+        startAt: new Date(now + (this.deps.nextGameAfterMs ?? NEXT_GAME_AFTER_MS)),
+        roundTimeSeconds: 5,
+      });
+      await this.joinBots(id);
+    }
+    if (!upcoming.some((t) => startOf(t) - now > 10 * 60_000)) {
+      await this.createTournament({
+        title: `${DEMO_TITLE_PREFIX} Offline Cup #${this.created + 1}`,
+        description: 'Pre-register your 17 choices now, or play live when it starts.',
+        prize: '$10,000',
+        startAt: new Date(now + OFFLINE_DEMO_AHEAD_MS),
+        roundTimeSeconds: 15,
+      });
+    }
+    for (const tournament of [...upcoming, ...live]) {
+      if (
+        tournament.status === TournamentStatus.UPCOMING &&
+        startOf(tournament) - now > JOIN_WITHIN_MS
+      )
+        continue;
+      await this.joinBots(tournament.id);
+    }
+  }
+
+  private async createTournament(draft: {
+    title: string;
+    description: string;
+    prize: string;
+    startAt: Date;
+    roundTimeSeconds: number;
+  }): Promise<string> {
+    this.created += 1;
+    const { tournament } = await this.deps.clients.tournament.createTournament({
+      actor: this.admin,
+      title: draft.title,
+      description: draft.description,
+      prize: draft.prize,
+      startAt: timestampFromDate(draft.startAt),
+      roundTimeSeconds: draft.roundTimeSeconds,
+    });
+    this.deps.logger.info(
+      { title: draft.title, startAt: draft.startAt },
+      'demo: tournament scheduled',
+    );
+    return tournament?.id ?? '';
+  }
+
+  private async joinBots(tournamentId: string): Promise<void> {
+    const joined = this.joined.get(tournamentId) ?? new Set<number>();
+    this.joined.set(tournamentId, joined);
+    for (const bot of this.bots) {
+      if (joined.has(bot.index) || this.stopped) continue;
+      try {
+        await this.deps.games.join(this.callerOf(bot), tournamentId);
+        joined.add(bot.index);
+      } catch (error) {
+        const reason = reasonOf(error);
+        // Too late to join: the game went on without this bot. Anything else is worth a look.
+        if (reason === 'JOIN_CLOSED') return;
+        this.deps.logger.warn({ err: error, tournamentId }, 'demo: a bot could not join');
+        return;
+      }
+    }
+  }
+
+  /** Casts the bots' votes of a round that just opened, spread over its voting time. */
+  private async drive(): Promise<void> {
+    const visitor = this.deps.callerOfSession('', 'demo');
+    for (const [tournamentId, joined] of this.joined) {
+      if (joined.size === 0) continue;
+      const game = await this.deps.games.liveGame(visitor, tournamentId);
+      if (game.phase === GamePhase.FINISHED) {
+        this.joined.delete(tournamentId);
+        this.out.delete(tournamentId);
+        continue;
+      }
+      const key = `${tournamentId}:${game.roundNumber}`;
+      if (game.phase !== GamePhase.VOTING || this.roundsDriven.has(key)) continue;
+      this.roundsDriven.add(key);
+      const deadline = game.phaseEndsAt ? timestampDate(game.phaseEndsAt).getTime() : 0;
+      const window = Math.max(0, deadline - this.now().getTime() - 1_200);
+      const out = this.out.get(tournamentId) ?? new Set<number>();
+      this.out.set(tournamentId, out);
+      for (const bot of this.bots) {
+        if (!joined.has(bot.index) || out.has(bot.index)) continue;
+        const option = pickImage(bot.strategy, Math.random);
+        if (option === undefined) continue;
+        const image = game.images[option];
+        if (!image) continue;
+        const timer = setTimeout(
+          () => {
+            this.timers.delete(timer);
+            void this.vote(bot, tournamentId, game.roundNumber, image.id, out);
+          },
+          200 + Math.random() * window,
+        );
+        this.timers.add(timer);
+      }
+    }
+  }
+
+  private async vote(
+    bot: Bot,
+    tournamentId: string,
+    roundNumber: number,
+    imageId: string,
+    out: Set<number>,
+  ): Promise<void> {
+    try {
+      await this.deps.games.vote(this.callerOf(bot), { tournamentId, roundNumber, imageId });
+    } catch (error) {
+      const reason = reasonOf(error);
+      if (reason === 'ELIMINATED' || reason === 'NOT_PARTICIPANT') out.add(bot.index);
+      else if (reason !== 'VOTING_CLOSED' && reason !== 'WRONG_ROUND')
+        this.deps.logger.warn({ err: error, tournamentId }, 'demo: a bot vote was refused');
+    }
+  }
+
+  private callerOf(bot: Bot): Caller {
+    return this.deps.callerOfSession(bot.sessionId, bot.deviceId);
+  }
+}
+
+function reasonOf(error: unknown): string | undefined {
+  const appError = isAppError(error) ? error : appErrorFromRpc(error);
+  return appError.reason ?? appError.code;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,85 @@
+import { createLogger } from '@underdog/kit';
+import { createStandalone, type Standalone } from '../src';
+import { browserAt } from './support';
+
+const admin = { email: 'admin@example.com', password: 'admin-password1' };
+
+interface TournamentView {
+  id: string;
+  title: string;
+  status: string;
+  startAt: string;
+}
+
+interface Statistics {
+  totalRounds: number;
+  participantCount: number;
+  winner: { username: string } | null;
+}
+
+const LIVE_GAME = /* GraphQL */ `
+  query ($id: ID!) {
+    liveGame(tournamentId: $id) {
+      phase
+      roundNumber
+      participantCount
+      winner {
+        username
+      }
+    }
+  }
+`;
+
+describe('the standalone demo', () => {
+  let standalone: Standalone;
+  const url = (path: string) => `http://127.0.0.1:${standalone.http.port()}${path}`;
+
+  beforeAll(async () => {
+    standalone = await createStandalone({
+      logger: createLogger({ service: 'underdog', level: 'silent' }),
+      env: {
+        ADMIN_EMAIL: admin.email,
+        ADMIN_PASSWORD: admin.password,
+        TOURNAMENT_SCHEDULER_POLL_MS: '50',
+      },
+      port: 0,
+      host: '127.0.0.1',
+      nodeEnv: 'test',
+      demo: { bots: 10, admin, nextGameAfterMs: 15_000 },
+    });
+    await standalone.group.start();
+  });
+  afterAll(() => standalone.group.stop());
+
+  it('schedules a live demo game and one with its offline window open, and its bots play the game to its end', async () => {
+    const visitor = browserAt(url, { deviceId: 'demo-watcher' });
+    let tournaments: TournamentView[] = [];
+    for (let attempt = 0; attempt < 50 && tournaments.length < 2; attempt += 1) {
+      tournaments = (await visitor.get('/api/tournaments')).body as TournamentView[];
+      if (tournaments.length < 2) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const blitz = tournaments.find((t) => t.title.startsWith('Demo Blitz'));
+    const offline = tournaments.find((t) => t.title.startsWith('Demo Offline Cup'));
+    expect(blitz?.status).toBe('upcoming');
+    // The offline window closes 5 minutes before the start; the demo keeps one open.
+    expect(new Date(offline?.startAt ?? 0).getTime() - Date.now()).toBeGreaterThan(10 * 60_000);
+
+    const id = blitz?.id ?? '';
+    let game: { phase: string; roundNumber: number; participantCount: number } | undefined;
+    const deadline = Date.now() + 170_000;
+    while (Date.now() < deadline) {
+      const answer = await visitor.graphql(LIVE_GAME, { id });
+      game = (answer.body as { data: { liveGame: typeof game } }).data.liveGame;
+      if (game?.phase === 'finished') break;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    expect(game?.phase).toBe('finished');
+    expect(game?.participantCount).toBe(10);
+
+    const statistics = (await visitor.get(`/api/tournaments/${id}/statistics`)).body as Statistics;
+    expect(statistics.totalRounds).toBeGreaterThanOrEqual(1);
+    expect(statistics.participantCount).toBe(10);
+    // Bots are clearly named: a winner, when there is one, is one of them.
+    if (statistics.winner) expect(statistics.winner.username).toMatch(/^bot_\d{3}/);
+  }, 200_000);
+});
