@@ -1,13 +1,23 @@
 // The game screen and the admin dashboard in a real browser (Debian's chromium driven by
 // playwright-core) against the bundled standalone process, as `npm start` runs it.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const bundle = join(__dirname, '..', '..', 'packages', 'standalone', 'dist', 'main.js');
 const shots = join(__dirname, '..', 'test-artifacts', 'game-admin');
-const axePath = require.resolve('axe-core/axe.min.js');
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const chromiumPath = '/usr/bin/chromium';
+
+/** Debian's chromium, installed with apt when missing; fails loudly when it cannot be had. */
+function ensureChromium(): void {
+  if (existsSync(chromiumPath)) return;
+  execFileSync('apt-get', ['update'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit' });
+  if (!existsSync(chromiumPath))
+    throw new Error(`chromium is not at ${chromiumPath} after apt-get`);
+}
 const ADMIN = { email: 'admin@e2e.local', password: 'adminpass123' };
 
 let child: ChildProcess;
@@ -41,7 +51,8 @@ beforeAll(async () => {
       }
     });
   });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  ensureChromium();
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
 }, 60_000);
 
 afterAll(async () => {
@@ -78,7 +89,8 @@ async function adminPage(): Promise<Page> {
 }
 
 async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axePath });
+  // Evaluated over the DevTools protocol, so the app's CSP (script-src 'self') stays enforced.
+  await page.evaluate(axeSource);
   const ids = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
