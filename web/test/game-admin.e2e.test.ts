@@ -1,114 +1,42 @@
 // The game screen and the admin dashboard in a real browser (Debian's chromium driven by
 // playwright-core) against the bundled standalone process, as `npm start` runs it.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import {
+  artifactsDir,
+  ensureChromium,
+  gqlData,
+  hasHorizontalOverflow,
+  launchChromium,
+  loginAs,
+  seriousViolations,
+  startStandalone,
+  type Standalone,
+} from './e2e-support';
 
-const bundle = join(__dirname, '..', '..', 'packages', 'standalone', 'dist', 'main.js');
-const shots = join(__dirname, '..', 'test-artifacts', 'game-admin');
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const chromiumPath = '/usr/bin/chromium';
-
-/** Debian's chromium, installed with apt when missing; fails loudly when it cannot be had. */
-function ensureChromium(): void {
-  if (existsSync(chromiumPath)) return;
-  execFileSync('apt-get', ['update'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit' });
-  if (!existsSync(chromiumPath))
-    throw new Error(`chromium is not at ${chromiumPath} after apt-get`);
-}
-const ADMIN = { email: 'admin@e2e.local', password: 'adminpass123' };
-
-let child: ChildProcess;
+let app: Standalone;
 let base: string;
 let browser: Browser;
+let shots: string;
 
 beforeAll(async () => {
-  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`pnpm build\` first`);
   ensureChromium();
-  mkdirSync(shots, { recursive: true });
-  child = spawn(process.execPath, [bundle], {
-    env: {
-      PATH: process.env.PATH,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      // The test makes its own tournaments; the demo's would crowd its lists.
-      DEMO: 'off',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no 'listening' line in:\n${output}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  shots = artifactsDir('game-admin');
+  // The test makes its own tournaments; the demo's would crowd its lists.
+  app = await startStandalone({ DEMO: 'off' });
+  base = app.base;
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  child?.kill('SIGINT');
+  await app?.stop();
 });
-
-async function gql<T>(
-  page: Page,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Promise<T> {
-  return page.evaluate(
-    async ([q, v]) => {
-      const response = await fetch('/graphql', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Device-ID': 'e2e-game-admin' },
-        body: JSON.stringify({ query: q, variables: v }),
-      });
-      return (await response.json()) as never;
-    },
-    [query, variables] as const,
-  );
-}
 
 async function adminPage(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${base}/`);
-  await gql(page, 'mutation($e:String!,$p:String!){login(email:$e,password:$p){id}}', {
-    e: ADMIN.email,
-    p: ADMIN.password,
-  });
+  await loginAs(page, base);
   return page;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated over the DevTools protocol, so the app's CSP (script-src 'self') stays enforced.
-  await page.evaluate(axeSource);
-  const ids = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(context: unknown): Promise<{
-            violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-          }>;
-        };
-      }
-    ).axe;
-    // The shared app header is the shell's (checked by its own suite); these are the screens.
-    const result = await axe.run({ exclude: [['.app-header']] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  return ids;
 }
 
 describe('the admin dashboard in the browser', () => {
@@ -194,7 +122,7 @@ describe('the admin dashboard in the browser', () => {
 describe('the game screen in the browser', () => {
   it('watches a game from its lobby through a round to its end, then shows its statistics', async () => {
     const admin = await adminPage();
-    const created = await gql<{ data: { createTournament: { id: string } } }>(
+    const created = await gqlData<{ createTournament: { id: string } }>(
       admin,
       'mutation($i:TournamentInput!){createTournament(input:$i){id}}',
       {
@@ -206,7 +134,7 @@ describe('the game screen in the browser', () => {
         },
       },
     );
-    const id = created.data.createTournament.id;
+    const id = created.createTournament.id;
     const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
     await page.goto(`${base}/game/${id}?mode=watch`);
     await page.getByText('Watching Tournament').waitFor();
@@ -220,10 +148,7 @@ describe('the game screen in the browser', () => {
     await page.screenshot({ path: join(shots, 'game-round-360.png'), fullPage: true });
     await page.getByText('Tournament Complete!').waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(shots, 'game-finished-360.png'), fullPage: true });
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth > window.innerWidth,
-    );
-    expect(overflow).toBe(false);
+    expect(await hasHorizontalOverflow(page)).toBe(false);
     await page.goto(`${base}/game/${id}?mode=results`);
     await page.getByText('COMPLETED', { exact: true }).waitFor();
     await page.getByText('Rounds completed in this tournament').waitFor();

@@ -1,0 +1,223 @@
+// What the browser suites share: Debian's chromium (driven by playwright-core), the bundled
+// standalone process as `npm start` runs it, GraphQL/REST from inside a page, axe and the
+// screenshot-at-two-widths check. Each e2e file starts one standalone process and one browser.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const bundle = join(__dirname, '..', '..', 'packages', 'standalone', 'dist', 'main.js');
+export const chromiumPath = '/usr/bin/chromium';
+export const ADMIN = { email: 'admin@e2e.local', password: 'adminpass123' };
+
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Debian's chromium, installed with apt when missing; fails loudly when it cannot be had. */
+export function ensureChromium(): void {
+  if (existsSync(chromiumPath)) return;
+  execFileSync('apt-get', ['update'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit' });
+  if (!existsSync(chromiumPath))
+    throw new Error(`chromium is not at ${chromiumPath} after apt-get`);
+}
+
+/** The folder (under web/test-artifacts, gitignored) a suite saves its screenshots in. */
+export function artifactsDir(name: string): string {
+  const dir = join(__dirname, '..', 'test-artifacts', name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export interface Standalone {
+  child: ChildProcess;
+  /** e.g. http://127.0.0.1:41234 */
+  base: string;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns the bundled standalone app on a free port (PORT=0) with the e2e admin and the given
+ * extra environment (e.g. DEMO=off) and resolves once it logs the URL it listens on.
+ */
+export async function startStandalone(env: Record<string, string> = {}): Promise<Standalone> {
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`pnpm build\` first`);
+  const child = spawn(process.execPath, [bundle], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no 'listening' line in:\n${output}`)), 30_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`standalone exited (${code}) before listening:\n${output}`));
+    });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  return {
+    child,
+    base,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGINT');
+      }),
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+}
+
+export interface GraphQLResponse<T> {
+  data?: T;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+/** A GraphQL request from inside the page: same origin, so the session cookie goes along. */
+export async function gql<T>(
+  page: Page,
+  query: string,
+  variables: Record<string, unknown> = {},
+  deviceId = 'e2e-browser',
+): Promise<GraphQLResponse<T>> {
+  return page.evaluate(
+    async ([q, v, d]) => {
+      const response = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Device-ID': d },
+        body: JSON.stringify({ query: q, variables: v }),
+      });
+      return (await response.json()) as never;
+    },
+    [query, variables, deviceId] as const,
+  );
+}
+
+/** A GraphQL request whose data must be there: throws with the errors otherwise. */
+export async function gqlData<T>(
+  page: Page,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
+  const response = await gql<T>(page, query, variables);
+  if (!response.data || response.errors?.length)
+    throw new Error(`GraphQL failed: ${JSON.stringify(response.errors)}`);
+  return response.data;
+}
+
+/** A REST request from inside the page (JSON Content-Type only with a body). */
+export async function rest<T>(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+  deviceId = 'e2e-browser',
+): Promise<{ status: number; body: T }> {
+  return page.evaluate(
+    async ([m, p, b, d]) => {
+      const headers: Record<string, string> = { 'X-Device-ID': d };
+      if (b !== undefined) headers['Content-Type'] = 'application/json';
+      const response = await fetch(p, {
+        method: m,
+        headers,
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
+      const text = await response.text();
+      return { status: response.status, body: (text ? JSON.parse(text) : null) as never };
+    },
+    [method, path, body, deviceId] as const,
+  );
+}
+
+/** Logs the page's context in as the e2e admin (the cookie then serves every page of it). */
+export async function loginAs(
+  page: Page,
+  base: string,
+  who: { email: string; password: string } = ADMIN,
+): Promise<void> {
+  if (!page.url().startsWith(base)) await page.goto(`${base}/`);
+  await gqlData(page, 'mutation($e:String!,$p:String!){login(email:$e,password:$p){id}}', {
+    e: who.email,
+    p: who.password,
+  });
+}
+
+/**
+ * axe-core's serious and critical violations on the page, as "rule: targets" lines.
+ * Evaluated over the DevTools protocol, so the app's CSP (script-src 'self') stays enforced.
+ */
+export async function seriousViolations(
+  page: Page,
+  exclude: string[] = ['.app-header'],
+): Promise<string[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async (excluded) => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(context: unknown): Promise<{
+            violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run({ exclude: excluded.map((selector) => [selector]) });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }, exclude);
+}
+
+/** Whether the document is wider than the viewport (content clipped or scrolling sideways). */
+export function hasHorizontalOverflow(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 360, height: 800 };
+
+/**
+ * Screenshots the page at 1280 px and at 360 px (as `<name>-1280.png`, `<name>-360.png`) and
+ * returns whether the 360 px layout overflowed horizontally; the viewport is restored after.
+ * `ready` is awaited after each resize, so the shot shows the settled layout.
+ */
+export async function shootBothWidths(
+  page: Page,
+  dir: string,
+  name: string,
+  ready: () => Promise<unknown> = async () => undefined,
+): Promise<{ overflowAt360: boolean }> {
+  const before = page.viewportSize() ?? DESKTOP;
+  await page.setViewportSize(DESKTOP);
+  await ready();
+  await page.screenshot({ path: join(dir, `${name}-1280.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  await ready();
+  const overflowAt360 = await hasHorizontalOverflow(page);
+  await page.screenshot({ path: join(dir, `${name}-360.png`), fullPage: true });
+  await page.setViewportSize(before);
+  return { overflowAt360 };
+}
