@@ -98,7 +98,11 @@ export class Accounts {
     return toUserView(required(user, 'user'));
   }
 
-  async verifyEmail(caller: Caller, input: VerifyEmailInput): Promise<UserView> {
+  /**
+   * The verified user for the caller's own session (and the link's holder); null when a code
+   * was sent with an e-mail and no session of that account: a visitor learns nothing of it.
+   */
+  async verifyEmail(caller: Caller, input: VerifyEmailInput): Promise<UserView | null> {
     // A stale cookie is dropped here, so a code sent with an e-mail still reaches that account.
     const signedIn = await caller.session.current();
     const account = signedIn?.user.email ?? ('email' in input ? input.email : undefined);
@@ -118,11 +122,9 @@ export class Accounts {
         email: 'email' in input ? (input.email ?? '') : '',
       }),
     );
-    const verified = required(user, 'user');
-    if (signedIn && signedIn.user.id === verified.id) {
-      caller.session.refreshed(verified);
-    }
-    return toUserView(verified);
+    if (!user) return null;
+    if (signedIn && signedIn.user.id === user.id) caller.session.refreshed(user);
+    return toUserView(user);
   }
 
   async resendVerification(caller: Caller, input: { email: string }): Promise<string> {

@@ -155,36 +155,24 @@ export class Accounts {
    * Verifies with the 6-digit code of the session's user, or else of the user with `email`.
    * Every attempt is counted before the code is compared, so even concurrent guesses get five
    * tries in all; the fifth wrong one voids the code.
+   *
+   * The session's own user learns why a code failed (CODE_INVALID, CODE_VOIDED, CODE_EXPIRED,
+   * NO_CODE) and gets its user back, also when already verified. A caller naming an e-mail
+   * instead learns nothing about the account: whatever its state (unknown, verified, no code,
+   * voided, expired) a wrong code is the one CODE_INVALID, after the same argon2 comparison;
+   * the right code verifies, and the answer is null: the user goes only to its own session.
    */
-  async verifyWithCode(code: string, owner: { sessionId?: string; email?: string }): Promise<User> {
-    let user = await this.codeOwner(owner);
-    if (!user) {
-      await verifySecret(this.deps.dummyPasswordHash, code);
-      throw authErrors.codeInvalid();
+  async verifyWithCode(
+    code: string,
+    owner: { sessionId?: string; email?: string },
+  ): Promise<User | null> {
+    if (owner.sessionId) {
+      const signedIn = await this.resolveSessionOrNull(owner.sessionId);
+      if (signedIn) return this.verifyOwnCode(signedIn.user, code);
     }
-    for (let round = 0; round < MAX_CODE_ROUNDS; round += 1) {
-      if (user.isEmailVerified) return user;
-      const now = this.now();
-      const refusal = codeRefusal(user.verification, now);
-      if (refusal) throw refusalError(refusal);
-      const pending = user.verification;
-      if (!pending) throw authErrors.noCode();
-      const spent = await this.users.spendCodeAttempt(user.id, pending);
-      if (spent) {
-        if (await verifySecret(pending.codeHash, code))
-          return this.completeVerification(user, pending);
-        const attempts = spent.verification?.failedAttempts ?? 0;
-        this.logger.info({ userId: user.id, attempts }, 'wrong verification code');
-        throw codeRefusal(spent.verification, now) === 'CODE_VOIDED'
-          ? authErrors.codeVoided()
-          : authErrors.codeInvalid();
-      }
-      // Verified, resent or voided meanwhile: decide on the current state.
-      const current = await this.users.byId(user.id);
-      if (!current) throw authErrors.codeInvalid();
-      user = current;
-    }
-    throw authErrors.codeInvalid();
+    if (!owner.email) throw authErrors.noSession();
+    await this.verifyCodeByEmail(owner.email, code);
+    return null;
   }
 
   /**
@@ -318,15 +306,49 @@ export class Accounts {
     return verified;
   }
 
-  /** Whose code: the session's user (preferred), else the user with the e-mail, if any. */
-  private async codeOwner(owner: { sessionId?: string; email?: string }): Promise<User | null> {
-    if (owner.sessionId) {
-      const signedIn = await this.resolveSessionOrNull(owner.sessionId);
-      if (signedIn) return signedIn.user;
-      if (!owner.email) throw authErrors.noSession();
+  /** The session's own user: every refusal says why, and a verified user is a success. */
+  private async verifyOwnCode(user: User, code: string): Promise<User> {
+    const check = await this.checkCode(user, code);
+    if (check.outcome === 'refused') throw refusalError(check.refusal);
+    return check.user;
+  }
+
+  /** Nothing but "verified" or the one CODE_INVALID, after one argon2 comparison either way. */
+  private async verifyCodeByEmail(email: string, code: string): Promise<void> {
+    const user = await this.users.byEmail(email);
+    const check = user ? await this.checkCode(user, code) : undefined;
+    if (check?.outcome === 'verified') return;
+    if (check?.outcome !== 'refused' || !check.compared) {
+      await verifySecret(this.deps.dummyPasswordHash, code);
     }
-    if (owner.email) return this.users.byEmail(owner.email);
-    throw authErrors.noSession();
+    throw authErrors.codeInvalid();
+  }
+
+  /** Checks `code` against the user's pending verification, verifying the user if it matches. */
+  private async checkCode(owner: User, code: string): Promise<CodeCheck> {
+    let user = owner;
+    for (let round = 0; round < MAX_CODE_ROUNDS; round += 1) {
+      if (user.isEmailVerified) return { outcome: 'already-verified', user };
+      const now = this.now();
+      const pending = user.verification;
+      const refusal = codeRefusal(pending, now);
+      if (refusal || !pending) return refused(refusal ?? 'NO_CODE', false);
+      const spent = await this.users.spendCodeAttempt(user.id, pending);
+      if (spent) {
+        if (await verifySecret(pending.codeHash, code)) {
+          return { outcome: 'verified', user: await this.completeVerification(user, pending) };
+        }
+        const attempts = spent.verification?.failedAttempts ?? 0;
+        this.logger.info({ userId: user.id, attempts }, 'wrong verification code');
+        const voided = codeRefusal(spent.verification, now) === 'CODE_VOIDED';
+        return refused(voided ? 'CODE_VOIDED' : 'CODE_INVALID', true);
+      }
+      // Verified, resent or voided meanwhile: decide on the current state.
+      const current = await this.users.byId(user.id);
+      if (!current) return refused('CODE_INVALID', false);
+      user = current;
+    }
+    return refused('CODE_INVALID', false);
   }
 
   private async resolveSessionOrNull(sessionId: string): Promise<SignedIn | null> {
@@ -379,7 +401,19 @@ export class Accounts {
   }
 }
 
-function refusalError(refusal: CodeRefusal): AppError {
+/** Why a code did not verify: one of the domain's refusals, or simply the wrong code. */
+type Refusal = CodeRefusal | 'CODE_INVALID';
+
+/** What one code check came to; `compared` says whether a stored code hash was compared. */
+type CodeCheck =
+  | { outcome: 'verified' | 'already-verified'; user: User }
+  | { outcome: 'refused'; refusal: Refusal; compared: boolean };
+
+function refused(refusal: Refusal, compared: boolean): CodeCheck {
+  return { outcome: 'refused', refusal, compared };
+}
+
+function refusalError(refusal: Refusal): AppError {
   switch (refusal) {
     case 'NO_CODE':
       return authErrors.noCode();
@@ -387,5 +421,7 @@ function refusalError(refusal: CodeRefusal): AppError {
       return authErrors.codeVoided();
     case 'CODE_EXPIRED':
       return authErrors.codeExpired();
+    case 'CODE_INVALID':
+      return authErrors.codeInvalid();
   }
 }

@@ -69,7 +69,8 @@ export function authRoutes(accounts: Accounts): RegisterRoutes {
             const code = parseInput(verificationCode, proof.value);
             const email = request.email ? parseInput(emailInput, request).email : undefined;
             const user = await accounts.verifyWithCode(code, { sessionId, email });
-            return { user: toUserMessage(user) };
+            // Set only for the caller's own session: an e-mail names an account, not a caller.
+            return user ? { user: toUserMessage(user) } : {};
           }
           case 'token': {
             const user = await accounts.verifyWithToken(proof.value, sessionId);

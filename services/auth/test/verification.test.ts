@@ -1,4 +1,6 @@
 import { Code } from '@underdog/rpc';
+// The module object itself (a CommonJS module): the adapter calls its `verify`, which the spy sees.
+import argon2 from 'argon2';
 import {
   expiresAt,
   minutes,
@@ -50,12 +52,89 @@ describe('e-mail verification', () => {
     ]);
   });
 
-  it('verifies by e-mail address when there is no session', async () => {
-    const { code } = await registerPlayer(auth, { email: 'gina@example.com' });
+  it('verifies by e-mail address when there is no session, without revealing the user', async () => {
+    const { code, player } = await registerPlayer(auth, { email: 'gina@example.com' });
 
     const verified = await verifyCode(code, { email: ' Gina@Example.com ' });
 
-    expect(verified.user?.isEmailVerified).toBe(true);
+    expect(verified.user).toBeUndefined();
+    const { email, password } = player;
+    const login = await auth.client.login({ email, password, deviceId: 'another-device' });
+    expect(login.user?.isEmailVerified).toBe(true);
+    expect(auth.userEvents.map((event) => event.headers['event-type'])).toEqual([
+      'underdog.events.v1.UserRegistered',
+      'underdog.events.v1.UserEmailVerified',
+    ]);
+  });
+
+  it('answers a wrong code by e-mail alike for unknown, unverified, verified, voided and expired accounts', async () => {
+    const unverified = await registerPlayer(auth);
+    const verified = await registerPlayer(auth);
+    await verifyCode(verified.code, { sessionId: verified.sessionId });
+    const voided = await registerPlayer(auth);
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await rpcFailure(verifyCode(wrongCode(voided.code), { sessionId: voided.sessionId }));
+    }
+    const expired = await registerPlayer(auth);
+    auth.clock.advance(minutes(10));
+    const fresh = await registerPlayer(auth);
+
+    const outcomes = await Promise.all(
+      [
+        { email: 'ghost@example.com', code: '123456' },
+        { email: fresh.player.email, code: wrongCode(fresh.code) },
+        { email: unverified.player.email, code: '123456' },
+        { email: verified.player.email, code: wrongCode(verified.code) },
+        { email: verified.player.email, code: verified.code },
+        { email: voided.player.email, code: voided.code },
+        { email: expired.player.email, code: expired.code },
+      ].map(({ email, code }) => rpcFailure(verifyCode(code, { email }))),
+    );
+
+    expect(outcomes).toEqual(Array.from({ length: 7 }, () => codeInvalid));
+    // The verified account was not "verified again": no second event.
+    expect(
+      auth.userEvents.filter(
+        (event) => event.headers['event-type'] === 'underdog.events.v1.UserEmailVerified',
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('compares one argon2 hash for every wrong code by e-mail, whatever the account', async () => {
+    const comparisons = jest.spyOn(argon2, 'verify');
+    try {
+      const unverified = await registerPlayer(auth);
+      const verified = await registerPlayer(auth);
+      await verifyCode(verified.code, { sessionId: verified.sessionId });
+      const expired = await registerPlayer(auth);
+      auth.clock.advance(minutes(10));
+      const pending = await registerPlayer(auth);
+
+      for (const email of [
+        'ghost@example.com',
+        verified.player.email,
+        expired.player.email,
+        pending.player.email,
+      ]) {
+        comparisons.mockClear();
+        await rpcFailure(verifyCode(wrongCode(unverified.code), { email }));
+        expect({ email, comparisons: comparisons.mock.calls.length }).toEqual({
+          email,
+          comparisons: 1,
+        });
+      }
+    } finally {
+      comparisons.mockRestore();
+    }
+  });
+
+  it('still tells its own session why a code failed', async () => {
+    const { sessionId, code } = await registerPlayer(auth);
+    auth.clock.advance(minutes(10));
+
+    expect(await rpcFailure(verifyCode(code, { sessionId, email: 'ghost@example.com' }))).toEqual(
+      codeExpired,
+    );
   });
 
   it('answers an already verified user with the user (verifying twice is harmless)', async () => {

@@ -50,8 +50,12 @@ export const accountsTypeDefs = /* GraphQL */ `
     login(email: String!, password: String!): User!
     "Ends the session and clears the cookie; true even without one."
     logout: Boolean!
-    "Verifies with the 6-digit code (the session's user, else email's) or with the link token."
-    verifyEmail(code: String, email: String, token: String): User!
+    """
+    Verifies with the 6-digit code (the session's user, else email's) or with the link token.
+    Null after a right code sent with an e-mail and no session of that account: the user is
+    returned only to its own session (and to the link's holder).
+    """
+    verifyEmail(code: String, email: String, token: String): User
     "Sends a new code; answers with the message to show."
     resendVerification(email: String!): String!
     updateProfile(displayName: String!): User!

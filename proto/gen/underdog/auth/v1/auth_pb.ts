@@ -385,6 +385,9 @@ export const VerifyEmailRequestSchema: GenMessage<VerifyEmailRequest> = /*@__PUR
  */
 export type VerifyEmailResponse = Message<"underdog.auth.v1.VerifyEmailResponse"> & {
   /**
+   * The verified user, for the caller's own session and for the link token; unset when the
+   * code was sent with an e-mail and no session of that account (the user is not revealed).
+   *
    * @generated from field: underdog.auth.v1.User user = 1;
    */
   user?: User | undefined;

@@ -36,7 +36,8 @@ export function VerifyEmailPage() {
     try {
       const { data } = await verify({ variables });
       if (!data) throw new Error('no data');
-      setUser(data.verifyEmail);
+      // Null when verified by e-mail and code without a session: nobody to sign in here.
+      if (data.verifyEmail) setUser(data.verifyEmail);
       setState({ kind: 'success' });
       toast({ title: 'Email Verified!' });
     } catch (error) {
