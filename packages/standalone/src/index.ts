@@ -1,1 +1,6 @@
-export { createStandalone, type Standalone, type StandaloneOptions } from './standalone';
+export {
+  createStandalone,
+  listeningUrl,
+  type Standalone,
+  type StandaloneOptions,
+} from './standalone';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isWebRoot } from '@underdog/gateway';
 import { ConfigError, createLogger, runUntilSignal, type Environment } from '@underdog/kit';
 import { standaloneConfig } from './config';
-import { createStandalone, type Standalone } from './standalone';
+import { createStandalone, listeningUrl, type Standalone } from './standalone';
 
 /**
  * The standalone game has no stored data between runs, so without ADMIN_EMAIL/ADMIN_PASSWORD it
@@ -64,7 +64,7 @@ async function main() {
     process.exit(error instanceof ConfigError ? 78 : 1);
   }
   await runUntilSignal(standalone.group, logger);
-  const url = `http://localhost:${standalone.http.port()}`;
+  const url = listeningUrl(config.HOST, standalone.http.port());
   const lines = [`Underdog is running at ${url} (Ctrl-C stops it)`];
   if (generated) {
     lines.push(`Admin for this run: ${env.ADMIN_EMAIL} / ${env.ADMIN_PASSWORD}`);

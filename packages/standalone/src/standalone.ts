@@ -48,7 +48,10 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
   const registry = createMetricsRegistry('standalone');
   const infrastructure = createMemoryInfrastructure(logger);
 
-  async function create<C>(definition: ServiceDefinition<C>): Promise<ServiceModule> {
+  async function create<C>(
+    definition: ServiceDefinition<C>,
+    adjust: (config: C) => C = (config) => config,
+  ): Promise<ServiceModule> {
     return definition.create(
       {
         logger: logger.child({ service: definition.name }),
@@ -56,7 +59,7 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
         infrastructure,
         nodeEnv: options.nodeEnv,
       },
-      definition.config(env),
+      adjust(definition.config(env)),
     );
   }
 
@@ -64,7 +67,13 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
   const tournament = await create(tournamentService);
   const gameEngine = await create(gameEngineService);
   const ads = await create(adsService);
-  const notification = await create(notificationService);
+  // Without PUBLIC_URL, links in e-mails point at the address this process listens on (PORT=0
+  // included), which is known only once it listens: the link is made when an e-mail is sent.
+  const notification = await create(notificationService, (config) =>
+    config.publicUrlConfigured
+      ? config
+      : { ...config, publicUrl: () => listeningUrl(options.host, http.port()) },
+  );
 
   const clients = createGatewayClients({
     auth: { mode: 'in-process', routes: rpcRoutesOf('auth', auth) },
@@ -112,4 +121,11 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
 function rpcRoutesOf(name: string, module: ServiceModule): RegisterRoutes {
   if (!module.registerRpc) throw new Error(`the ${name} service has no RPC handlers`);
   return module.registerRpc;
+}
+
+/** The address a browser on this machine reaches the server at: `localhost` for a wildcard. */
+export function listeningUrl(host: string, port: number): string {
+  const wildcard = host === '' || host === '0.0.0.0' || host === '::';
+  const name = wildcard ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }

@@ -11,6 +11,7 @@ import {
 } from '@underdog/proto';
 import { Counter } from 'prom-client';
 import { z } from 'zod';
+import type { PublicUrl } from './config';
 import { MailRejectedError, type Mailer } from './mailer';
 import { RecentIds } from './recent-ids';
 import { renderVerificationEmail, verificationLink } from './templates';
@@ -51,7 +52,7 @@ export interface NotificationConsumerOptions {
   bus: EventBus;
   mailer: Mailer;
   /** Base of the links in e-mails (the web app), without a trailing slash. */
-  publicUrl: string;
+  publicUrl: PublicUrl;
   logger: Logger;
   registry: Registry;
   now?: () => Date;
@@ -174,7 +175,7 @@ export class NotificationRequestHandler {
     const email = renderVerificationEmail({
       displayName: request.displayName,
       code: checked.data.code,
-      link: verificationLink(this.options.publicUrl, checked.data.token),
+      link: verificationLink(publicUrlOf(this.options.publicUrl), checked.data.token),
       validForMinutes: expiresAt === undefined ? undefined : Math.ceil((expiresAt - now) / 60_000),
     });
     try {
@@ -220,4 +221,8 @@ export function notificationRequestsConsumer(options: NotificationConsumerOption
       subscription = undefined;
     },
   };
+}
+
+function publicUrlOf(publicUrl: PublicUrl): string {
+  return typeof publicUrl === 'string' ? publicUrl : publicUrl();
 }

@@ -17,6 +17,7 @@ describe('the notification config', () => {
       smtpUrl: undefined,
       mailFrom: 'Underdog <no-reply@underdog.local>',
       publicUrl: 'http://localhost:8080',
+      publicUrlConfigured: false,
     });
   });
 
@@ -31,6 +32,7 @@ describe('the notification config', () => {
       smtpUrl: 'smtp://mail.internal:1025',
       mailFrom: 'Games <games@example.com>',
       publicUrl: 'https://play.example.com',
+      publicUrlConfigured: true,
     });
   });
 
