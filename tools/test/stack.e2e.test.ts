@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,14 @@ import { chartDir, dashboardMetricNames } from './helm-support';
  * The distributed mode on real servers: every service and the gateway as its own process, as
  * `npm run stack` runs them (here on the harness's Kafka, Redis, MongoDB-wire and SMTP servers).
  */
+/** The fields of a process's JSON log line that these tests read. */
+interface LogLine {
+  service?: string;
+  requestId?: string;
+  path?: string;
+  status?: number;
+}
+
 describe('the distributed stack', () => {
   let stack: Stack;
   const exits: string[] = [];
@@ -82,5 +91,59 @@ describe('the distributed stack', () => {
     );
     expect([...new Set(missing)]).toEqual([]);
     expect(exported.get('underdog_consumer_lag_messages')).toContain('game-engine');
+  });
+
+  it('follows one request id (sent, or made up) from the gateway into the auth process: log lines, error body, response header', async () => {
+    const logOf = (name: string) => stack.processes.find((p) => p.name === name)!.logFile;
+    /** The JSON log lines of a process that carry `requestId`, waiting up to 10 s for `want`. */
+    async function linesWith(name: string, requestId: string, want: (line: LogLine) => boolean) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const lines = readFileSync(logOf(name), 'utf8')
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as LogLine)
+          .filter((line) => line.requestId === requestId);
+        if (lines.some(want) || Date.now() > deadline) return lines;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    // A failing call as the spec's client makes it: a wrong code for an address nobody has.
+    const verify = (headers: Record<string, string>) =>
+      fetch(`${stack.gatewayUrl}/api/verify-email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-device-id': 'device-e2e', ...headers },
+        body: JSON.stringify({ email: `nobody-${randomUUID()}@example.com`, code: '123456' }),
+      });
+
+    const sent = `e2e-${randomUUID()}`;
+    const withId = await verify({ 'x-request-id': sent });
+    const withoutId = await verify({});
+    const madeUp = withoutId.headers.get('x-request-id') ?? '';
+    expect(madeUp).toMatch(/^[0-9a-f-]{36}$/);
+    expect(madeUp).not.toBe(sent);
+
+    for (const [response, requestId] of [
+      [withId, sent],
+      [withoutId, madeUp],
+    ] as const) {
+      expect(response.status).toBe(400);
+      expect(response.headers.get('x-request-id')).toBe(requestId);
+      expect(await response.json()).toEqual({
+        message: 'Invalid verification code',
+        code: 'CODE_INVALID',
+        requestId,
+      });
+      const gatewayLine = (line: LogLine) =>
+        line.service === 'gateway' && line.path === '/api/verify-email' && line.status === 400;
+      const authLine = (line: LogLine) =>
+        line.service === 'auth' &&
+        line.path === '/underdog.auth.v1.AuthService/VerifyEmail' &&
+        line.status === 400;
+      expect((await linesWith('gateway', requestId, gatewayLine)).filter(gatewayLine)).toHaveLength(
+        1,
+      );
+      expect((await linesWith('auth', requestId, authLine)).filter(authLine)).toHaveLength(1);
+    }
   });
 });

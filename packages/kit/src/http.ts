@@ -28,7 +28,12 @@ export interface HttpAppOptions {
  * Every request gets a request id first (`requestIdMiddleware`). Routes are added by the caller;
  * `finishHttpApp` adds the JSON 404 and error handlers last.
  */
-export function createHttpApp({ registry, readiness, middleware = [] }: HttpAppOptions): Express {
+export function createHttpApp({
+  logger,
+  registry,
+  readiness,
+  middleware = [],
+}: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
@@ -43,7 +48,8 @@ export function createHttpApp({ registry, readiness, middleware = [] }: HttpAppO
     const end = duration.startTimer();
     res.on('finish', () => {
       const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
-      end({ method: req.method, route, status: String(res.statusCode) });
+      const seconds = end({ method: req.method, route, status: String(res.statusCode) });
+      logRequest(logger, req, res, route, seconds);
     });
     next();
   });
@@ -70,6 +76,37 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
   res.locals.requestId = requestId;
   res.setHeader(REQUEST_ID_HEADER, requestId);
   runWithRequestId(requestId, next);
+}
+
+/** Probes and scrapes: every few seconds, so their lines are debug. */
+const quietPaths = new Set(['/healthz', '/readyz', '/metrics']);
+/** A Connect procedure, `/package.Service/Method`: safe to log as it is (no ids, no secrets). */
+const rpcPath = /^\/[A-Za-z_][\w.]*\.[A-Za-z_]\w*\/[A-Za-z_]\w*$/;
+
+/**
+ * One line per request, with its id (the `requestId` every other line of it carries too), so a
+ * call can be followed from the gateway into the services it called. The path is the route's
+ * pattern or the RPC procedure, never the raw URL: a path can carry a link token.
+ */
+function logRequest(
+  logger: Logger,
+  req: Request,
+  res: Response,
+  route: string,
+  seconds: number,
+): void {
+  const quiet = quietPaths.has(req.path);
+  if (!logger.isLevelEnabled(quiet ? 'debug' : 'info')) return;
+  const path = route !== 'unmatched' ? route : rpcPath.test(req.path) ? req.path : 'unmatched';
+  const fields = {
+    requestId: requestIdOf(res),
+    method: req.method,
+    path,
+    status: res.statusCode,
+    durationMs: Math.round(seconds * 1000),
+  };
+  if (quiet) logger.debug(fields, 'request');
+  else logger.info(fields, 'request');
 }
 
 function requestIdOf(res: Response): string | undefined {

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import express from 'express';
 import {
   AppError,
@@ -89,5 +90,74 @@ describe('the HTTP app every process serves', () => {
     const missing = await fetch(url('/nowhere'));
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual(errorBody('Not found', 'NOT_FOUND'));
+  });
+});
+
+describe('the request log line', () => {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  const logged = createLogger({ service: 'test', level: 'info', destination });
+  const app = createHttpApp({
+    logger: logged,
+    registry: createMetricsRegistry('test-log'),
+    readiness: async () => ({ ready: true, checks: {} }),
+  });
+  app.get('/links/:token', () => {
+    throw new AppError('BAD_REQUEST', 'Invalid link');
+  });
+  app.post('/underdog.auth.v1.AuthService/VerifyEmail', (_req, res) => void res.json({}));
+  finishHttpApp(app, logged);
+  const http = httpServerComponent(app, { port: 0, host: '127.0.0.1' });
+  const group = new ComponentGroup(logged, [http]);
+  const url = (path: string) => `http://127.0.0.1:${http.port()}${path}`;
+  const requestLines = () => lines.filter((line) => line.msg === 'request');
+
+  beforeAll(() => group.start());
+  afterAll(() => group.stop());
+  beforeEach(() => lines.splice(0));
+
+  it('logs each request once with its request id, method, route pattern and status', async () => {
+    const response = await fetch(url('/links/secret-token?x=1'), {
+      headers: { 'x-request-id': 'req-42' },
+    });
+    expect(response.status).toBe(400);
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(requestLines()).toEqual([
+      expect.objectContaining({
+        level: 30,
+        requestId: 'req-42',
+        method: 'GET',
+        path: '/links/:token',
+        status: 400,
+        durationMs: expect.any(Number) as unknown,
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('secret-token');
+  });
+
+  it('names an RPC by its procedure, and an unknown path only as unmatched', async () => {
+    await fetch(url('/underdog.auth.v1.AuthService/VerifyEmail'), { method: 'POST' });
+    await fetch(url('/verify-email/secret-token'));
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(requestLines().map(({ path, status }) => ({ path, status }))).toEqual([
+      { path: '/underdog.auth.v1.AuthService/VerifyEmail', status: 200 },
+      { path: 'unmatched', status: 404 },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('secret-token');
+  });
+
+  it('keeps probes and scrapes out of the info log', async () => {
+    await fetch(url('/healthz'));
+    await fetch(url('/readyz'));
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(requestLines()).toEqual([]);
   });
 });
