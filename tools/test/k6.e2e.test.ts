@@ -98,7 +98,7 @@ describe('the k6 load scripts', () => {
     FANOUT_P95_MS: '60000',
   });
 
-  it.each(['live-ws.js', 'live-graphql.js', 'browse.js', 'seed-players.js'])(
+  it.each(['live-ws.js', 'live-graphql.js', 'watch.js', 'browse.js', 'seed-players.js'])(
     'k6 inspect loads %s with its scenarios',
     async (script) => {
       const { stdout } = await run(k6, ['inspect', script], { cwd: scripts });
@@ -107,10 +107,10 @@ describe('the k6 load scripts', () => {
         iterations: number | null;
       };
       if (script === 'seed-players.js') expect(options.iterations).toBe(1);
-      else
-        expect(Object.keys(options.scenarios ?? {})).toEqual([
-          script === 'browse.js' ? 'browse' : 'players',
-        ]);
+      else {
+        const scenario: Record<string, string> = { 'browse.js': 'browse', 'watch.js': 'watchers' };
+        expect(Object.keys(options.scenarios ?? {})).toEqual([scenario[script] ?? 'players']);
+      }
     },
   );
 
@@ -144,6 +144,13 @@ describe('the k6 load scripts', () => {
     expect(summary.metrics.votes_acked?.count).toBe(3);
     expect(summary.metrics.round_total_votes).toMatchObject({ min: 3, max: 3 });
   }, 120_000);
+
+  it('watch.js holds visitor sockets on a tournament: each gets the list and the snapshot', async () => {
+    const summary = await k6Run('watch.js', { N: '3', RAMP: '1', DURATION: '2' });
+    expect(summary.metrics.ws_connect_failed?.value).toBe(0);
+    // tournaments_update on connect, then game_state_update for the subscription, per socket.
+    expect(summary.metrics.game_messages?.count).toBeGreaterThanOrEqual(6);
+  }, 60_000);
 
   it('browse.js reads the list, statistics and server time without errors', async () => {
     const summary = await k6Run('browse.js', { N: '2', RAMP: '1', DURATION: '3', THINK: '0.2' });
