@@ -10,7 +10,10 @@ export default tseslint.config(
       'proto/gen/**',
       'web/src/gql/**',
       'web/test-artifacts/**',
-      'load/**',
+      // k6 scripts (JavaScript run by k6, not Node); the Node load driver in load/driver and its
+      // tests in load/test are linted like the rest.
+      'load/!(driver|test)/**',
+      'load/*.{js,mjs,cjs}',
       'coverage/**',
     ],
   },
@@ -50,6 +53,7 @@ export default tseslint.config(
       '**/cli.ts',
       'packages/harness/**/*.ts',
       'tools/**',
+      'load/driver/**',
       '**/test/**/*.ts',
     ],
     rules: { 'no-restricted-properties': 'off' },

@@ -27,6 +27,7 @@ const roots = [
   '<rootDir>/proto',
   '<rootDir>/tools',
   '<rootDir>/web',
+  '<rootDir>/load',
 ];
 const common = {
   testEnvironment: 'node',

@@ -12,6 +12,7 @@ import type { EventBus } from '@underdog/bus';
 import type { LiveStore } from '@underdog/store';
 import { Accounts } from './accounts';
 import { Advertisements } from './ads';
+import { benchmarkRouter } from './benchmark';
 import { Callers } from './callers';
 import type { GatewayClients } from './clients';
 import type { GatewaySettings } from './config';
@@ -148,6 +149,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       devMailbox: settings.devMailbox,
     }),
   );
+  if (settings.benchmarkSeed) app.use(benchmarkRouter({ clients, callers, games }));
   app.all('/graphql', graphql.http);
   if (options.webRoot) app.use(webAppRouter(options.webRoot));
   finishHttpApp(app, logger);

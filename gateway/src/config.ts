@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { envFields, parseEnv, type Environment } from '@underdog/kit';
+import { ConfigError, envFields, parseEnv, type Environment } from '@underdog/kit';
 import { parseAll } from '@underdog/platform';
 import { z } from 'zod';
 import type { RateLimitRule } from './rate-limiter';
@@ -32,6 +32,7 @@ const settingsShape = {
     .int()
     .min(1024)
     .default(64 * 1024),
+  BENCHMARK_SEED: z.enum(['on', 'off']).default('off'),
 };
 
 export interface RateLimits {
@@ -55,6 +56,8 @@ export interface GatewaySettings {
   /** Whether GraphQL errors may suggest field names ("Did you mean …"): everywhere but production. */
   suggestions: boolean;
   rateLimits: RateLimits;
+  /** Whether `POST /api/benchmark/players` exists (BENCHMARK_SEED=on; never in production). */
+  benchmarkSeed: boolean;
   webSocket: {
     /** The largest WebSocket message accepted on any endpoint; a bigger one closes it (1009). */
     maxPayloadBytes: number;
@@ -74,7 +77,11 @@ function settingsFrom(
 ): GatewaySettings {
   const windowMs = parsed.RATE_LIMIT_WINDOW_SECONDS * 1000;
   const rule = (limit: number): RateLimitRule => ({ limit, windowMs });
+  if (parsed.BENCHMARK_SEED === 'on' && nodeEnv === 'production') {
+    throw new ConfigError(['BENCHMARK_SEED: must not be on in production (NODE_ENV=production)']);
+  }
   return {
+    benchmarkSeed: parsed.BENCHMARK_SEED === 'on',
     cookieSecure: parsed.COOKIE_SECURE,
     trustProxy: parsed.TRUST_PROXY,
     devMailbox: nodeEnv !== 'production',

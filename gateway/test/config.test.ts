@@ -34,6 +34,7 @@ describe('gateway configuration', () => {
       devMailbox: true,
       introspection: true,
       suggestions: true,
+      benchmarkSeed: false,
       webSocket: { maxPayloadBytes: 65_536 },
       rateLimits: {
         loginFailuresPerAccount: { limit: 10, windowMs: window },
@@ -60,6 +61,12 @@ describe('gateway configuration', () => {
       introspection: false,
       suggestions: false,
     });
+  });
+
+  it('mounts the benchmark seeding only with BENCHMARK_SEED=on, and never in production', () => {
+    expect(gatewaySettings({ BENCHMARK_SEED: 'on' }, 'development').benchmarkSeed).toBe(true);
+    expect(() => gatewaySettings({ BENCHMARK_SEED: 'on' }, 'production')).toThrow(ConfigError);
+    expect(() => gatewaySettings({ BENCHMARK_SEED: 'yes' }, 'test')).toThrow(ConfigError);
   });
 
   it('takes the WebSocket frame limit from the environment, refusing tiny ones', () => {

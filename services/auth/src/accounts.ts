@@ -256,6 +256,43 @@ export class Accounts {
   }
 
   /**
+   * The benchmark's players (load/README.md): `count` verified users with a session each, made
+   * in bulk. One hash of a random password nobody knows serves them all, so none can log in;
+   * no e-mail and no `user.events` go out. Only reachable with BENCHMARK_SEED=on.
+   */
+  async seedBenchmarkUsers(
+    count: number,
+    label: string,
+  ): Promise<Array<{ user: User; session: Session }>> {
+    const now = this.now();
+    const passwordHash = await hashSecret(randomSecret());
+    const users: User[] = Array.from({ length: count }, (_, index) => ({
+      id: randomUUID(),
+      email: `bench-${label}-${index}@bench.underdog.invalid`,
+      username: `b_${label}_${index}`,
+      displayName: `Bench ${label} ${index}`,
+      passwordHash,
+      role: 'user',
+      isEmailVerified: true,
+      emailVerificationSentAt: null,
+      statistics: emptyStatistics(),
+      createdAt: now,
+    }));
+    await this.users.insertMany(users);
+    const seeded: Array<{ user: User; session: Session }> = [];
+    const sessionsAtOnce = 200;
+    for (let start = 0; start < users.length; start += sessionsAtOnce) {
+      const batch = users.slice(start, start + sessionsAtOnce);
+      const sessions = await Promise.all(
+        batch.map((user, offset) => this.openSession(user.id, `bench-${label}-${start + offset}`)),
+      );
+      sessions.forEach((session, offset) => seeded.push({ user: batch[offset]!, session }));
+    }
+    this.logger.info({ count, label }, 'benchmark users seeded');
+    return seeded;
+  }
+
+  /**
    * Makes sure the configured first admin exists: created verified if missing, promoted if
    * present (its password is left alone: the admin may have changed it). Idempotent, and safe
    * when several replicas start at once: the unique e-mail index picks the one that creates it.

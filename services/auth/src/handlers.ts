@@ -4,6 +4,7 @@ import type { RegisterRoutes } from '@underdog/rpc';
 import type { Accounts } from './accounts';
 import { authErrors } from './domain/errors';
 import {
+  benchmarkSeedInput,
   changePasswordInput,
   emailInput,
   loginInput,
@@ -25,7 +26,10 @@ const MAX_DEVICE_ID = 128;
 const deviceIdOf = (value: string) => value.slice(0, MAX_DEVICE_ID);
 
 /** The Connect handlers: validate and normalise the request, delegate, map the answer. */
-export function authRoutes(accounts: Accounts): RegisterRoutes {
+export function authRoutes(
+  accounts: Accounts,
+  options: { benchmarkSeed: boolean } = { benchmarkSeed: false },
+): RegisterRoutes {
   return (router) =>
     router.service(AuthService, {
       register: async (request) => {
@@ -112,6 +116,20 @@ export function authRoutes(accounts: Accounts): RegisterRoutes {
         if (!role) throw authErrors.invalidRole();
         const user = await accounts.setRole(email, role);
         return { user: toUserMessage(user) };
+      },
+
+      seedBenchmarkUsers: async (request) => {
+        if (!options.benchmarkSeed) throw authErrors.benchmarkSeedOff();
+        const { count, label } = parseInput(benchmarkSeedInput, request);
+        const seeded = await accounts.seedBenchmarkUsers(count, label);
+        return {
+          users: seeded.map(({ user, session }) => ({
+            userId: user.id,
+            username: user.username,
+            sessionId: session.id,
+            deviceId: session.deviceId,
+          })),
+        };
       },
     });
 }

@@ -46,7 +46,7 @@ export function defineAuthService(options: AuthServiceOptions = {}): ServiceDefi
           playerOutcomesConsumer({ bus: infrastructure.bus, users, logger }),
           ...(config.admin ? [adminBootstrap(accounts, config.admin, logger)] : []),
         ],
-        registerRpc: authRoutes(accounts),
+        registerRpc: authRoutes(accounts, { benchmarkSeed: config.benchmarkSeed }),
       };
     },
   };

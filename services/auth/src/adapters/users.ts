@@ -128,6 +128,11 @@ export class UsersRepository {
     }
   }
 
+  /** Inserts many new users at once (the benchmark's seeding); any duplicate fails the call. */
+  async insertMany(users: readonly User[]): Promise<void> {
+    await this.users.insertMany(users);
+  }
+
   async byId(id: string): Promise<User | null> {
     return orNull(await this.users.findById(id));
   }

@@ -39,6 +39,10 @@ export const authErrors = {
       reason: 'RESEND_TOO_SOON',
     }),
   userNotFound: () => new AppError('NOT_FOUND', 'User not found', { reason: 'USER_NOT_FOUND' }),
+  benchmarkSeedOff: () =>
+    new AppError('FORBIDDEN', 'Benchmark seeding is off (BENCHMARK_SEED)', {
+      reason: 'BENCHMARK_SEED_OFF',
+    }),
   invalidRole: () =>
     new AppError('BAD_REQUEST', 'Role must be user or admin', { reason: 'VALIDATION_FAILED' }),
 } as const;

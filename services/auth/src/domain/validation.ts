@@ -63,6 +63,14 @@ export const passwordRule = newPassword('Password');
  * Parses `value` or throws the first problem as BAD_REQUEST / VALIDATION_FAILED: the client
  * shows one message at a time, in the order of the form's fields.
  */
+/** The benchmark's seeding request (load/README.md): at most 5000 users a call. */
+export const benchmarkSeedInput = z.object({
+  count: z.number().int().min(1).max(5000),
+  label: z
+    .string()
+    .regex(/^[a-z0-9]{1,8}$/, 'The label must be 1 to 8 lower-case letters or digits'),
+});
+
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;

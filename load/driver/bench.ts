@@ -1,0 +1,588 @@
+// The benchmark of one live round (load/README.md): start the distributed stack or the standalone
+// process, create tournaments, seed players through the benchmark-only seam, connect them over
+// `/ws` from driver processes, play round 1, and measure. `main.ts` is the command; the e2e test
+// runs the same function with a few hundred players and checks that every acknowledged vote
+// was counted.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import mongoose from 'mongoose';
+import WebSocket from 'ws';
+import { freePort } from '@underdog/harness';
+import { startStack, type InfraUrls, type Stack } from '../../tools/stack/stack';
+import {
+  PlayerDriver,
+  type DriverOptions,
+  type DriverPlayer,
+  type DriverReport,
+  type Tally,
+} from './players';
+import { between, sampleProcesses, type ProcessSample } from './processes';
+import { summarise, type RoundSummary } from './stats';
+import type { FromWorker, ToWorker } from './worker';
+
+const root = join(__dirname, '..', '..');
+
+export type BenchMode = 'distributed' | 'standalone';
+
+export interface BenchOptions {
+  mode: BenchMode;
+  players: number;
+  /** Tournaments played at once, players split evenly (each on its own `game.votes` partition). */
+  tournaments: number;
+  roundSeconds: number;
+  /** Votes go out at random over this share of the voting window. */
+  voteSpread: number;
+  /** Driver processes; 0 drives the players inside this process (the e2e test). */
+  drivers: number;
+  /** Gateway replicas (distributed mode): one process holds at most ~19,000 sockets here. */
+  gateways: number;
+  logDir: string;
+  /** Reuse running servers (the test harness's) instead of starting them. */
+  infra?: InfraUrls;
+  log?: (line: string) => void;
+}
+
+export interface TournamentResult extends RoundSummary {
+  tournamentId: string;
+  partition: number;
+  players: number;
+  /** Votes the game's record holds for round 1 (`player_votes`, through the admin details). */
+  recorded: number;
+  /** Acknowledged votes missing from the record: must be empty. */
+  ackedNotCounted: string[];
+  /** Round 1's total as the engine tallied it in `results_started`. */
+  tally: number;
+}
+
+export interface BenchResult {
+  options: Omit<BenchOptions, 'log' | 'infra'>;
+  connected: number;
+  connectFailures: number;
+  dropped: number;
+  tournaments: TournamentResult[];
+  /** CPU seconds from just before voting opened to the last results; peak RSS of the run. */
+  processes: ProcessSample[];
+  seedSeconds: number;
+  connectSeconds: number;
+}
+
+const admin = { email: 'bench-admin@underdog.test', password: 'bench-admin-1' };
+const SEED_BATCH = 2000;
+const GAME_VOTES_PARTITIONS = 12;
+
+/** A minimal client of the gateway's REST API, as the spec's client calls it. */
+class Api {
+  private cookie = '';
+  private readonly deviceId = `bench-${randomUUID()}`;
+
+  constructor(readonly baseUrl: string) {}
+
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: {
+        'x-device-id': this.deviceId,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(600_000),
+    });
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0] ?? '';
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+}
+
+/** The partition Kafka's default (Java-compatible murmur2) partitioner gives a key. */
+export function partitionOf(key: string, partitions: number): number {
+  const data = Buffer.from(key);
+  const m = 0x5bd1e995;
+  let h = 0x9747b28c ^ data.length;
+  const whole = data.length & ~3;
+  for (let i = 0; i < whole; i += 4) {
+    let k = data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24);
+    k = Math.imul(k, m);
+    k ^= k >>> 24;
+    k = Math.imul(k, m);
+    h = Math.imul(h, m) ^ k;
+  }
+  const rest = data.length & 3;
+  if (rest === 3) h ^= data[whole + 2]! << 16;
+  if (rest >= 2) h ^= data[whole + 1]! << 8;
+  if (rest >= 1) h = Math.imul(h ^ data[whole]!, m);
+  h ^= h >>> 13;
+  h = Math.imul(h, m);
+  h ^= h >>> 15;
+  return (h & 0x7fffffff) % partitions;
+}
+
+interface Target {
+  gatewayUrls: string[];
+  /** The MongoDB-wire server's URL (distributed mode). */
+  mongoUrl?: string;
+  /** The processes we started, by pid, for the per-process figures. */
+  named: Map<number, string>;
+  stop(): Promise<void>;
+}
+
+/** Every process's extra variables: the benchmark seam on, quiet logs, a brisk scheduler. */
+const benchEnv = {
+  ADMIN_EMAIL: admin.email,
+  ADMIN_PASSWORD: admin.password,
+  BENCHMARK_SEED: 'on',
+  TOURNAMENT_SCHEDULER_POLL_MS: '100',
+  LOG_LEVEL: 'warn',
+};
+
+async function startDistributed(options: BenchOptions): Promise<Target> {
+  const stack: Stack = await startStack({
+    ...(options.infra ? { infra: options.infra } : {}),
+    extraGateways: Math.max(0, options.gateways - 1),
+    logDir: options.logDir,
+    logLevel: 'warn',
+    env: benchEnv,
+  });
+  try {
+    await stack.waitUntilReady(180_000);
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+  const named = new Map<number, string>();
+  const counts = new Map<string, number>();
+  for (const proc of stack.processes) {
+    const seen = (counts.get(proc.name) ?? 0) + 1;
+    counts.set(proc.name, seen);
+    named.set(proc.pid, seen > 1 ? `${proc.name}-${seen}` : proc.name);
+  }
+  return {
+    gatewayUrls: stack.gatewayUrls,
+    mongoUrl: stack.infra.mongoUrl,
+    named,
+    stop: () => stack.stop(),
+  };
+}
+
+async function startStandalone(options: BenchOptions): Promise<Target> {
+  const port = await freePort();
+  mkdirSync(options.logDir, { recursive: true });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(root, 'packages', 'standalone', 'dist', 'main.js')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...benchEnv,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DEMO: 'off',
+        NODE_ENV: 'development',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ready = await fetch(`${url}/readyz`)
+      .then((response) => response.status === 200)
+      .catch(() => false);
+    if (ready) break;
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('the standalone process did not become ready (is it built? pnpm build)');
+    }
+    await sleep(250);
+  }
+  return {
+    gatewayUrls: [url],
+    named: new Map([[child.pid ?? -1, 'standalone']]),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Waits until the game engine knows the tournament: a `/ws` subscription gets its snapshot. */
+async function waitForGame(gatewayUrl: string, tournamentId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const known = await new Promise<boolean>((resolve) => {
+      const socket = new WebSocket(`${gatewayUrl.replace(/^http/, 'ws')}/ws`);
+      const done = (value: boolean) => {
+        socket.terminate();
+        resolve(value);
+      };
+      socket.on('open', () =>
+        socket.send(JSON.stringify({ type: 'subscribe_tournament', tournamentId })),
+      );
+      socket.on('message', (data: Buffer) => {
+        const text = data.toString();
+        if (text.startsWith('{"type":"game_state_update"')) done(true);
+        else if (text.startsWith('{"type":"error"')) done(false);
+      });
+      socket.on('error', () => done(false));
+    });
+    if (known) return;
+    await sleep(300);
+  }
+  throw new Error(`the game engine never learned tournament ${tournamentId}`);
+}
+
+interface TournamentView {
+  id: string;
+  title: string;
+  prize: string | null;
+}
+
+/** Creates a tournament far in the future; with `partitionsInUse`, one on a new partition. */
+async function createTournament(
+  api: Api,
+  roundSeconds: number,
+  partitionsInUse: Set<number>,
+): Promise<TournamentView & { partition: number }> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const tournament = await api.call<TournamentView>('POST', '/api/tournaments', {
+      title: `Bench ${new Date().toISOString()}`,
+      prize: '$1',
+      startAt: new Date(Date.now() + 3_600_000).toISOString(),
+      roundTimeSeconds: roundSeconds,
+    });
+    const partition = partitionOf(tournament.id, GAME_VOTES_PARTITIONS);
+    if (!partitionsInUse.has(partition)) {
+      partitionsInUse.add(partition);
+      return { ...tournament, partition };
+    }
+    await api.call('DELETE', `/api/tournaments/${tournament.id}`, {});
+  }
+  throw new Error('no tournament landed on a free game.votes partition');
+}
+
+interface SeededPlayer {
+  username: string;
+  sessionId: string;
+  deviceId: string;
+}
+
+async function seedPlayers(
+  api: Api,
+  count: number,
+  tournamentId: string,
+): Promise<{ cookieName: string; players: SeededPlayer[] }> {
+  const players: SeededPlayer[] = [];
+  let cookieName = '';
+  const run = randomBytes(2).toString('hex');
+  for (let batch = 0; batch * SEED_BATCH < count; batch += 1) {
+    const answer = await api.call<{ cookieName: string; players: SeededPlayer[] }>(
+      'POST',
+      '/api/benchmark/players',
+      {
+        count: Math.min(SEED_BATCH, count - batch * SEED_BATCH),
+        label: `${run}${batch.toString(36)}`,
+        tournamentId,
+      },
+    );
+    cookieName = answer.cookieName;
+    players.push(...answer.players);
+  }
+  return { cookieName, players };
+}
+
+/** Drives players in worker processes, or here when `drivers` is 0. */
+interface Drivers {
+  start(): Promise<{ connected: number; failed: number }>;
+  finish(timeoutMs: number): Promise<DriverReport>;
+  stop(): void;
+  pids: number[];
+}
+
+function localDrivers(options: DriverOptions): Drivers {
+  const driver = new PlayerDriver(options);
+  return {
+    start: () => driver.start(),
+    finish: async (timeoutMs) => {
+      const report = await driver.finished(timeoutMs);
+      driver.close();
+      return report;
+    },
+    stop: () => driver.close(),
+    pids: [],
+  };
+}
+
+function workerDrivers(options: DriverOptions, count: number): Drivers {
+  const workers: ChildProcess[] = [];
+  for (let index = 0; index < count; index += 1) {
+    workers.push(
+      spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'worker.ts')], {
+        cwd: root,
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
+    );
+  }
+  const ask = <K extends FromWorker['kind']>(
+    worker: ChildProcess,
+    message: ToWorker,
+    kind: K,
+  ): Promise<Extract<FromWorker, { kind: K }>> =>
+    new Promise((resolve, reject) => {
+      const onMessage = (answer: FromWorker) => {
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        if (answer.kind === 'failed') reject(new Error(`driver: ${answer.message}`));
+        else if (answer.kind === kind) resolve(answer as Extract<FromWorker, { kind: K }>);
+        else reject(new Error(`driver answered ${answer.kind}, expected ${kind}`));
+      };
+      const onExit = (code: number | null) => reject(new Error(`driver exited (${code})`));
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
+      worker.send(message);
+    });
+  return {
+    pids: workers.map((worker) => worker.pid ?? -1),
+    async start() {
+      const answers = await Promise.all(
+        workers.map((worker, index) =>
+          ask(
+            worker,
+            {
+              kind: 'start',
+              options: {
+                ...options,
+                players: options.players.filter((_, player) => player % count === index),
+              },
+            },
+            'connected',
+          ),
+        ),
+      );
+      return {
+        connected: answers.reduce((sum, answer) => sum + answer.connected, 0),
+        failed: answers.reduce((sum, answer) => sum + answer.failed, 0),
+      };
+    },
+    async finish(timeoutMs) {
+      const reports = await Promise.all(
+        workers.map((worker) => ask(worker, { kind: 'finish', timeoutMs }, 'report')),
+      );
+      return {
+        tallies: Object.assign({}, ...reports.map(({ report }) => report.tallies)) as Record<
+          number,
+          Tally
+        >,
+        connected: reports.reduce((sum, { report }) => sum + report.connected, 0),
+        connectFailures: reports.reduce((sum, { report }) => sum + report.connectFailures, 0),
+        dropped: reports.reduce((sum, { report }) => sum + report.dropped, 0),
+        outcomes: reports.flatMap(({ report }) => report.outcomes),
+      };
+    },
+    stop() {
+      for (const worker of workers) if (worker.connected) worker.disconnect();
+    },
+  };
+}
+
+/**
+ * Round 1's votes in the game's record. Distributed mode reads `player_votes` in MongoDB
+ * directly (written in one bulk at the round's resolution, before the eliminations and the
+ * round document, which FerretDB writes one locked update at a time); standalone mode has no
+ * database to read, so it asks the admin details (the same record, in memory).
+ */
+async function recordedVotes(
+  api: Api,
+  mongoUrl: string | undefined,
+  tournamentId: string,
+  expected: number,
+): Promise<Array<{ username: string; imageId: string }>> {
+  if (!mongoUrl) return detailsVotes(api, tournamentId, expected);
+  const connection = await mongoose.createConnection(mongoUrl).asPromise();
+  try {
+    const db = connection.useDb('underdog-game-engine');
+    return await settle(async () => {
+      const game = await db.collection('games').findOne({ tournamentId });
+      if (!game) return undefined;
+      const votes = await db
+        .collection('player_votes')
+        .find({ gameId: game._id, roundNumber: 1 }, { projection: { username: 1, imageId: 1 } })
+        .toArray();
+      return votes.map((vote) => ({
+        username: String(vote.username),
+        imageId: String(vote.imageId),
+      }));
+    }, expected);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Polls `read` until it has `expected` entries, stops growing for 3 s, or 60 s pass. */
+async function settle<T>(read: () => Promise<T[] | undefined>, expected: number): Promise<T[]> {
+  const deadline = Date.now() + 60_000;
+  let last: T[] | undefined;
+  let stableSince = Date.now();
+  for (;;) {
+    const found = await read();
+    if (found && found.length >= expected) return found;
+    if (found?.length !== last?.length) stableSince = Date.now();
+    last = found;
+    if (Date.now() > deadline || (found && found.length > 0 && Date.now() - stableSince > 3_000)) {
+      return found ?? [];
+    }
+    await sleep(500);
+  }
+}
+
+interface Details {
+  rounds: Array<{ roundNumber: number; votes: Array<{ username: string; imageId: string }> }>;
+}
+
+function detailsVotes(api: Api, tournamentId: string, expected: number) {
+  return settle(async () => {
+    const details = await api.call<Details>(
+      'GET',
+      `/api/admin/tournaments/${tournamentId}/details`,
+    );
+    return details.rounds.find((round) => round.roundNumber === 1)?.votes;
+  }, expected);
+}
+
+/** Runs one live round end to end and measures it. */
+export async function runBenchmark(options: BenchOptions): Promise<BenchResult> {
+  const log = options.log ?? (() => undefined);
+  log(`starting the ${options.mode} target…`);
+  const target =
+    options.mode === 'distributed'
+      ? await startDistributed(options)
+      : await startStandalone(options);
+  let drivers: Drivers | undefined;
+  try {
+    const [gatewayUrl] = target.gatewayUrls as [string];
+    const api = new Api(gatewayUrl);
+    await api.call('POST', '/api/login', admin);
+
+    const partitions = new Set<number>();
+    const tournaments: Array<TournamentView & { partition: number }> = [];
+    for (let index = 0; index < options.tournaments; index += 1) {
+      const tournament = await createTournament(api, options.roundSeconds, partitions);
+      await waitForGame(gatewayUrl, tournament.id);
+      tournaments.push(tournament);
+    }
+
+    log(`seeding ${options.players} players…`);
+    const seedStarted = Date.now();
+    const players: DriverPlayer[] = [];
+    let cookieName = '';
+    for (const [index, tournament] of tournaments.entries()) {
+      const share =
+        Math.floor(options.players / options.tournaments) +
+        (index < options.players % options.tournaments ? 1 : 0);
+      const seeded = await seedPlayers(api, share, tournament.id);
+      cookieName = seeded.cookieName;
+      for (const player of seeded.players) {
+        players.push({
+          ...player,
+          tournament: index,
+          gateway: players.length % target.gatewayUrls.length,
+        });
+      }
+    }
+    const seedSeconds = (Date.now() - seedStarted) / 1000;
+
+    const driverOptions: DriverOptions = {
+      gatewayUrls: target.gatewayUrls,
+      cookieName,
+      tournamentIds: tournaments.map((tournament) => tournament.id),
+      players,
+      sourceAddresses: Array.from(
+        { length: Math.max(2, Math.ceil(options.players / 5000)) },
+        (_, index) => `127.0.0.${index + 2}`,
+      ),
+      voteSpread: options.voteSpread,
+      connectConcurrency: 100,
+    };
+    const driverCount = options.drivers > 0 ? options.drivers : 0;
+    drivers =
+      driverCount > 0 ? workerDrivers(driverOptions, driverCount) : localDrivers(driverOptions);
+    log(`connecting ${players.length} players from ${Math.max(1, driverCount)} driver(s)…`);
+    const connectStarted = Date.now();
+    const { connected, failed } = await drivers.start();
+    const connectSeconds = (Date.now() - connectStarted) / 1000;
+    log(`connected ${connected} (${failed} failed) in ${connectSeconds.toFixed(1)} s`);
+
+    // Start now: the scheduler makes each tournament live within its poll, round 1 follows.
+    const startAt = new Date(Date.now() + 3_000).toISOString();
+    for (const tournament of tournaments) {
+      await api.call('PUT', `/api/tournaments/${tournament.id}`, {
+        title: tournament.title,
+        prize: tournament.prize ?? '$1',
+        startAt,
+        roundTimeSeconds: options.roundSeconds,
+      });
+    }
+    const named = new Map(target.named);
+    drivers.pids.forEach((pid, index) => named.set(pid, `driver-${index + 1}`));
+    const before = sampleProcesses(named);
+    log(`playing round 1 (${options.roundSeconds} s of voting)…`);
+    const report = await drivers.finish((options.roundSeconds + 90) * 1000);
+    const after = sampleProcesses(named);
+
+    const results: TournamentResult[] = [];
+    for (const [index, tournament] of tournaments.entries()) {
+      const outcomes = report.outcomes.filter((outcome) => outcome.tournament === index);
+      const acked = outcomes.filter((outcome) => outcome.answer === 'vote_processed');
+      const votes = await recordedVotes(api, target.mongoUrl, tournament.id, acked.length);
+      const recorded = new Set(votes.map((vote) => `${vote.username} ${vote.imageId}`));
+      const ackedNotCounted = acked
+        .map((outcome) => `${outcome.username} ${outcome.votedImageId ?? ''}`)
+        .filter((vote) => !recorded.has(vote));
+      results.push({
+        tournamentId: tournament.id,
+        partition: tournament.partition,
+        players: outcomes.length,
+        recorded: votes.length,
+        ackedNotCounted,
+        tally: report.tallies[index]?.totalVotes ?? 0,
+        ...summarise(outcomes),
+      });
+    }
+    return {
+      options: {
+        mode: options.mode,
+        players: options.players,
+        tournaments: options.tournaments,
+        roundSeconds: options.roundSeconds,
+        voteSpread: options.voteSpread,
+        drivers: options.drivers,
+        gateways: options.gateways,
+        logDir: options.logDir,
+      },
+      connected: report.connected,
+      connectFailures: report.connectFailures,
+      dropped: report.dropped,
+      tournaments: results,
+      processes: between(before, after),
+      seedSeconds,
+      connectSeconds,
+    };
+  } finally {
+    drivers?.stop();
+    await target.stop();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,113 @@
+// `pnpm bench -- --players 10000 --mode distributed|standalone` (load/README.md): one live round,
+// measured, and a table appended to docs/benchmarks.md.
+import { execSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { cpus, homedir, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runBenchmark, type BenchMode, type BenchResult } from './bench';
+
+const root = join(__dirname, '..', '..');
+
+function options() {
+  const args = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--'));
+  const { values } = parseArgs({
+    args,
+    options: {
+      players: { type: 'string', default: '1000' },
+      mode: { type: 'string', default: 'distributed' },
+      tournaments: { type: 'string', default: '1' },
+      'round-seconds': { type: 'string', default: '15' },
+      spread: { type: 'string', default: '0.8' },
+      drivers: { type: 'string' },
+      gateways: { type: 'string' },
+      'no-record': { type: 'boolean', default: false },
+      note: { type: 'string', default: '' },
+    },
+  });
+  const players = Number(values.players);
+  const mode = values.mode as BenchMode;
+  if (!Number.isInteger(players) || players < 1) throw new Error('--players: a whole number ≥ 1');
+  if (mode !== 'distributed' && mode !== 'standalone') {
+    throw new Error('--mode: distributed or standalone');
+  }
+  return {
+    players,
+    mode,
+    tournaments: Number(values.tournaments),
+    roundSeconds: Number(values['round-seconds']),
+    voteSpread: Number(values.spread),
+    // A driver process holds at most ~12,000 sockets (20,000 open files a process here).
+    drivers: values.drivers ? Number(values.drivers) : Math.max(1, Math.ceil(players / 12_000)),
+    // One gateway holds at most ~19,000 sockets for the same reason.
+    gateways: values.gateways ? Number(values.gateways) : Math.max(1, Math.ceil(players / 18_000)),
+    record: !values['no-record'],
+    note: values.note,
+    command: `pnpm bench -- ${args.join(' ')}`,
+  };
+}
+
+const ms = (value: number) => value.toFixed(0);
+
+function table(result: BenchResult, meta: { command: string; loadBefore: string; note: string }) {
+  const commit = execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const lines = [
+    '',
+    `## Live round: ${result.options.mode}, ${result.options.players} players, ${result.options.tournaments} tournament(s) (${new Date().toISOString().slice(0, 16)}Z, commit ${commit})`,
+    '',
+    `Machine: ${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB; load average before the run ${meta.loadBefore}.`,
+    `Command: \`${meta.command}\` (round ${result.options.roundSeconds} s, votes spread over ${result.options.voteSpread * 100}% of it, ${result.options.gateways} gateway(s)). Seeding ${result.seedSeconds.toFixed(0)} s, connecting ${result.connectSeconds.toFixed(0)} s; ${result.connected} connected, ${result.connectFailures} failed, ${result.dropped} dropped.${meta.note ? ` ${meta.note}` : ''}`,
+    '',
+    '| tournament (partition) | players | votes sent | acked | counted (player_votes) | engine tally | acked not counted | not acked | ack p50 / p95 / p99 / max ms | results after voting closed p50 / p95 / p99 / max ms | results ≤ 1 s after close | results after deadline p50 / p99 ms |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...result.tournaments.map(
+      (t) =>
+        `| ${t.tournamentId.slice(0, 8)} (${t.partition}) | ${t.players} | ${t.votesSent} | ${t.acked} | ${t.recorded} | ${t.tally} | ${t.ackedNotCounted.length} | ${JSON.stringify(t.notAcked)} | ${ms(t.ackMs.p50)} / ${ms(t.ackMs.p95)} / ${ms(t.ackMs.p99)} / ${ms(t.ackMs.max)} | ${ms(t.resultsMs.p50)} / ${ms(t.resultsMs.p95)} / ${ms(t.resultsMs.p99)} / ${ms(t.resultsMs.max)} | ${((100 * t.resultsWithin1s) / Math.max(1, t.players)).toFixed(1)}% | ${ms(t.resultsFromDeadlineMs.p50)} / ${ms(t.resultsFromDeadlineMs.p99)} |`,
+    ),
+    '',
+    '| process | CPU s (voting open → last results) | peak RSS MiB |',
+    '| --- | --- | --- |',
+    ...[...result.processes]
+      .sort((a, b) => b.cpuSeconds - a.cpuSeconds)
+      .filter((p) => p.cpuSeconds > 0.05 || p.peakRssMiB > 50)
+      .map((p) => `| ${p.name} | ${p.cpuSeconds.toFixed(1)} | ${p.peakRssMiB.toFixed(0)} |`),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+async function main() {
+  const parsed = options();
+  const loadBefore = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+  const logDir = join(
+    process.env.UNDERDOG_CACHE ?? join(homedir(), '.cache', 'underdog'),
+    'bench-logs',
+    new Date().toISOString().replace(/[:.]/g, '-'),
+  );
+  const result = await runBenchmark({
+    ...parsed,
+    logDir,
+    log: (line) => console.log(`bench: ${line}`),
+  });
+  const text = table(result, { command: parsed.command, loadBefore, note: parsed.note });
+  console.log(text);
+  for (const tournament of result.tournaments) {
+    if (tournament.ackedNotCounted.length > 0) {
+      console.log(
+        `acked but not counted (${tournament.tournamentId}):`,
+        tournament.ackedNotCounted.slice(0, 20),
+      );
+    }
+  }
+  if (parsed.record) appendFileSync(join(root, 'docs', 'benchmarks.md'), text);
+  console.log(`bench: logs in ${logDir}`);
+  process.exit(result.tournaments.every((t) => t.ackedNotCounted.length === 0) ? 0 : 1);
+}
+
+main().catch((error: unknown) => {
+  console.error('bench: failed:', error);
+  process.exit(1);
+});
