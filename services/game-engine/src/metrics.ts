@@ -14,6 +14,12 @@ export function engineMetrics(registry: Registry) {
       help: 'Votes applied to a round tally (offline choices included)',
       registers: [registry],
     }),
+    fenced: new Counter({
+      name: 'underdog_game_fenced_total',
+      help: 'Writes of a game refused to this replica because another holds its lease: a renewal (lease) or a step with an outdated fencing token (step)',
+      labelNames: ['at'],
+      registers: [registry],
+    }),
     roundDuration: new Histogram({
       name: 'underdog_round_duration_seconds',
       help: 'From voting start to the results published',

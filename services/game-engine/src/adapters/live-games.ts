@@ -22,6 +22,16 @@ export type JoinReply = 'JOINED' | 'ALREADY' | 'NO_TOURNAMENT' | 'JOIN_CLOSED' |
 export type ApplyReply =
   'COUNTED' | 'NO_GAME' | 'DUPLICATE' | 'CLOSED' | 'LATE' | 'NOT_ELIGIBLE' | 'ALREADY_VOTED';
 
+/** A resolved round's times and results, kept in the game's state for its records. */
+export interface RoundFacts {
+  startedAt: number;
+  endedAt: number;
+  results: { imageId: string; votes: number; percentage: number; isWinner: boolean }[];
+}
+
+/** The state field holding round N's `RoundFacts`, written with the round's results. */
+export const roundFactsField = (round: number) => `facts:r${round}`;
+
 export interface TournamentFacts {
   id: string;
   title: string;
@@ -187,6 +197,12 @@ export class LiveGames {
         JSON.stringify(ballot),
       ],
     )) as ApplyReply;
+  }
+
+  /** What the fenced tally step stored about round N for the records (see `roundFactsField`). */
+  async roundFacts(tournamentId: string, round: number): Promise<RoundFacts | undefined> {
+    const json = await this.store.hGet(gameKeys(tournamentId).state, roundFactsField(round));
+    return json === null ? undefined : (JSON.parse(json) as RoundFacts);
   }
 
   async ballots(tournamentId: string, round: number): Promise<Map<string, StoredBallot>> {

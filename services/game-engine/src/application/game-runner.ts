@@ -3,7 +3,13 @@ import { roundImages, type GameState, type StoredAdvertisement } from '@underdog
 import { timestampFromDate, type Advertisement } from '@underdog/proto';
 import type { AdPosition, AdsCatalog } from '../adapters/ads-catalog';
 import type { GameEventKind, GameEventsPublisher } from '../adapters/game-events';
-import type { Expectation, LiveGames, Participant } from '../adapters/live-games';
+import {
+  roundFactsField,
+  type Expectation,
+  type LiveGames,
+  type Participant,
+  type RoundFacts,
+} from '../adapters/live-games';
 import { resolveRound, type RoundOutcome } from '../domain/resolution';
 import { prizeAmount, type GameTimings } from '../domain/timings';
 import type { GameRecords } from '../persistence';
@@ -82,7 +88,8 @@ export class GameRunner {
       try {
         const token = await live.acquireLease(this.tournamentId, owner, lease.ttlMs);
         if (token === 0) {
-          this.log.warn('another replica holds the game; stepping back');
+          this.deps.metrics.fenced.inc({ at: 'lease' });
+          this.log.warn({ token: this.token }, 'another replica holds the game; stepping back');
           return;
         }
         if (token !== this.token && this.token !== 0) this.log.warn({ token }, 'lease renewed');
@@ -94,7 +101,8 @@ export class GameRunner {
         waitMs = Math.max(0, Math.min(waitMs, next));
       } catch (error) {
         if (error instanceof LeaseLost) {
-          this.log.warn('fenced out: another replica took the game over');
+          this.deps.metrics.fenced.inc({ at: 'step' });
+          this.log.warn({ token: this.token }, 'fenced out: another replica took the game over');
           return;
         }
         this.log.error({ err: error }, 'game step failed; retrying');
@@ -201,24 +209,28 @@ export class GameRunner {
       '0',
     );
     this.record('gameStarted', () =>
-      this.deps.records.gameStarted({
-        gameId: state.gameId,
-        tournament: {
-          id: this.tournamentId,
-          title: state.title,
-          ...(state.prize ? { prize: state.prize } : {}),
-          startAt: new Date(state.startAt),
-        },
-        totalRounds: state.totalRounds,
-        roundTimeSeconds: state.roundTimeSeconds,
-        startedAt: new Date(state.startedAt || now),
-        participants: participants.map(participantRecord),
-      }),
+      this.deps.records.gameStarted(this.gameStartedRecord(state, participants, now)),
     );
     this.log.info({ gameId: state.gameId, participants: participants.length }, 'game started');
     if (ad) await this.emitAdvertisement(state, ad, 'before_game', 0, now);
     else await this.openRound(state, 1, now);
     return 0;
+  }
+
+  private gameStartedRecord(state: GameState, participants: Participant[], now: number) {
+    return {
+      gameId: state.gameId,
+      tournament: {
+        id: this.tournamentId,
+        title: state.title,
+        ...(state.prize ? { prize: state.prize } : {}),
+        startAt: new Date(state.startAt),
+      },
+      totalRounds: state.totalRounds,
+      roundTimeSeconds: state.roundTimeSeconds,
+      startedAt: new Date(state.startedAt || now),
+      participants: participants.map(participantRecord),
+    };
   }
 
   private roundFields(state: GameState, round: number, now: number) {
@@ -397,6 +409,12 @@ export class GameRunner {
         phase: 'results',
         phaseEndsAt: now + this.deps.timings.resultsMs,
         results: JSON.stringify(outcome.results),
+        // Kept for the records: a replica finishing the game writes them again (see `finish`).
+        [roundFactsField(state.round)]: JSON.stringify({
+          startedAt: state.roundStartedAt,
+          endedAt: now,
+          results: outcome.results,
+        }),
         roundEliminated: outcome.eliminated.length,
         ...(outcome.end
           ? {
@@ -450,27 +468,39 @@ export class GameRunner {
     ballots: Awaited<ReturnType<LiveGames['ballots']>>,
     endedAt: number,
   ) {
-    const winning = new Set(outcome.winningImageIds);
     this.record('roundResolved', () =>
-      this.deps.records.roundResolved({
-        gameId: state.gameId,
-        roundNumber: state.round,
-        images: roundImages(state.round),
-        timeLimit: state.roundTimeSeconds,
-        startedAt: new Date(state.roundStartedAt),
-        endedAt: new Date(endedAt),
-        votes: [...ballots].map(([userId, ballot]) => ({
-          userId,
-          username: ballot.username,
-          imageId: ballot.imageId,
-          votedAt: new Date(ballot.castAt),
-          isOfflinePlayer: ballot.offline,
-          isWinningVote: winning.has(ballot.imageId),
-        })),
-        eliminated: outcome.eliminated.map((userId) => ({ userId })),
-        results: outcome.results,
-      }),
+      this.deps.records.roundResolved(
+        roundRecord(state, state.round, ballots, outcome.eliminated, {
+          startedAt: state.roundStartedAt,
+          endedAt,
+          results: outcome.results,
+        }),
+      ),
     );
+  }
+
+  /**
+   * The whole game's records again, from the live store, in order: its start, every resolved
+   * round, its end. Each write is idempotent, so this only adds what is missing — what a replica
+   * that died (or froze) had not written yet when another took the game over.
+   */
+  private async recordWholeGame(
+    state: GameState,
+    participants: Participant[],
+    end: Parameters<GameRecords['gameEnded']>[0],
+  ): Promise<void> {
+    const { live, records } = this.deps;
+    await records.gameStarted(this.gameStartedRecord(state, participants, this.deps.now()));
+    for (let round = 1; round <= state.round; round += 1) {
+      const facts = await live.roundFacts(this.tournamentId, round);
+      if (!facts) continue;
+      const eliminated = participants
+        .filter((participant) => participant.eliminatedInRound === round)
+        .map((participant) => participant.userId);
+      const ballots = await live.ballots(this.tournamentId, round);
+      await records.roundResolved(roundRecord(state, round, ballots, eliminated, facts));
+    }
+    await records.gameEnded(end);
   }
 
   private async afterResults(state: GameState): Promise<Step> {
@@ -595,7 +625,7 @@ export class GameRunner {
     );
     const draw = state.draw;
     this.record('gameEnded', () =>
-      this.deps.records.gameEnded({
+      this.recordWholeGame(state, participants, {
         gameId: state.gameId,
         endedAt: new Date(endedAt),
         ...(winner
@@ -633,6 +663,34 @@ function adFields(ad: Advertisement, position: AdPosition, now: number) {
     phaseEndsAt: now + ad.duration * 1000,
     advertisement: JSON.stringify(stored),
     adPosition: position,
+  };
+}
+
+function roundRecord(
+  state: GameState,
+  round: number,
+  ballots: Awaited<ReturnType<LiveGames['ballots']>>,
+  eliminated: readonly string[],
+  facts: RoundFacts,
+) {
+  const winning = new Set(facts.results.filter((r) => r.isWinner).map((r) => r.imageId));
+  return {
+    gameId: state.gameId,
+    roundNumber: round,
+    images: roundImages(round),
+    timeLimit: state.roundTimeSeconds,
+    startedAt: new Date(facts.startedAt),
+    endedAt: new Date(facts.endedAt),
+    votes: [...ballots].map(([userId, ballot]) => ({
+      userId,
+      username: ballot.username,
+      imageId: ballot.imageId,
+      votedAt: new Date(ballot.castAt),
+      isOfflinePlayer: ballot.offline,
+      isWinningVote: winning.has(ballot.imageId),
+    })),
+    eliminated: eliminated.map((userId) => ({ userId })),
+    results: facts.results,
   };
 }
 
