@@ -1,232 +1,155 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { createKafkaBus, type KafkaBus } from '@underdog/bus';
-import { freePort, testInfra } from '@underdog/harness';
-import { ComponentGroup, createLogger, createMetricsRegistry, isAppError } from '@underdog/kit';
+import { createMemoryBus } from '@underdog/bus';
+import { votesCollection } from '@underdog/game-engine';
+import { ComponentGroup, createMetricsRegistry, isAppError } from '@underdog/kit';
 import { createDistributedInfrastructure, topics, type Infrastructure } from '@underdog/platform';
 import {
-  GameEventSchema,
-  GameService,
+  AdsService,
+  AuthService,
   GameVoteEventSchema,
-  Role,
-  TournamentLifecycleEventSchema,
-  TournamentSchema,
+  NotificationService,
+  TournamentService,
   TournamentStatus,
-  UserSchema,
   create,
   encodeEvent,
-  fromBinary,
   timestampDate,
   timestampFromDate,
-  type GameEvent,
-  type MessageInitShape,
 } from '@underdog/proto';
 import { createServiceClient } from '@underdog/rpc';
-import { Games } from '../src/games';
-import type { Caller, RequestSession } from '../src/session';
+import { createMemoryStore } from '@underdog/store';
+import { createGateway, createGatewayClients, gatewaySettings } from '../src';
+import {
+  expectedTally,
+  gamesOn,
+  liveGameInfrastructure,
+  offlinePick,
+  playerCaller,
+  publishLifecycle,
+  recordGameEvents,
+  registerOffline,
+  silentLogger,
+  startService,
+  stepIdsByRound,
+  stopServices,
+  tournamentMessage,
+  waitFor,
+  type LiveGameInfrastructure,
+  type Player,
+  type ServiceProcess,
+  type TournamentFixture,
+} from './live-game-processes';
 
 /**
- * Issue 9, acceptance 2 and 3 (the reads are checked by the records tests): two real game-engine
- * processes on Kafka, Redis and a MongoDB-wire server; 200 players (40 offline) voting through
- * the gateway's `Games`; the engine consuming the game's `game.votes` partition (lease holder or
- * not) is killed with SIGKILL during round 2's voting, right after a last batch of votes was
- * acknowledged, and the other process finishes the game; round 2 closes within 2 s of its deadline.
+ * Issue 9, acceptance 2, 3 and 4, end to end: two real game-engine processes and the auth
+ * service on Kafka, Redis and a MongoDB-wire server; 200 registered players (40 offline) voting
+ * through the gateway's `Games`; the engine consuming the game's `game.votes` partition (lease
+ * holder or not) is killed with SIGKILL during round 2's voting, right after a last batch of
+ * votes was acknowledged, and the other process finishes the game; round 2 closes within 2 s of
+ * its deadline. Afterwards the records agree with what the players saw: `player_votes` in
+ * MongoDB, the REST statistics, history and details (asked for as the spec's client does), and
+ * each player's statistics in auth.
  */
-const logger = createLogger({ service: 'live-game-e2e', level: 'silent' });
-const root = join(__dirname, '..', '..');
-
-interface Engine {
-  name: string;
-  child: ChildProcess;
-  port: number;
-  exited: Promise<void>;
-}
-
-async function startEngine(name: string, env: Record<string, string>): Promise<Engine> {
-  const port = await freePort();
-  // `node --require tsx/cjs`, not the tsx CLI: SIGKILL must reach the engine itself.
-  const child = spawn(
-    process.execPath,
-    ['--require', require.resolve('tsx/cjs'), join(root, 'services/game-engine/src/main.ts')],
-    {
-      env: { PATH: process.env.PATH, ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
-      .then((response) => response.ok)
-      .catch(() => false);
-    if (ready) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      throw new Error(`engine ${name} did not become ready`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { name, child, port, exited };
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** A signed-in, verified player as the gateway resolves them from a session cookie. */
-function playerCaller(userId: string): Caller {
-  const user = create(UserSchema, {
-    id: userId,
-    username: userId,
-    email: `${userId}@example.com`,
-    displayName: userId,
-    role: Role.USER,
-    isEmailVerified: true,
-  });
-  const signedIn = { sessionId: `session-${userId}`, user };
-  const session = {
-    current: async () => signedIn,
-    require: async () => signedIn,
-  } as unknown as RequestSession;
-  return { ip: '127.0.0.1', deviceId: `device-${userId}`, session };
-}
-
-type LifecycleKind = MessageInitShape<typeof TournamentLifecycleEventSchema>['kind'];
+const adminAccount = { email: 'admin@example.com', password: 'Admin-password-1' };
 
 describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', () => {
-  const infra = testInfra();
-  const engines: Engine[] = [];
-  let infrastructure: Infrastructure;
-  let group: ComponentGroup;
-  let admin: KafkaBus;
+  const processes: ServiceProcess[] = [];
+  let setup: LiveGameInfrastructure;
+  let engines: ServiceProcess[];
+  let auth: ServiceProcess;
+  /** The engines' MongoDB database, to read `player_votes`. */
+  let records: Infrastructure;
 
   beforeAll(async () => {
-    infrastructure = await createDistributedInfrastructure(
-      {
-        service: 'live-game-e2e',
-        instanceId: 'test',
-        needs: ['bus', 'store'],
-        kafkaBrokers: infra.kafkaBrokers,
-        redisUrl: infra.redisUrl,
-        mongoDb: 'unused',
-      },
-      logger,
-    );
-    group = new ComponentGroup(logger, infrastructure.components);
-    await group.start();
-    admin = createKafkaBus({
-      brokers: infra.kafkaBrokers,
-      clientId: 'live-game-e2e-admin',
-      logger,
-    });
-    const env = {
-      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-      REDIS_URL: infra.redisUrl,
-      MONGO_URL: infra.mongoUrl,
-      MONGO_DB: `game-engine-e2e-${randomUUID().slice(0, 8)}`,
-      LOG_LEVEL: 'warn',
-      GAME_RESULTS_SECONDS: '2',
-      // Correctness over speed here: a round waits for every vote of its partition.
-      GAME_VOTES_WAIT_MAX_MS: '60000',
-      // A killed engine's votes partition moves 3 s after its last heartbeat (the harness's broker
-      // allows sessions down to 1 s).
-      GAME_KAFKA_SESSION_TIMEOUT_MS: '3000',
-      GAME_KAFKA_HEARTBEAT_MS: '500',
-    };
+    setup = await liveGameInfrastructure();
     // One after the other: both create the topics they need at start.
-    engines.push(await startEngine('engine-a', { ...env, INSTANCE_ID: 'engine-a' }));
-    engines.push(await startEngine('engine-b', { ...env, INSTANCE_ID: 'engine-b' }));
-  }, 240_000);
-
-  afterAll(async () => {
-    for (const engine of engines) {
-      if (engine.child.exitCode === null && engine.child.signalCode === null) {
-        engine.child.kill('SIGTERM');
-        await engine.exited;
-      }
-    }
-    await admin?.close();
-    await group?.stop();
-  });
-
-  it('runs a 200-player game to its end through a SIGKILL, counting every acknowledged vote once', async () => {
-    const { bus, store } = infrastructure;
-    const tournamentId = randomUUID();
-    const events: GameEvent[] = [];
-    const recorder = await bus.subscribe({
-      groupId: `live-game-e2e-${randomUUID()}`,
-      topics: [topics.gameEvents.name],
-      fromBeginning: false,
-      handleBatch: async (batch) => {
-        for (const message of batch) {
-          if (message.key !== tournamentId || !message.value) continue;
-          events.push(fromBinary(GameEventSchema, message.value));
-        }
-      },
-    });
-    const lifecycle = async (kind: LifecycleKind, id: string) =>
-      bus.publish(topics.tournamentLifecycle.name, [
-        encodeEvent(
-          TournamentLifecycleEventSchema,
-          create(TournamentLifecycleEventSchema, {
-            tournamentId,
-            occurredAt: timestampFromDate(new Date()),
-            kind,
-          }),
-          { key: tournamentId, id },
-        ),
-      ]);
-    const tournament = (status: TournamentStatus) =>
-      create(TournamentSchema, {
-        id: tournamentId,
-        title: 'Two-engine cup',
-        status,
-        prize: '$1,000',
-        startAt: timestampFromDate(new Date()),
-        roundTimeSeconds: 6,
-      });
-
-    const games = new Games({
-      clients: {
-        game: createServiceClient(GameService, {
-          mode: 'http',
-          baseUrl: `http://127.0.0.1:${engines[1]!.port}`,
-        }),
-      },
-      store,
-      bus,
-      registry: createMetricsRegistry('live-game-e2e'),
-      logger,
-    });
-
-    await lifecycle(
-      { case: 'created', value: { tournament: tournament(TournamentStatus.UPCOMING) } },
-      `${tournamentId}:created`,
-    );
-    const live = Array.from({ length: 160 }, (_, i) => `live-${i}`);
-    const offline = Array.from({ length: 40 }, (_, i) => `offline-${i}`);
-    // Offline players pick image (i mod 4) in every round.
-    for (const [i, userId] of offline.entries()) {
-      await lifecycle(
-        {
-          case: 'offlineChoicesSaved',
-          value: {
-            userId,
-            username: userId,
-            deviceId: `device-${userId}`,
-            choices: Array.from({ length: 17 }, (_, r) => ({
-              roundNumber: r + 1,
-              selectedImageId: String(i % 4),
-            })),
-          },
-        },
-        `${tournamentId}:offline:${userId}`,
+    for (const name of ['engine-a', 'engine-b']) {
+      processes.push(
+        await startService('game-engine', name, { ...setup.engineEnv, INSTANCE_ID: name }),
       );
     }
+    engines = [...processes];
+    auth = await startService('auth', 'auth', {
+      KAFKA_BROKERS: setup.kafkaBrokers.join(','),
+      REDIS_URL: setup.redisUrl,
+      MONGO_URL: setup.mongoUrl,
+      MONGO_DB: `auth-e2e-${randomUUID().slice(0, 8)}`,
+      LOG_LEVEL: 'warn',
+      INSTANCE_ID: 'auth',
+      ADMIN_EMAIL: adminAccount.email,
+      ADMIN_PASSWORD: adminAccount.password,
+    });
+    processes.push(auth);
+    records = await createDistributedInfrastructure(
+      {
+        service: 'live-game-e2e',
+        instanceId: 'records',
+        needs: ['documents'],
+        mongoUrl: setup.mongoUrl,
+        mongoDb: setup.engineEnv.MONGO_DB!,
+      },
+      silentLogger,
+    );
+  }, 300_000);
+
+  afterAll(async () => {
+    await stopServices(processes);
+    await records?.documents.close();
+    await setup?.stop();
+  });
+
+  it('runs a 200-player game to its end through a SIGKILL, counting every acknowledged vote once, and its records agree', async () => {
+    const { infrastructure, admin } = setup;
+    const { bus, store } = infrastructure;
+    const fixture: TournamentFixture = {
+      id: randomUUID(),
+      title: 'Two-engine cup',
+      prize: '$1,000',
+      startAt: new Date(),
+      roundTimeSeconds: 6,
+    };
+    const tournamentId = fixture.id;
+    const events = await recordGameEvents(infrastructure, tournamentId);
+    const games = gamesOn(infrastructure, engines[1]!);
+
+    // 200 accounts in auth, so the game's outcomes reach real users' statistics.
+    const authClient = createServiceClient(AuthService, { mode: 'http', baseUrl: auth.url });
+    const sessions = new Map<string, string>();
+    const accounts: Player[] = [];
+    const run = randomUUID().slice(0, 6);
+    for (let i = 0; i < 200; i += 10) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, async (_, j) => {
+          const n = i + j;
+          const { user, session } = await authClient.register({
+            email: `p${n}-${run}@example.com`,
+            displayName: `Player ${n}`,
+            password: 'Player-password-1',
+            deviceId: `device-p${n}`,
+          });
+          if (!user || !session) throw new Error('registration returned no user');
+          return { id: user.id, username: user.username, session: session.id };
+        }),
+      );
+      for (const { id, username, session } of batch) {
+        accounts.push({ id, username });
+        sessions.set(id, session);
+      }
+    }
+    const live = accounts.slice(0, 160);
+    const offline = accounts.slice(160);
+    const byId = new Map(accounts.map((player) => [player.id, player]));
+    const isOffline = new Set(offline.map((player) => player.id));
+
+    await publishLifecycle(
+      infrastructure,
+      tournamentId,
+      {
+        case: 'created',
+        value: { tournament: tournamentMessage(fixture, TournamentStatus.UPCOMING) },
+      },
+      `${tournamentId}:created`,
+    );
+    await registerOffline(infrastructure, tournamentId, offline);
     // Joining needs the engine to know the tournament: retry until the created event is applied.
     await waitFor(
       async () =>
@@ -236,30 +159,35 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
           .catch(() => false),
       'the engine to know the tournament',
     );
-    await Promise.all(live.map((userId) => games.join(playerCaller(userId), tournamentId)));
-    await lifecycle(
-      { case: 'live', value: { tournament: tournament(TournamentStatus.LIVE) } },
+    await Promise.all(live.map((player) => games.join(playerCaller(player), tournamentId)));
+    await publishLifecycle(
+      infrastructure,
+      tournamentId,
+      { case: 'live', value: { tournament: tournamentMessage(fixture, TournamentStatus.LIVE) } },
       `${tournamentId}:live`,
     );
 
-    const eventsOf = <C extends NonNullable<GameEvent['kind']['case']>>(kind: C) =>
-      events
-        .filter((event) => event.kind.case === kind)
-        .map((event) => event.kind.value as Extract<GameEvent['kind'], { case: C }>['value']);
     const roundStarted = (round: number) =>
-      eventsOf('roundVotingStarted').find((event) => event.roundNumber === round);
+      events.of('roundVotingStarted').find((event) => event.roundNumber === round);
     const results = (round: number) =>
-      eventsOf('roundResults').find((event) => event.roundNumber === round);
+      events.of('roundResults').find((event) => event.roundNumber === round);
+    const refusal = (vote: Promise<unknown>) =>
+      vote.then(
+        () => 'accepted',
+        (error: unknown) => (isAppError(error) ? error.reason : String(error)),
+      );
 
     /** What each player saw acknowledged, by round: userId → imageId. */
     const acknowledged = new Map<number, Map<string, string>>();
-    let alive = new Set([...live, ...offline]);
+    /** The round each participant was eliminated in, from the results events. */
+    const eliminatedIn = new Map<string, number>();
+    let alive = new Set(accounts.map((player) => player.id));
     let killedAt:
       | { round: number; deadline: number; engine: string; leaseHolder: boolean; at: number }
       | undefined;
     for (let round = 1; round <= 17; round += 1) {
       await waitFor(
-        () => roundStarted(round) !== undefined || eventsOf('gameEnded').length > 0,
+        () => roundStarted(round) !== undefined || events.of('gameEnded').length > 0,
         `round ${round}`,
       );
       const started = roundStarted(round);
@@ -267,24 +195,25 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
       const deadline = timestampDate(started.phaseEndsAt!).getTime();
       const acks = new Map<string, string>();
       acknowledged.set(round, acks);
-      const voters = live.filter((userId) => alive.has(userId));
+      const voters = live.filter((player) => alive.has(player.id));
       await Promise.all(
-        voters.map(async (userId, i) => {
+        voters.map(async (player, i) => {
           // Some do not vote; the others spread unevenly, so rounds leave a few standing. In round
           // 2, one in seven votes only right before the kill.
           if (i % 7 === 3 || (round === 2 && i % 7 === 5)) return;
           const imageId = `round-${round}-image-${(i * 7 + round) % 4}`;
           try {
-            await games.vote(playerCaller(userId), { tournamentId, roundNumber: round, imageId });
-            acks.set(userId, imageId);
+            await games.vote(playerCaller(player), { tournamentId, roundNumber: round, imageId });
+            acks.set(player.id, imageId);
           } catch (error) {
             if (!isAppError(error)) throw error;
           }
         }),
       );
       if (round === 1) {
-        // A Kafka message delivered twice counts once: live-3 (who did not vote) votes through a
+        // A Kafka message delivered twice counts once: a player who did not vote votes through a
         // VoteCast published twice with one vote id.
+        const replayer = voters[3]!;
         const replayed = encodeEvent(
           GameVoteEventSchema,
           create(GameVoteEventSchema, {
@@ -293,13 +222,13 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
               case: 'voteCast',
               value: {
                 voteId: `replayed-${tournamentId}`,
-                gameId: events[0]!.gameId,
-                userId: 'live-3',
-                username: 'live-3',
+                gameId: events.all[0]!.event.gameId,
+                userId: replayer.id,
+                username: replayer.username,
                 roundNumber: 1,
                 imageId: 'round-1-image-0',
                 castAt: timestampFromDate(new Date()),
-                deviceId: 'device-live-3',
+                deviceId: `device-${replayer.id}`,
               },
             },
           }),
@@ -307,16 +236,37 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         );
         await bus.publish(topics.gameVotes.name, [replayed]);
         await bus.publish(topics.gameVotes.name, [replayed]);
-        acks.set('live-3', 'round-1-image-0');
+        acks.set(replayer.id, 'round-1-image-0');
+        // A second device: a newcomer whose first vote would join them, on a device that already
+        // backs a participant.
+        expect(
+          await refusal(
+            games.vote(
+              playerCaller({ id: 'newcomer', username: 'newcomer' }, `device-${live[0]!.id}`),
+              {
+                tournamentId,
+                roundNumber: 1,
+                imageId: 'round-1-image-0',
+              },
+            ),
+          ),
+        ).toBe('DEVICE_IN_USE');
+        // Late: a player who has not voted, once the deadline has passed.
+        await waitFor(() => Date.now() > deadline + 50, 'round 1 deadline');
+        expect(
+          await refusal(
+            games.vote(playerCaller(voters[10]!), {
+              tournamentId,
+              roundNumber: 1,
+              imageId: 'round-1-image-0',
+            }),
+          ),
+        ).toBe('VOTING_CLOSED');
       }
       if (round === 2) {
-        // Refusals, with their reasons: a repeat, another round, an eliminated player.
-        const [voter, first] = [...acks][0]!;
-        const refusal = (vote: Promise<unknown>) =>
-          vote.then(
-            () => 'accepted',
-            (error: unknown) => (isAppError(error) ? error.reason : String(error)),
-          );
+        // Refusals, with their reasons: a repeat, another round, an eliminated player, a stranger.
+        const [voterId, first] = [...acks][0]!;
+        const voter = byId.get(voterId)!;
         expect(
           await refusal(
             games.vote(playerCaller(voter), { tournamentId, roundNumber: 2, imageId: first }),
@@ -331,7 +281,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
             }),
           ),
         ).toBe('WRONG_ROUND');
-        const out = live.find((userId) => !alive.has(userId))!;
+        const out = live.find((player) => !alive.has(player.id))!;
         expect(
           await refusal(
             games.vote(playerCaller(out), {
@@ -343,7 +293,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         ).toBe('ELIMINATED');
         expect(
           await refusal(
-            games.vote(playerCaller('stranger'), {
+            games.vote(playerCaller({ id: 'stranger', username: 'stranger' }), {
               tournamentId,
               roundNumber: 2,
               imageId: 'round-2-image-0',
@@ -361,11 +311,11 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         const lease = (await store.get(`game:{${tournamentId}}:lease`)) ?? '';
         const leaseHolder = (lease.split('|')[0] ?? '').endsWith(`-${owner.child.pid}`);
         await Promise.all(
-          voters.map(async (userId, i) => {
+          voters.map(async (player, i) => {
             if (i % 7 !== 5) return;
             const imageId = `round-${round}-image-${(i * 7 + round) % 4}`;
-            await games.vote(playerCaller(userId), { tournamentId, roundNumber: round, imageId });
-            acks.set(userId, imageId);
+            await games.vote(playerCaller(player), { tournamentId, roundNumber: round, imageId });
+            acks.set(player.id, imageId);
           }),
         );
         owner.child.kill('SIGKILL');
@@ -377,32 +327,20 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
       const resolved = results(round)!;
       // Every acknowledged vote counted once, nothing else: the tally is the players' own record
       // plus the offline players' fixed picks.
-      const expected = new Map<string, number>();
-      for (const imageId of acks.values()) expected.set(imageId, (expected.get(imageId) ?? 0) + 1);
-      for (const [i, userId] of offline.entries()) {
-        if (!alive.has(userId)) continue;
-        const imageId = `round-${round}-image-${i % 4}`;
-        expected.set(imageId, (expected.get(imageId) ?? 0) + 1);
-      }
       expect(
         Object.fromEntries(resolved.results.map((result) => [result.imageId, result.votes])),
-      ).toEqual(
-        Object.fromEntries(
-          [0, 1, 2, 3].map((m) => [
-            `round-${round}-image-${m}`,
-            expected.get(`round-${round}-image-${m}`) ?? 0,
-          ]),
-        ),
-      );
-      alive = new Set(resolved.advancedUserIds);
+      ).toEqual(expectedTally(round, acks, offline, alive));
+      const advanced = new Set(resolved.advancedUserIds);
+      for (const userId of alive) if (!advanced.has(userId)) eliminatedIn.set(userId, round);
+      alive = advanced;
       if (killedAt?.round === round) {
-        const ended = eventsOf('votingEnded').find((event) => event.roundNumber === round);
+        const ended = events.all.find(
+          ({ event }) =>
+            event.kind.case === 'votingEnded' && event.kind.value.roundNumber === round,
+        );
         expect(ended).toBeDefined();
-        const closedAt = events.find(
-          (event) => event.kind.case === 'votingEnded' && event.kind.value.roundNumber === round,
-        )!.occurredAt!;
         // Issue 9, acceptance 3: the round closes within 2 s of its original deadline.
-        const late = timestampDate(closedAt).getTime() - killedAt.deadline;
+        const late = timestampDate(ended!.event.occurredAt!).getTime() - killedAt.deadline;
         process.stdout.write(
           `live-game e2e: round ${round} closed ${late} ms after its deadline; ${killedAt.engine} (votes partition consumer${killedAt.leaseHolder ? ', lease holder' : ', not the lease holder'}) was killed ${killedAt.deadline - killedAt.at} ms before it\n`,
         );
@@ -410,23 +348,304 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
       }
       if (alive.size <= 1) break;
     }
-    await waitFor(() => eventsOf('gameEnded').length > 0, 'the end');
-    await recorder.stop();
+    await waitFor(() => events.of('gameEnded').length > 0, 'the end');
+    await events.stop();
 
-    // No round skipped or repeated: rounds 1..N once each, in order.
-    const rounds = eventsOf('roundResults').map((event) => event.roundNumber);
-    expect(rounds).toEqual(Array.from({ length: rounds.length }, (_, i) => i + 1));
-    expect(new Set(eventsOf('roundVotingStarted').map((e) => e.roundNumber)).size).toBe(
-      rounds.length,
-    );
+    // No round skipped or repeated: rounds 1..N, each step of each round once (one event id).
+    const rounds = events.of('roundResults').map((event) => event.roundNumber);
+    const roundCount = rounds.length;
+    expect(rounds).toEqual(Array.from({ length: roundCount }, (_, i) => i + 1));
+    for (const [kind, byRound] of stepIdsByRound(events)) {
+      expect({ kind, rounds: [...byRound.keys()].sort((a, b) => a - b) }).toEqual({
+        kind,
+        rounds: Array.from({ length: roundCount }, (_, i) => i + 1),
+      });
+      expect({ kind, ids: [...byRound.values()].map((ids) => ids.size) }).toEqual({
+        kind,
+        ids: Array.from({ length: roundCount }, () => 1),
+      });
+    }
     expect(killedAt).toBeDefined();
-    const end = eventsOf('gameEnded')[0]!;
-    expect(end.roundsPlayed).toBe(rounds.length);
-    process.stdout.write(
-      `live-game e2e: ${rounds.length} rounds, decided by ${end.decidedBy}, ${[...acknowledged.values()].reduce((n, acks) => n + acks.size, 0)} acknowledged live votes\n`,
-    );
+    const end = events.of('gameEnded')[0]!;
+    expect(end.roundsPlayed).toBe(roundCount);
+    const winnerId = end.winnerUserId ?? '';
     if (alive.size === 1) {
       expect(end).toMatchObject({ decidedBy: 'last_standing', winnerUserId: [...alive][0] });
     }
-  }, 300_000);
+    // Survivors of round 17 who lost the draw are out in that round in the records, though they
+    // won every round they played (their statistics say so).
+    const lostDraw = new Set([...alive].filter((userId) => userId !== winnerId));
+    for (const userId of lostDraw) eliminatedIn.set(userId, roundCount);
+    process.stdout.write(
+      `live-game e2e: ${roundCount} rounds, decided by ${end.decidedBy}, ${[...acknowledged.values()].reduce((n, acks) => n + acks.size, 0)} acknowledged live votes\n`,
+    );
+
+    /** Every counted vote by round: the live acknowledgements and the offline picks. */
+    const counted = new Map<number, Map<string, string>>();
+    for (let round = 1; round <= roundCount; round += 1) {
+      const votes = new Map(acknowledged.get(round));
+      for (const [i, player] of offline.entries()) {
+        const out = eliminatedIn.get(player.id);
+        if (out === undefined || out >= round) votes.set(player.id, offlinePick(i, round));
+      }
+      counted.set(round, votes);
+    }
+    const countedList = [...counted].flatMap(([round, votes]) =>
+      [...votes].map(([userId, imageId]) => `${round}:${userId}:${imageId}`),
+    );
+
+    // The REST reads, asked as the spec's client asks: X-Device-ID on every request, a JSON
+    // Content-Type only with a body, the admin's session cookie for the admin's reads.
+    const gateway = await startRecordsGateway(auth, engines[1]!, fixture);
+    try {
+      const visitor = { 'x-device-id': 'device-e2e-visitor' };
+      const login = await fetch(gateway.url('/api/login'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-device-id': 'device-e2e-admin' },
+        body: JSON.stringify(adminAccount),
+      });
+      expect(login.status).toBe(200);
+      const adminHeaders = {
+        'x-device-id': 'device-e2e-admin',
+        cookie: (login.headers.get('set-cookie') ?? '').split(';', 1)[0]!,
+      };
+      // The records are written in the background; the game's end is written last, once
+      // everything before it is stored (completed by the replica that ended the game), so the
+      // game in the history means the records are complete.
+      const historyNow = () =>
+        getJson<Array<{ tournament: { id: string } }>>(
+          gateway.url('/api/admin/tournaments/history'),
+          adminHeaders,
+        );
+      await waitFor(
+        async () => (await historyNow()).some((entry) => entry.tournament.id === tournamentId),
+        'the game in the history',
+      );
+      // player_votes in MongoDB: exactly the counted votes, each once.
+      const stored = async () =>
+        (
+          await records.documents
+            .collection(votesCollection)
+            .find({ gameId: events.all[0]!.event.gameId })
+        )
+          .map((vote) => `${vote.roundNumber}:${vote.userId}:${vote.imageId}`)
+          .sort();
+      expect(await stored()).toEqual([...countedList].sort());
+
+      const statistics = await getJson(
+        gateway.url(`/api/tournaments/${tournamentId}/statistics`),
+        visitor,
+      );
+      const winner = winnerId ? { username: byId.get(winnerId)!.username } : null;
+      const standing = (player: Player) => ({
+        username: player.username,
+        isEliminated: eliminatedIn.has(player.id),
+        eliminatedInRound: eliminatedIn.get(player.id) ?? null,
+        isOfflinePlayer: isOffline.has(player.id),
+      });
+      const byName = (a: { username: string }, b: { username: string }) =>
+        a.username.localeCompare(b.username);
+      expect({
+        ...statistics,
+        participants: [...(statistics.participants as Array<{ username: string }>)].sort(byName),
+      }).toEqual({
+        tournament: expect.objectContaining({
+          id: tournamentId,
+          title: fixture.title,
+          status: 'finished',
+          prize: fixture.prize,
+          startAt: fixture.startAt.toISOString(),
+        }) as unknown,
+        totalRounds: roundCount,
+        participantBreakdown: { total: 200, online: 160, offline: 40 },
+        winner,
+        participantCount: 200,
+        participants: accounts.map(standing).sort(byName),
+      });
+
+      const history = await historyNow();
+      const item = history.find((entry) => entry.tournament.id === tournamentId);
+      expect(item).toEqual({
+        tournament: {
+          id: tournamentId,
+          title: fixture.title,
+          prize: fixture.prize,
+          startAt: fixture.startAt.toISOString(),
+        },
+        ...(winner ? { winner } : {}),
+        totalPlayers: 200,
+        totalRounds: roundCount,
+        endedAt: expect.any(String) as unknown,
+      });
+
+      const details = await getJson(
+        gateway.url(`/api/admin/tournaments/${tournamentId}/details`),
+        adminHeaders,
+      );
+      type RoundJson = {
+        roundNumber: number;
+        images: Array<{ id: string; alt: string }>;
+        votes: Array<{
+          username: string;
+          imageId: string;
+          votedAt: string;
+          isOfflinePlayer: boolean;
+        }>;
+        eliminatedPlayers: Array<{ username: string; isOfflinePlayer: boolean }>;
+      };
+      const detailRounds = details.rounds as RoundJson[];
+      expect(details).toMatchObject({
+        tournament: { id: tournamentId, title: fixture.title, status: 'finished' },
+        winner,
+        totalPlayers: 200,
+      });
+      expect(detailRounds.map((round) => round.roundNumber)).toEqual(
+        Array.from({ length: roundCount }, (_, i) => i + 1),
+      );
+      for (const round of detailRounds) {
+        const n = round.roundNumber;
+        expect(round.images.map((image) => image.id)).toEqual(
+          [0, 1, 2, 3].map((m) => `round-${n}-image-${m}`),
+        );
+        expect(round.images.every((image) => image.alt.length > 0)).toBe(true);
+        expect(
+          round.votes
+            .map((vote) => `${vote.username}:${vote.imageId}:${vote.isOfflinePlayer}`)
+            .sort(),
+        ).toEqual(
+          [...counted.get(n)!]
+            .map(([userId, imageId]) => {
+              const player = byId.get(userId)!;
+              return `${player.username}:${imageId}:${isOffline.has(userId)}`;
+            })
+            .sort(),
+        );
+        expect(round.votes.every((vote) => !Number.isNaN(Date.parse(vote.votedAt)))).toBe(true);
+        expect(
+          round.eliminatedPlayers.map((p) => `${p.username}:${p.isOfflinePlayer}`).sort(),
+        ).toEqual(
+          accounts
+            .filter((player) => eliminatedIn.get(player.id) === n)
+            .map((player) => `${player.username}:${isOffline.has(player.id)}`)
+            .sort(),
+        );
+      }
+
+      // Each participant's statistics in auth (from player.outcomes) match the game.
+      const prize = Number(fixture.prize.replace(/[^0-9.]/g, ''));
+      const expectedUser = (player: Player) => {
+        const out = lostDraw.has(player.id) ? undefined : eliminatedIn.get(player.id);
+        const won = player.id === winnerId;
+        return {
+          username: player.username,
+          gamesPlayed: 1,
+          wins: won ? 1 : 0,
+          totalPrizes: won ? prize : 0,
+          roundsWon: out === undefined ? roundCount : out - 1,
+          totalRoundsPlayed: out ?? roundCount,
+          currentWinStreak: won ? 1 : 0,
+          longestWinStreak: won ? 1 : 0,
+          biggestTournamentSize: 200,
+        };
+      };
+      const userOf = async (player: Player) => {
+        const user = await getJson(gateway.url('/api/user'), {
+          'x-device-id': `device-p${accounts.indexOf(player)}`,
+          cookie: `underdog_session=${sessions.get(player.id)!}`,
+        });
+        return {
+          username: user.username,
+          gamesPlayed: user.gamesPlayed,
+          wins: user.wins,
+          totalPrizes: user.totalPrizes,
+          roundsWon: user.roundsWon,
+          totalRoundsPlayed: user.totalRoundsPlayed,
+          currentWinStreak: user.currentWinStreak,
+          longestWinStreak: user.longestWinStreak,
+          biggestTournamentSize: user.biggestTournamentSize,
+          firstWinDate: user.firstWinDate,
+        };
+      };
+      await waitFor(
+        async () => (await Promise.all(accounts.map(userOf))).every((u) => u.gamesPlayed === 1),
+        'the outcomes in auth',
+      );
+      const users = await Promise.all(accounts.map(userOf));
+      expect(users.map(({ firstWinDate: _, ...rest }) => rest)).toEqual(accounts.map(expectedUser));
+      expect(users.filter((user) => user.firstWinDate !== null).map((u) => u.username)).toEqual(
+        winner ? [winner.username] : [],
+      );
+    } finally {
+      await gateway.stop();
+    }
+  }, 600_000);
 });
+
+/** A GET as the web app sends it: no body, so no Content-Type. */
+async function getJson<T = Record<string, unknown>>(
+  url: string,
+  headers: Record<string, string>,
+): Promise<T> {
+  const response = await fetch(url, { headers });
+  const body = (await response.json()) as T;
+  if (response.status !== 200)
+    throw new Error(`GET ${url}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/**
+ * The gateway's HTTP edge in this process, in front of the real auth and game-engine processes.
+ * The tournament service's part of these reads (the tournament's own fields) comes from a stand-in
+ * that knows the one tournament, finished: the lifecycle is published by the test itself.
+ */
+async function startRecordsGateway(
+  auth: ServiceProcess,
+  engine: ServiceProcess,
+  fixture: TournamentFixture,
+) {
+  const clients = createGatewayClients({
+    auth: { mode: 'http', baseUrl: auth.url },
+    game: { mode: 'http', baseUrl: engine.url },
+    tournament: {
+      mode: 'in-process',
+      routes: (router) =>
+        router.service(TournamentService, {
+          getServerTime: () => ({ serverTime: timestampFromDate(new Date()) }),
+          getTournament: () => ({
+            tournament: {
+              ...tournamentMessage(fixture, TournamentStatus.FINISHED),
+              participantCount: 200,
+            },
+          }),
+        }),
+    },
+    ads: { mode: 'in-process', routes: (router) => router.service(AdsService, {}) },
+    notification: {
+      mode: 'in-process',
+      routes: (router) => router.service(NotificationService, {}),
+    },
+  });
+  const bus = createMemoryBus({ logger: silentLogger });
+  const group = new ComponentGroup(silentLogger, []);
+  const store = createMemoryStore();
+  const gateway = await createGateway({
+    logger: silentLogger,
+    registry: createMetricsRegistry('live-game-e2e-gateway'),
+    clients,
+    store,
+    bus,
+    instanceId: 'live-game-e2e',
+    settings: gatewaySettings({}, 'test'),
+    readiness: () => group.readiness(),
+  });
+  const http = gateway.listen({ port: 0, host: '127.0.0.1' });
+  await http.start?.();
+  return {
+    url: (path: string) => `http://127.0.0.1:${http.port()}${path}`,
+    stop: async () => {
+      await http.stop?.();
+      await bus.close();
+      await store.close();
+    },
+  };
+}
