@@ -1,6 +1,6 @@
 export const recordsTypeDefs = /* GraphQL */ `
-  "A played game's winner."
-  type GameWinner {
+  "A played game's winner as its records name it (the live game's GameWinner carries more)."
+  type RecordedWinner {
     username: String!
   }
 
@@ -25,7 +25,7 @@ export const recordsTypeDefs = /* GraphQL */ `
     totalRounds: Int!
     participantBreakdown: ParticipantBreakdown!
     "Null until the game ends with a winner"
-    winner: GameWinner
+    winner: RecordedWinner
     participantCount: Int!
     "In the order they joined"
     participants: [ParticipantStanding!]!
@@ -44,7 +44,7 @@ export const recordsTypeDefs = /* GraphQL */ `
   type TournamentHistoryItem {
     tournament: RecordedTournament!
     "Null when the game ended without a winner"
-    winner: GameWinner
+    winner: RecordedWinner
     totalPlayers: Int!
     "Rounds played"
     totalRounds: Int!
@@ -81,7 +81,7 @@ export const recordsTypeDefs = /* GraphQL */ `
   "Spec §3 tournament detail."
   type TournamentDetails {
     tournament: Tournament!
-    winner: GameWinner
+    winner: RecordedWinner
     totalPlayers: Int!
     "Resolved rounds, in order"
     rounds: [RoundDetails!]!

@@ -73,7 +73,7 @@ export function StatisticsView({ tournamentId }: { tournamentId: string }) {
             {stats.winner ? (
               <>
                 <Statistic title="Winner" value={stats.winner.username} />
-                {stats.winner.prize && <Tag color="gold">{stats.winner.prize}</Tag>}
+                {stats.tournament.prize && <Tag color="gold">{stats.tournament.prize}</Tag>}
                 <Typography.Text type="secondary">Tournament champion</Typography.Text>
               </>
             ) : (
