@@ -57,7 +57,11 @@ function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds:
                 <td>{r.votes}</td>
                 <td>{r.remaining}</td>
                 <td>
-                  <div className="split-bar" aria-label={`Option votes: ${r.split.join(', ')}`}>
+                  <div
+                    className="split-bar"
+                    role="img"
+                    aria-label={`Option votes: ${r.split.join(', ')}`}
+                  >
                     {r.split.map((n, i) => (
                       <span
                         key={i}
@@ -159,7 +163,7 @@ export function DetailsDialog({
                 />
               )}
               {round.eliminatedPlayers.length > 0 && (
-                <div>
+                <div className="details-eliminated">
                   <Typography.Text type="secondary">Eliminated: </Typography.Text>
                   {round.eliminatedPlayers.map((p) => (
                     <Space key={p.username} size={2} style={{ marginRight: 8 }}>
