@@ -1,15 +1,20 @@
 // The game screen and the admin dashboard in a real browser (Debian's chromium driven by
 // playwright-core) against the bundled standalone process, as `npm start` runs it.
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import {
+  ADMIN,
+  DESKTOP,
+  PHONE,
   artifactsDir,
   ensureChromium,
   gqlData,
   hasHorizontalOverflow,
   launchChromium,
   loginAs,
+  rest,
   seriousViolations,
+  shootBothWidths,
   startStandalone,
   type Standalone,
 } from './e2e-support';
@@ -34,9 +39,93 @@ afterAll(async () => {
 });
 
 async function adminPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage({ viewport: DESKTOP });
   await loginAs(page, base);
   return page;
+}
+
+/** Once antd's open/close motion is over, so axe and the screenshot see the settled dialog. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => !document.querySelector('[class*="-enter"], [class*="-appear"], [class*="-leave"]'),
+  );
+}
+
+/**
+ * The open dialog: no serious or critical axe violation, no horizontal overflow at 360 px, and a
+ * screenshot at 1280 and 360 px. Viewport shots: a dialog is fixed, so a full-page shot of a
+ * scrolled page would draw it (and the sticky header) out of place.
+ */
+async function checkDialog(page: Page, name: string): Promise<void> {
+  await settled(page);
+  // The dialog alone: the page behind its mask is checked by checkDashboard (axe would measure
+  // the dimmed text's contrast through the mask).
+  expect(await seriousViolations(page, ['.app-header', '.admin-page', '.tab-bar'])).toEqual([]);
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await settled(page);
+    await page.screenshot({ path: join(shots, `${name}-${size.width}.png`) });
+  }
+  expect(await hasHorizontalOverflow(page)).toBe(false);
+  await page.setViewportSize(DESKTOP);
+}
+
+/** The dashboard itself: axe, full-page screenshots at both widths, no overflow at 360 px. */
+async function checkDashboard(page: Page, name: string): Promise<void> {
+  await settled(page);
+  expect(await seriousViolations(page)).toEqual([]);
+  const { overflowAt360 } = await shootBothWidths(page, shots, name, () => settled(page));
+  expect(overflowAt360).toBe(false);
+}
+
+interface GraphQLAnswer<T> {
+  data?: T;
+  errors?: { message: string }[];
+}
+
+/**
+ * A client of the server as the web app is one, from outside a page: the browser context's
+ * cookies, `X-Device-ID` on every call, a JSON Content-Type only with a body.
+ */
+function apiOf(api: APIRequestContext, deviceId: string) {
+  const headers = { 'X-Device-ID': deviceId };
+  return {
+    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+      const response = await api.post(`${base}/graphql`, {
+        headers,
+        data: { query, variables },
+      });
+      const answer = (await response.json()) as GraphQLAnswer<T>;
+      if (!answer.data || answer.errors?.length)
+        throw new Error(`${query}: ${JSON.stringify(answer.errors)}`);
+      return answer.data;
+    },
+    async get<T>(path: string): Promise<T> {
+      const response = await api.get(`${base}${path}`, { headers });
+      if (!response.ok()) throw new Error(`GET ${path}: ${response.status()}`);
+      return (await response.json()) as T;
+    },
+  };
+}
+type Api = ReturnType<typeof apiOf>;
+
+/** Registers `name` and verifies the account with the code from the development mailbox. */
+async function verifiedUser(api: Api, name: string): Promise<string> {
+  const email = `${name.toLowerCase()}-${Date.now()}@e2e.local`;
+  const { register } = await api.graphql<{ register: { user: { username: string } } }>(
+    'mutation($i:RegisterInput!){register(input:$i){user{username}}}',
+    { i: { email, displayName: name, password: 'password123' } },
+  );
+  const deadline = Date.now() + 5_000;
+  let code: string | undefined;
+  while (!code && Date.now() < deadline) {
+    const mailbox = await api.get<{ to: string; text: string }[]>('/api/dev/mailbox');
+    code = /\b(\d{6})\b/.exec(mailbox.find((mail) => mail.to === email)?.text ?? '')?.[1];
+    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!code) throw new Error(`no verification code for ${email} in the development mailbox`);
+  await api.graphql('mutation($c:String!){verifyEmail(code:$c){id}}', { c: code });
+  return register.user.username;
 }
 
 describe('the admin dashboard in the browser', () => {
@@ -45,6 +134,36 @@ describe('the admin dashboard in the browser', () => {
     await page.goto(`${base}/admin`);
     await page.waitForURL(`${base}/`);
     expect(new URL(page.url()).pathname).toBe('/');
+    await page.close();
+  }, 30_000);
+
+  it('sends a signed-in, verified user who is not an admin away from /admin to /', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await verifiedUser(apiOf(context.request, 'e2e-user'), 'Uma');
+    await page.goto(`${base}/admin`);
+    await page.waitForURL(`${base}/`);
+    expect(new URL(page.url()).pathname).toBe('/');
+    // Signed in (the header's name badge), yet no dashboard.
+    await page.locator('.app-header').getByText('Uma').first().waitFor();
+    expect(await page.getByText('Admin Dashboard').count()).toBe(0);
+    await context.close();
+  }, 30_000);
+
+  it('loads the admin chunk only on /admin, not on / even for an admin', async () => {
+    const page = await browser.newPage({ viewport: DESKTOP });
+    const adminChunk = /^\/assets\/AdminPage-[\w-]+\.js$/;
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    await loginAs(page, base);
+    await page.goto(`${base}/`);
+    await page.getByRole('heading', { name: 'Upcoming Tournaments' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(requested.some((path) => path.startsWith('/assets/'))).toBe(true);
+    expect(requested.filter((path) => adminChunk.test(path))).toEqual([]);
+    await page.goto(`${base}/admin`);
+    await page.getByText('Admin Dashboard').waitFor();
+    expect(requested.filter((path) => adminChunk.test(path))).toHaveLength(1);
     await page.close();
   }, 30_000);
 
@@ -57,29 +176,42 @@ describe('the admin dashboard in the browser', () => {
     await page.getByRole('button', { name: 'Create Tournament' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Create New Tournament').waitFor();
+    await page.fill('#t-start', '');
     await dialog.getByRole('button', { name: 'Create Tournament' }).click();
     await dialog.getByText('Title is required').waitFor();
+    await dialog.getByText('Start time is required').waitFor();
     await page.fill('#t-title', 'E2E Cup');
     await page.fill('#t-start', '2020-01-01T10:00');
     await dialog.getByRole('button', { name: 'Create Tournament' }).click();
     await dialog.getByText('Start time must be in the future').waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'admin-create-tournament.png') });
+    await dialog.getByText('Title is required').waitFor({ state: 'hidden' });
+    await checkDialog(page, 'admin-tournament-create');
     await page.fill('#t-start', '2099-01-01T10:00');
     await page.fill('#t-prize', '$5,000');
     await dialog.getByRole('button', { name: 'Create Tournament' }).click();
     await page.getByText('Tournament created successfully.').waitFor();
+    const row = page.locator('[data-testid^="tournament-"]', { hasText: 'E2E Cup' });
+    await row.getByText('$5,000').waitFor();
+    await row.getByText('upcoming', { exact: true }).waitFor();
+    await checkDashboard(page, 'admin-dashboard-tournament');
     await page.getByRole('button', { name: 'Edit E2E Cup' }).click();
     await page.getByRole('dialog').getByText('Edit Tournament').waitFor();
+    await checkDialog(page, 'admin-tournament-edit');
     await page.fill('#t-title', 'E2E Cup Edited');
+    await page.fill('#t-prize', '');
     await page.getByRole('dialog').getByRole('button', { name: 'Update Tournament' }).click();
     await page.getByText('Tournament updated successfully.').waitFor();
+    await page
+      .locator('[data-testid^="tournament-"]', { hasText: 'E2E Cup Edited' })
+      .getByText('No prize')
+      .waitFor();
     await page.getByRole('button', { name: 'Delete E2E Cup Edited' }).click();
     await page
       .locator('.ant-modal-confirm-title', {
         hasText: 'Are you sure you want to delete "E2E Cup Edited"?',
       })
       .waitFor();
+    await checkDialog(page, 'admin-delete-confirm');
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByText('Tournament deleted successfully.').waitFor();
     await page
@@ -88,7 +220,7 @@ describe('the admin dashboard in the browser', () => {
     await page.close();
   }, 60_000);
 
-  it('creates, edits and deletes an advertisement, refusing a 61-second duration', async () => {
+  it('creates, edits and deletes an advertisement, with the validation and success messages', async () => {
     const page = await adminPage();
     await page.goto(`${base}/admin`);
     await page
@@ -96,30 +228,159 @@ describe('the admin dashboard in the browser', () => {
       .waitFor();
     await page.getByRole('button', { name: 'Create Advertisement' }).click();
     const dialog = page.getByRole('dialog');
+    await dialog.getByText('Create New Advertisement').waitFor();
+    // isActive is only in the edit form (spec §4).
+    expect(await dialog.getByRole('checkbox').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Create Advertisement' }).click();
+    await dialog.getByText('Title is required').waitFor();
+    await dialog.getByText('Content is required').waitFor();
     await page.fill('#a-title', 'E2E Ad');
     await page.fill('#a-content', 'x'.repeat(120));
     await page.fill('#a-duration', '61');
     await dialog.getByRole('button', { name: 'Create Advertisement' }).click();
     await dialog.getByText('Duration must be between 1 and 60 seconds').waitFor();
+    await dialog.getByText('Title is required').waitFor({ state: 'hidden' });
+    await checkDialog(page, 'admin-ad-create');
+    await page.fill('#a-duration', '0');
+    await dialog.getByRole('button', { name: 'Create Advertisement' }).click();
+    await dialog.getByText('Duration must be between 1 and 60 seconds').waitFor();
     await page.fill('#a-duration', '3');
     await dialog.getByRole('button', { name: 'Create Advertisement' }).click();
     await page.getByText('Advertisement created successfully.').waitFor();
-    await page.getByText(`${'x'.repeat(100)}...`).waitFor();
-    await page.locator('[data-testid^="ad-"]').getByText('between rounds').waitFor();
+    const row = page.locator('[data-testid^="ad-"]', { hasText: 'E2E Ad' });
+    await row.getByText(`${'x'.repeat(100)}...`).waitFor();
+    await row.getByText('between rounds').waitFor();
+    await row.getByText('3s', { exact: true }).waitFor();
+    await row.getByText('Active', { exact: true }).waitFor();
+    await checkDashboard(page, 'admin-dashboard');
     await page.getByRole('button', { name: 'Edit E2E Ad' }).click();
     await page.getByRole('dialog').getByText('Edit Advertisement').waitFor();
+    await checkDialog(page, 'admin-ad-edit');
     await page.getByRole('dialog').getByRole('checkbox').uncheck();
     await page.getByRole('dialog').getByRole('button', { name: 'Update Advertisement' }).click();
     await page.getByText('Advertisement updated successfully.').waitFor();
-    await page.getByText('Inactive', { exact: true }).waitFor();
+    await row.getByText('Inactive', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Delete E2E Ad' }).click();
+    await page
+      .locator('.ant-modal-confirm-title', {
+        hasText: 'Are you sure you want to delete "E2E Ad"?',
+      })
+      .waitFor();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByText('Advertisement deleted successfully.').waitFor();
+    await page
+      .getByText('No advertisements found. Create your first advertisement to get started.')
+      .waitFor();
     await page.close();
   }, 60_000);
 });
 
+const PLAYED_TITLE = 'Details Cup';
+
+interface PlayedGame {
+  id: string;
+  /** ann and bob go out in round 1, dan in round 2; cat wins. */
+  players: Record<'ann' | 'bob' | 'cat' | 'dan', string>;
+}
+
+interface LiveGameState {
+  phase: string;
+  roundNumber: number;
+  images: { id: string }[];
+}
+
+/**
+ * A two-round game played through GraphQL by four verified players on their own devices:
+ * round 1 ann and bob pick option 1, cat option 2, dan option 3 (the two single votes are the
+ * least popular: cat and dan advance); round 2 only cat votes, so dan goes out and cat wins.
+ */
+async function playGame(): Promise<PlayedGame> {
+  const contexts = await Promise.all([0, 1, 2, 3, 4].map(() => browser.newContext()));
+  try {
+    const [adminContext, ...playerContexts] = contexts as [BrowserContext, ...BrowserContext[]];
+    const admin = apiOf(adminContext.request, 'e2e-played-admin');
+    await admin.graphql('mutation($e:String!,$p:String!){login(email:$e,password:$p){id}}', {
+      e: ADMIN.email,
+      p: ADMIN.password,
+    });
+    const names = ['ann', 'bob', 'cat', 'dan'] as const;
+    const apis = playerContexts.map((context, i) => apiOf(context.request, `e2e-${names[i]}`));
+    const usernames: string[] = [];
+    for (const [i, api] of apis.entries()) usernames.push(await verifiedUser(api, names[i]!));
+    const [ann, bob, cat, dan] = apis as [Api, Api, Api, Api];
+    const { createTournament } = await admin.graphql<{ createTournament: { id: string } }>(
+      'mutation($i:TournamentInput!){createTournament(input:$i){id}}',
+      {
+        i: {
+          title: PLAYED_TITLE,
+          prize: '$50',
+          startAt: new Date(Date.now() + 3_000).toISOString(),
+          roundTimeSeconds: 5,
+        },
+      },
+    );
+    const id = createTournament.id;
+    for (const api of apis) {
+      await api.graphql('mutation($id:ID!){joinTournament(tournamentId:$id){isParticipant}}', {
+        id,
+      });
+    }
+    const votingIn = async (roundNumber: number): Promise<LiveGameState> => {
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        const { liveGame } = await admin.graphql<{ liveGame: LiveGameState }>(
+          'query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}',
+          { id },
+        );
+        if (liveGame.phase === 'voting' && liveGame.roundNumber === roundNumber) return liveGame;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error(`round ${roundNumber} never opened its voting`);
+    };
+    const vote = (api: Api, roundNumber: number, imageId: string) =>
+      api.graphql(
+        'mutation($id:ID!,$r:Int!,$i:ID!){castVote(tournamentId:$id,roundNumber:$r,imageId:$i){imageId}}',
+        {
+          id,
+          r: roundNumber,
+          i: imageId,
+        },
+      );
+    const round1 = await votingIn(1);
+    const image = (round: LiveGameState, option: number) => round.images[option]!.id;
+    await vote(ann, 1, image(round1, 0));
+    await vote(bob, 1, image(round1, 0));
+    await vote(cat, 1, image(round1, 1));
+    await vote(dan, 1, image(round1, 2));
+    const round2 = await votingIn(2);
+    await vote(cat, 2, image(round2, 0));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const { tournament } = await admin.graphql<{ tournament: { status: string } }>(
+        'query($id:ID!){tournament(id:$id){status}}',
+        { id },
+      );
+      if (tournament.status === 'finished') break;
+      if (Date.now() > deadline) throw new Error(`${PLAYED_TITLE} never finished`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const [a, b, c, d] = usernames as [string, string, string, string];
+    return { id, players: { ann: a, bob: b, cat: c, dan: d } };
+  } finally {
+    await Promise.all(contexts.map((context) => context.close()));
+  }
+}
+
+/** Started by the game-screen suite so it plays while the watch test runs. */
+let played: Promise<PlayedGame> | undefined;
+
 describe('the game screen in the browser', () => {
+  beforeAll(() => {
+    played = playGame();
+    // Awaited (and its failure reported) by the details test below.
+    played.catch(() => undefined);
+  });
+
   it('watches a game from its lobby through a round to its end, then shows its statistics', async () => {
     const admin = await adminPage();
     const created = await gqlData<{ createTournament: { id: string } }>(
@@ -169,4 +430,103 @@ describe('the game screen in the browser', () => {
     await page.getByRole('button', { name: 'Login to Continue' }).waitFor();
     await page.close();
   }, 30_000);
+});
+
+interface DetailsJson {
+  winner: { username: string } | null;
+  totalPlayers: number;
+  rounds: {
+    roundNumber: number;
+    images: { id: string; alt: string }[];
+    votes: { username: string; imageId: string; isOfflinePlayer: boolean }[];
+    eliminatedPlayers: { username: string; isOfflinePlayer: boolean }[];
+  }[];
+}
+
+describe('the admin dashboard after a played game', () => {
+  it('shows every round with its votes and eliminated players, the survival chart and the vote split, as GET /api/admin/tournaments/{id}/details has them', async () => {
+    if (!played) throw new Error('the game-screen suite did not start the played game');
+    const game = await played;
+    const { ann, bob, cat, dan } = game.players;
+    const page = await adminPage();
+    await page.goto(`${base}/admin`);
+    const row = page.getByTestId(`history-${game.id}`);
+    await row.getByText(`Winner: ${cat}`).waitFor();
+    await row.getByText('$50').waitFor();
+    await row.getByText('Finished', { exact: true }).waitFor();
+    await checkDashboard(page, 'admin-dashboard-history');
+
+    // The REST answer, asked as the web app asks (X-Device-ID, no Content-Type without a body).
+    const answer = await rest<DetailsJson>(
+      page,
+      'GET',
+      `/api/admin/tournaments/${game.id}/details`,
+    );
+    expect(answer.status).toBe(200);
+    const details = answer.body;
+    // It is the game that was played.
+    expect(details.winner?.username).toBe(cat);
+    expect(details.totalPlayers).toBe(4);
+    expect(details.rounds.map((r) => r.roundNumber)).toEqual([1, 2]);
+    expect(details.rounds.map((r) => r.votes.length)).toEqual([4, 1]);
+    expect(details.rounds.map((r) => r.eliminatedPlayers.map((p) => p.username).sort())).toEqual([
+      [ann, bob].sort(),
+      [dan],
+    ]);
+
+    await page.getByRole('button', { name: `View Details of ${PLAYED_TITLE}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Round-by-Round History').waitFor();
+    await dialog.getByText(`Tournament: ${PLAYED_TITLE}`, { exact: true }).waitFor();
+    await dialog.getByText(`Winner: ${details.winner?.username}`, { exact: true }).waitFor();
+    await dialog.getByText('Prize: $50', { exact: true }).waitFor();
+    expect(await dialog.getByTestId('details-players').textContent()).toBe(
+      String(details.totalPlayers),
+    );
+    expect(await dialog.locator('section.details-round').count()).toBe(details.rounds.length);
+    let remaining = details.totalPlayers;
+    const survival = [remaining];
+    for (const round of details.rounds) {
+      const section = dialog.locator(`section.details-round[data-round="${round.roundNumber}"]`);
+      await section.getByText(`Round ${round.roundNumber} · ${round.votes.length} votes`).waitFor();
+      for (const [i, image] of round.images.entries()) {
+        await section.getByText(`Option ${i + 1}: ${image.id} (${image.alt})`).waitFor();
+      }
+      const voteRows = section.locator('.ant-list-item');
+      expect(await voteRows.count()).toBe(round.votes.length);
+      for (const vote of round.votes) {
+        const option = round.images.findIndex((image) => image.id === vote.imageId) + 1;
+        const voteRow = voteRows.filter({ hasText: vote.username });
+        await voteRow.getByText(`Option ${option}`, { exact: true }).waitFor();
+        await voteRow.getByText(vote.isOfflinePlayer ? 'آفلاین' : 'آنلاین').waitFor();
+      }
+      const eliminated = section.locator('.details-eliminated');
+      for (const player of round.eliminatedPlayers) {
+        await eliminated.getByText(player.username, { exact: true }).waitFor();
+      }
+      remaining -= round.eliminatedPlayers.length;
+      survival.push(remaining);
+
+      // The chart's table row and vote split for the round.
+      const chartRow = dialog.locator(`.survival-table tr[data-round="${round.roundNumber}"]`);
+      expect(await chartRow.locator('td').allTextContents()).toEqual([
+        String(round.roundNumber),
+        String(round.votes.length),
+        String(remaining),
+        '',
+      ]);
+      const split = round.images.map(
+        (image) => round.votes.filter((vote) => vote.imageId === image.id).length,
+      );
+      expect(await chartRow.locator('.split-bar').getAttribute('aria-label')).toBe(
+        `Option votes: ${split.join(', ')}`,
+      );
+    }
+    expect(survival).toEqual([4, 2, 1]);
+    expect(await dialog.locator('.survival-chart svg').getAttribute('aria-label')).toBe(
+      `Players remaining: ${survival.join(', ')}`,
+    );
+    await checkDialog(page, 'admin-details');
+    await page.close();
+  }, 90_000);
 });
