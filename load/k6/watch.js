@@ -2,6 +2,8 @@
 // DURATION seconds, each socket measuring the results fan-out like a player. It needs no accounts,
 // so it reaches large N quickly: used to measure the gateway's memory per socket and its cost per
 // message delivered (docs/capacity.md). TOURNAMENT_ID, else the first tournament of the list.
+// PROTOCOL=graphql-ws watches through the gameEvents subscription on `/graphql` instead, as the
+// web app does.
 import { WebSocket } from 'k6/websockets';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import { expectStatus, request, serverClockOffset } from './lib/api.js';
@@ -14,6 +16,17 @@ const perVu = Math.max(1, intEnv('SOCKETS_PER_VU', 100));
 const rampSeconds = intEnv('RAMP', 10);
 const holdSeconds = intEnv('DURATION', 60);
 const graceMs = intEnv('GRACE_MS', 1000);
+const protocol = stringEnv('PROTOCOL', 'ws');
+if (protocol !== 'ws' && protocol !== 'graphql-ws') {
+  throw new Error(`PROTOCOL must be ws or graphql-ws, got "${protocol}"`);
+}
+const GAME_EVENTS = `subscription ($id: ID!) {
+  gameEvents(tournamentId: $id) {
+    __typename
+    ... on RoundVotingStarted { roundNumber phaseEndsAt }
+    ... on RoundResults { roundNumber }
+  }
+}`;
 
 const resultsFanout = new Trend('results_fanout_ms', true);
 const messages = new Counter('game_messages');
@@ -59,29 +72,54 @@ export default function watch(data) {
       () => {
         let opened = false;
         const votingEndsAt = {};
-        const socket = new WebSocket(`${wsBase}/ws?deviceId=k6-watch-${index}`, null, {
-          headers: { Origin: origin },
-          tags: { name: '/ws (watch)' },
-        });
+        const graphql = protocol === 'graphql-ws';
+        const socket = graphql
+          ? new WebSocket(`${wsBase}/graphql`, 'graphql-transport-ws', {
+              headers: { Origin: origin, 'X-Device-ID': `k6-watch-${index}` },
+              tags: { name: '/graphql (watch)' },
+            })
+          : new WebSocket(`${wsBase}/ws?deviceId=k6-watch-${index}`, null, {
+              headers: { Origin: origin },
+              tags: { name: '/ws (watch)' },
+            });
         const stop = setTimeout(() => socket.close(), Math.max(0, endAt - Date.now()));
+        const send = (message) => socket.send(JSON.stringify(message));
+        /** One game message, named as on /ws whatever the protocol. */
+        const onGame = (type, roundNumber, phaseEndsAt) => {
+          messages.add(1, { type });
+          if (type === 'round_voting_started' && phaseEndsAt) {
+            votingEndsAt[roundNumber] = Date.parse(phaseEndsAt);
+          } else if (type === 'results_started' && votingEndsAt[roundNumber]) {
+            resultsFanout.add(Date.now() + data.clockOffset - votingEndsAt[roundNumber] - graceMs);
+          } else if (type === 'game_finished') {
+            socket.close();
+          }
+        };
+        const typeOf = {
+          RoundVotingStarted: 'round_voting_started',
+          RoundResults: 'results_started',
+          GameEnded: 'game_finished',
+        };
         socket.addEventListener('open', () => {
           opened = true;
           connectFailed.add(false);
-          socket.send(
-            JSON.stringify({ type: 'subscribe_tournament', tournamentId: data.tournamentId }),
-          );
+          if (graphql) send({ type: 'connection_init', payload: {} });
+          else send({ type: 'subscribe_tournament', tournamentId: data.tournamentId });
         });
         socket.addEventListener('message', (event) => {
           const message = JSON.parse(event.data);
-          messages.add(1, { type: message.type });
-          if (message.type === 'round_voting_started' && message.phaseEndsAt) {
-            votingEndsAt[message.roundNumber] = Date.parse(message.phaseEndsAt);
-          } else if (message.type === 'results_started' && votingEndsAt[message.roundNumber]) {
-            resultsFanout.add(
-              Date.now() + data.clockOffset - votingEndsAt[message.roundNumber] - graceMs,
-            );
-          } else if (message.type === 'game_finished') {
-            socket.close();
+          if (!graphql) {
+            onGame(message.type, message.roundNumber, message.phaseEndsAt);
+          } else if (message.type === 'connection_ack') {
+            const variables = { id: data.tournamentId };
+            send({ id: 'game', type: 'subscribe', payload: { query: GAME_EVENTS, variables } });
+          } else if (message.type === 'ping') {
+            send({ type: 'pong' });
+          } else if (message.type === 'next' && message.payload.data) {
+            const game = message.payload.data.gameEvents;
+            onGame(typeOf[game.__typename] || game.__typename, game.roundNumber, game.phaseEndsAt);
+          } else {
+            messages.add(1, { type: message.type });
           }
         });
         socket.addEventListener('error', () => {

@@ -85,6 +85,28 @@ describe('the k6 load scripts', () => {
     return JSON.parse(readFileSync(summaryPath, 'utf8')) as Summary;
   }
 
+  /** An upcoming tournament, created over REST by the admin as the web app would. */
+  async function createTournament(): Promise<string> {
+    const headers = { 'content-type': 'application/json', 'x-device-id': 'k6-test-admin' };
+    const login = await fetch(`${target}/api/login`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(admin),
+    });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const created = await fetch(`${target}/api/tournaments`, {
+      method: 'POST',
+      headers: { ...headers, cookie },
+      body: JSON.stringify({
+        title: 'Watched Cup',
+        startAt: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+    });
+    expect(created.status).toBe(201);
+    return ((await created.json()) as { id: string }).id;
+  }
+
   const live = (players: number) => ({
     N: String(players),
     SOCKETS_PER_VU: '2',
@@ -145,12 +167,24 @@ describe('the k6 load scripts', () => {
     expect(summary.metrics.round_total_votes).toMatchObject({ min: 3, max: 3 });
   }, 120_000);
 
-  it('watch.js holds visitor sockets on a tournament: each gets the list and the snapshot', async () => {
-    const summary = await k6Run('watch.js', { N: '3', RAMP: '1', DURATION: '2' });
-    expect(summary.metrics.ws_connect_failed?.value).toBe(0);
-    // tournaments_update on connect, then game_state_update for the subscription, per socket.
-    expect(summary.metrics.game_messages?.count).toBeGreaterThanOrEqual(6);
-  }, 60_000);
+  it.each(['ws', 'graphql-ws'])(
+    'watch.js holds visitor sockets on a tournament over %s: each gets the first messages',
+    async (protocol) => {
+      const tournamentId = await createTournament();
+      const summary = await k6Run('watch.js', {
+        TOURNAMENT_ID: tournamentId,
+        N: '3',
+        RAMP: '1',
+        DURATION: '2',
+        PROTOCOL: protocol,
+      });
+      expect(summary.metrics.ws_connect_failed?.value).toBe(0);
+      // Per socket, /ws: tournaments_update on connect and the game_state_update snapshot;
+      // graphql-ws: the GameSnapshot (connection_ack is the protocol's, not the game's).
+      expect(summary.metrics.game_messages?.count).toBe(protocol === 'ws' ? 6 : 3);
+    },
+    60_000,
+  );
 
   it('browse.js reads the list, statistics and server time without errors', async () => {
     const summary = await k6Run('browse.js', { N: '2', RAMP: '1', DURATION: '3', THINK: '0.2' });
