@@ -1,4 +1,9 @@
-import { currentRequestId, isSaneRequestId, runWithRequestId } from '@underdog/kit';
+import {
+  currentRequestId,
+  isSaneRequestId,
+  runWithRequestId,
+  runWithoutRequestId,
+} from '@underdog/kit';
 import type { BusMessage, SubscribeOptions } from './port';
 
 /** The Kafka header with the id of the request that caused the message (see docs/events.md). */
@@ -26,7 +31,7 @@ function requestIdOf(message: BusMessage): string | undefined {
  */
 export function inMessageContext<T>(message: BusMessage, work: () => T): T {
   const requestId = requestIdOf(message);
-  return requestId === undefined ? work() : runWithRequestId(requestId, work);
+  return requestId === undefined ? runWithoutRequestId(work) : runWithRequestId(requestId, work);
 }
 
 /**
@@ -42,6 +47,6 @@ export function handleBatchInContext(
     const [only] = ids;
     return ids.size === 1 && only !== undefined
       ? runWithRequestId(only, () => handleBatch(batch))
-      : handleBatch(batch);
+      : runWithoutRequestId(() => handleBatch(batch));
   };
 }

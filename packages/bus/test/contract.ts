@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { currentRequestId, runWithRequestId } from '@underdog/kit';
 import type { BusMessage, EventBus, Subscription } from '../src';
 
 export interface BusFixture {
@@ -107,6 +108,24 @@ export function describeEventBusContract(
       expect(message?.headers).toEqual({ 'event-type': 'greeting', 'event-id': 'e-1' });
       expect(Number(message?.offset)).toBeGreaterThanOrEqual(0);
       expect(message?.timestamp).toBeGreaterThan(Date.now() - 60_000);
+    });
+
+    it("carries the publishing request's id in the request-id header and consumes under it", async () => {
+      const topic = unique('request-id');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const seen: { header: string | undefined; current: string | undefined }[] = [];
+      await subscribe(topic, unique('group'), (m) => {
+        seen.push({ header: m.headers['request-id'], current: currentRequestId() });
+      });
+      await runWithRequestId('req-bus-1', () =>
+        fixture.bus.publish(topic, [{ key: 'k', value: encode('during a request') }]),
+      );
+      await fixture.bus.publish(topic, [{ key: 'k', value: encode('outside any request') }]);
+      await waitFor(() => seen.length === 2, 'both messages');
+      expect(seen).toEqual([
+        { header: 'req-bus-1', current: 'req-bus-1' },
+        { header: undefined, current: undefined },
+      ]);
     });
 
     it('tells which partition a key goes to and where each partition ends', async () => {

@@ -37,6 +37,14 @@ export function runWithRequestId<T>(requestId: string, work: () => T): T {
   return storage.run({ requestId }, work);
 }
 
+/**
+ * Runs `work` outside any request, whatever the caller's context: work that merely happens to
+ * be started from a request (a consumer loop woken by a publish) must not carry its id.
+ */
+export function runWithoutRequestId<T>(work: () => T): T {
+  return storage.exit(work);
+}
+
 /** The id of the request being handled, if any. */
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
