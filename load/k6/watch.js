@@ -30,6 +30,8 @@ const GAME_EVENTS = `subscription ($id: ID!) {
 
 const resultsFanout = new Trend('results_fanout_ms', true);
 const messages = new Counter('game_messages');
+/** Subscriptions answered with the game's snapshot (game_state_update / GameSnapshot). */
+const snapshots = new Counter('snapshots');
 const connectFailed = new Rate('ws_connect_failed');
 
 export const options = {
@@ -87,6 +89,7 @@ export default function watch(data) {
         /** One game message, named as on /ws whatever the protocol. */
         const onGame = (type, roundNumber, phaseEndsAt) => {
           messages.add(1, { type });
+          if (type === 'game_state_update') snapshots.add(1);
           if (type === 'round_voting_started' && phaseEndsAt) {
             votingEndsAt[roundNumber] = Date.parse(phaseEndsAt);
           } else if (type === 'results_started' && votingEndsAt[roundNumber]) {
@@ -98,6 +101,7 @@ export default function watch(data) {
         const typeOf = {
           RoundVotingStarted: 'round_voting_started',
           RoundResults: 'results_started',
+          GameSnapshot: 'game_state_update',
           GameEnded: 'game_finished',
         };
         socket.addEventListener('open', () => {

@@ -168,7 +168,7 @@ describe('the k6 load scripts', () => {
   }, 120_000);
 
   it.each(['ws', 'graphql-ws'])(
-    'watch.js holds visitor sockets on a tournament over %s: each gets the first messages',
+    'watch.js holds visitor sockets on a tournament over %s: each gets its snapshot',
     async (protocol) => {
       const tournamentId = await createTournament();
       const summary = await k6Run('watch.js', {
@@ -179,9 +179,10 @@ describe('the k6 load scripts', () => {
         PROTOCOL: protocol,
       });
       expect(summary.metrics.ws_connect_failed?.value).toBe(0);
-      // Per socket, /ws: tournaments_update on connect and the game_state_update snapshot;
-      // graphql-ws: the GameSnapshot (connection_ack is the protocol's, not the game's).
-      expect(summary.metrics.game_messages?.count).toBe(protocol === 'ws' ? 6 : 3);
+      // Each socket's subscription answered with the game's snapshot (game_state_update on /ws,
+      // GameSnapshot on graphql-ws); list changes of other tournaments may come on top.
+      expect(summary.metrics.snapshots?.count).toBe(3);
+      expect(summary.metrics.game_messages?.count).toBeGreaterThanOrEqual(3);
     },
     60_000,
   );
