@@ -54,13 +54,18 @@ describe('GraphQL at /graphql (stub auth service)', () => {
     });
   });
 
-  it("reports a failure with the AppError's code and HTTP status", async () => {
-    const { response, body } = await graphql(loginMutation, { password: 'wrong-guess1' });
+  it("reports a failure with the AppError's code, HTTP status and the request's id", async () => {
+    const { response, body } = await graphql(
+      loginMutation,
+      { password: 'wrong-guess1' },
+      { 'X-Request-Id': 'graphql-failure-1' },
+    );
     expect(response.status).toBe(401);
+    expect(response.headers.get('x-request-id')).toBe('graphql-failure-1');
     expect(body.errors).toEqual([
       expect.objectContaining({
         message: 'Invalid username or password',
-        extensions: { code: 'INVALID_CREDENTIALS' },
+        extensions: { code: 'INVALID_CREDENTIALS', requestId: 'graphql-failure-1' },
       }),
     ]);
   });

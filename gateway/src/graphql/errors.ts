@@ -1,5 +1,5 @@
 import { HeaderMap } from '@apollo/server';
-import { isAppError, type AppError } from '@underdog/kit';
+import { currentRequestId, isAppError, type AppError } from '@underdog/kit';
 import { appErrorFromRpc } from '@underdog/rpc';
 import { GraphQLError } from 'graphql';
 import type { GraphQLContext, Resolvers } from './context';
@@ -7,7 +7,8 @@ import type { GraphQLContext, Resolvers } from './context';
 /**
  * An error thrown by a resolver as clients see it: the AppError's message, `extensions.code` its
  * public code (e.g. INVALID_CREDENTIALS, RATE_LIMITED) and the HTTP status REST would answer
- * (with `Retry-After` on a 429 over HTTP, like REST).
+ * (with `Retry-After` on a 429 over HTTP, like REST), and `extensions.requestId` the request's
+ * id when there is one (every HTTP request has; REST error bodies carry it too).
  * Anything unexpected is logged and becomes INTERNAL without its text.
  */
 export function toGraphQLError(error: unknown, context: GraphQLContext): GraphQLError {
@@ -16,9 +17,14 @@ export function toGraphQLError(error: unknown, context: GraphQLContext): GraphQL
   if (appError.code === 'INTERNAL') {
     context.logger.error({ err: error }, 'unhandled GraphQL resolver error');
   }
+  const requestId = currentRequestId();
   return new GraphQLError(appError.message, {
     originalError: appError,
-    extensions: { code: appError.publicCode, http: httpOf(appError) },
+    extensions: {
+      code: appError.publicCode,
+      ...(requestId === undefined ? {} : { requestId }),
+      http: httpOf(appError),
+    },
   });
 }
 
