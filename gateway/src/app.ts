@@ -149,7 +149,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       devMailbox: settings.devMailbox,
     }),
   );
-  if (settings.benchmarkSeed) app.use(benchmarkRouter({ clients, callers, games }));
+  if (settings.benchmarkSeed) app.use(benchmarkRouter({ clients, callers }));
   app.all('/graphql', graphql.http);
   if (options.webRoot) app.use(webAppRouter(options.webRoot));
   finishHttpApp(app, logger);

@@ -1,10 +1,10 @@
 import { AppError } from '@underdog/kit';
+import { ActorSchema, create } from '@underdog/proto';
 import { Router } from 'express';
 import { z } from 'zod';
 import { delegate } from './actors';
 import type { Callers } from './callers';
 import type { GatewayClients } from './clients';
-import type { Games } from './games';
 import { roleName } from './users';
 import { parseBody } from './validation';
 
@@ -30,13 +30,12 @@ const JOINS_AT_ONCE = 64;
  * `POST /api/benchmark/players` — the benchmark's players (load/README.md), mounted only with
  * BENCHMARK_SEED=on, which production refuses at start; admins only. Creates verified users with
  * a session each through the auth service's `SeedBenchmarkUsers` (no password hashing per user,
- * no e-mail) and, given a tournament, joins each one through the same `Games.join` a player's
- * `joinTournament` uses. Answers `{ cookieName, players }`.
+ * no e-mail) and, given a tournament, joins each one through the game engine's JoinTournament,
+ * as a player's `joinTournament` does (with the actor built from the seeded user). Answers `{ cookieName, players }`.
  */
 export function benchmarkRouter(deps: {
-  clients: Pick<GatewayClients, 'auth'>;
+  clients: Pick<GatewayClients, 'auth' | 'game'>;
   callers: Callers;
-  games: Games;
 }): Router {
   const router = Router();
   router.post('/api/benchmark/players', async (req, res) => {
@@ -55,14 +54,21 @@ export function benchmarkRouter(deps: {
     if (tournamentId) {
       for (let start = 0; start < players.length; start += JOINS_AT_ONCE) {
         await Promise.all(
-          players
-            .slice(start, start + JOINS_AT_ONCE)
-            .map((player) =>
-              deps.games.join(
-                deps.callers.fromSession(player.sessionId, player.deviceId),
+          players.slice(start, start + JOINS_AT_ONCE).map((player) =>
+            // The actor is known (a verified user just made): no session lookup per join.
+            delegate(
+              deps.clients.game.joinTournament({
+                actor: create(ActorSchema, {
+                  userId: player.userId,
+                  role: 'user',
+                  isEmailVerified: true,
+                  deviceId: player.deviceId,
+                  username: player.username,
+                }),
                 tournamentId,
-              ),
+              }),
             ),
+          ),
         );
       }
     }

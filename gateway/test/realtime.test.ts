@@ -359,3 +359,51 @@ describe('the real-time edges (/ws and graphql-ws) on the in-memory bus', () => 
     expect(JSON.stringify(logout.values[0])).toContain('Mutations must be sent over HTTP');
   });
 });
+
+describe('the tournament list for new /ws connections', () => {
+  let gateway: TestGateway;
+  let reads = 0;
+  const sockets: WsTestClient[] = [];
+
+  beforeEach(async () => {
+    reads = 0;
+    gateway = await startTestGateway({
+      games: fakeGames(),
+      tournament: {
+        listTournaments: async () => {
+          reads += 1;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return { tournaments: [] };
+        },
+      },
+    });
+  });
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    await gateway.stop();
+  });
+
+  const ws = async () => {
+    const client = await openWs(wsUrlOf(gateway.url('/ws')), { origin: gateway.url('') });
+    sockets.push(client);
+    return client;
+  };
+
+  it('is read once for sockets opening together, and after a change is the list broadcast with it', async () => {
+    const clients = await Promise.all(Array.from({ length: 20 }, () => ws()));
+    for (const client of clients) await client.waitFor((m) => m.type === 'tournaments_update');
+    expect(reads).toBe(1);
+
+    await gateway.bus.publish(topics.tournamentLifecycle.name, [
+      encodeLifecycleEvent(lifecycleEvent('t-1', 'live', TournamentStatus.LIVE)),
+    ]);
+    await clients[0]!.waitFor((m) => m.type === 'tournament_live');
+    const readsAfterChange = reads;
+    const late = await ws();
+    expect(await late.waitFor((m) => m.type === 'tournaments_update')).toEqual({
+      type: 'tournaments_update',
+      data: [],
+    });
+    expect(reads).toBe(readsAfterChange);
+  });
+});

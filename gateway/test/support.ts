@@ -135,6 +135,8 @@ export interface TestGatewayOptions {
   env?: Record<string, string>;
   nodeEnv?: 'development' | 'production' | 'test';
   settings?: Partial<GatewaySettings>;
+  /** Handlers of the stub auth service that replace `stubAuth`'s. */
+  auth?: Partial<ServiceImpl<typeof AuthService>>;
   /** Handlers of the stub tournament service besides `getServerTime`. */
   tournament?: Partial<ServiceImpl<typeof TournamentService>>;
   /** Handlers of the stub ads service. */
@@ -153,7 +155,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const logger = createLogger({ service: 'gateway-test', level: 'silent' });
   const calls: AuthCalls = { register: [], login: [], logout: [], getSession: [] };
   const clients = createGatewayClients({
-    auth: { mode: 'in-process', routes: (router) => router.service(AuthService, stubAuth(calls)) },
+    auth: {
+      mode: 'in-process',
+      routes: (router) => router.service(AuthService, { ...stubAuth(calls), ...options.auth }),
+    },
     tournament: {
       mode: 'in-process',
       routes: (router) =>

@@ -41,6 +41,8 @@ export interface BenchOptions {
   logDir: string;
   /** Reuse running servers (the test harness's) instead of starting them. */
   infra?: InfraUrls;
+  /** Write a V8 CPU profile of every Node process of the target here (`--cpu-prof`). */
+  cpuProfileDir?: string;
   log?: (line: string) => void;
 }
 
@@ -57,7 +59,7 @@ export interface TournamentResult extends RoundSummary {
 }
 
 export interface BenchResult {
-  options: Omit<BenchOptions, 'log' | 'infra'>;
+  options: Omit<BenchOptions, 'log' | 'infra' | 'cpuProfileDir'>;
   connected: number;
   connectFailures: number;
   dropped: number;
@@ -139,13 +141,20 @@ const benchEnv = {
   LOG_LEVEL: 'warn',
 };
 
+/** Profiles are written when a process exits normally (the stack stops them with SIGTERM). */
+function profileEnv(options: BenchOptions): Record<string, string> {
+  if (!options.cpuProfileDir) return {};
+  mkdirSync(options.cpuProfileDir, { recursive: true });
+  return { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${options.cpuProfileDir}` };
+}
+
 async function startDistributed(options: BenchOptions): Promise<Target> {
   const stack: Stack = await startStack({
     ...(options.infra ? { infra: options.infra } : {}),
     extraGateways: Math.max(0, options.gateways - 1),
     logDir: options.logDir,
     logLevel: 'warn',
-    env: benchEnv,
+    env: { ...benchEnv, ...profileEnv(options) },
   });
   try {
     await stack.waitUntilReady(180_000);
@@ -179,6 +188,7 @@ async function startStandalone(options: BenchOptions): Promise<Target> {
       env: {
         ...process.env,
         ...benchEnv,
+        ...profileEnv(options),
         PORT: String(port),
         HOST: '127.0.0.1',
         DEMO: 'off',

@@ -22,6 +22,7 @@ function options() {
       drivers: { type: 'string' },
       gateways: { type: 'string' },
       'no-record': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'boolean', default: false },
       note: { type: 'string', default: '' },
     },
   });
@@ -42,6 +43,7 @@ function options() {
     // One gateway holds at most ~19,000 sockets for the same reason.
     gateways: values.gateways ? Number(values.gateways) : Math.max(1, Math.ceil(players / 18_000)),
     record: !values['no-record'],
+    cpuProfile: values['cpu-prof'],
     note: values.note,
     command: `pnpm bench -- ${args.join(' ')}`,
   };
@@ -90,6 +92,7 @@ async function main() {
   const result = await runBenchmark({
     ...parsed,
     logDir,
+    ...(parsed.cpuProfile ? { cpuProfileDir: join(logDir, 'cpu-profiles') } : {}),
     log: (line) => console.log(`bench: ${line}`),
   });
   const text = table(result, { command: parsed.command, loadBefore, note: parsed.note });

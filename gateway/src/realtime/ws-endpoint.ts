@@ -41,6 +41,12 @@ type Frame = Buffer;
 
 const frameOf = (message: ServerMessage): Frame => Buffer.from(JSON.stringify(message));
 
+/**
+ * How long the list frame sent to new connections may be reused. Every change replaces it at
+ * once (with the list the change was broadcast with); the age bound covers anything else.
+ */
+const listFrameMaxAgeMs = 2_000;
+
 /** Frames kept for a subscriber while its snapshot loads; past this it is dropped as stuck. */
 const maxPendingFrames = 1000;
 
@@ -103,6 +109,11 @@ export class WsEndpoint implements RealtimeListener {
   private readonly logger: Logger;
   private readonly now: () => Date;
   private heartbeat: NodeJS.Timeout | undefined;
+  /**
+   * The `tournaments_update` frame for new connections, serialised once: a thousand sockets
+   * opening in a second cost one list read, not a thousand (docs/benchmarks.md).
+   */
+  private listFrame: { frame: Promise<Frame>; at: number } | undefined;
 
   constructor(private readonly options: WsEndpointOptions) {
     this.logger = options.logger.child({ component: 'ws' });
@@ -132,6 +143,12 @@ export class WsEndpoint implements RealtimeListener {
   }
 
   tournamentChange(change: TournamentChange, list: TournamentView[] | null): void {
+    this.listFrame = list
+      ? {
+          frame: Promise.resolve(frameOf({ type: 'tournaments_update', data: list })),
+          at: Date.now(),
+        }
+      : undefined;
     if (this.connections.size === 0) return;
     const messages = tournamentChangeMessages(change, list ?? []);
     // Without the list (the tournament service did not answer) only the live/finished news go.
@@ -167,10 +184,27 @@ export class WsEndpoint implements RealtimeListener {
       this.unsubscribe(connection);
       this.options.metrics.connections.dec({ protocol: 'ws' });
     });
-    void this.options.listTournaments().then(
-      (list) => this.write(connection, [frameOf({ type: 'tournaments_update', data: list })]),
+    void this.currentListFrame().then(
+      (frame) => this.write(connection, [frame]),
       (error: unknown) => this.logger.warn({ err: error }, 'no tournament list for a new socket'),
     );
+  }
+
+  /** The list for a new connection: one read shared by the connections of the same moment. */
+  private currentListFrame(): Promise<Frame> {
+    const cached = this.listFrame;
+    if (cached && Date.now() - cached.at <= listFrameMaxAgeMs) return cached.frame;
+    const entry = {
+      frame: this.options
+        .listTournaments()
+        .then((list) => frameOf({ type: 'tournaments_update', data: list })),
+      at: Date.now(),
+    };
+    this.listFrame = entry;
+    entry.frame.catch(() => {
+      if (this.listFrame === entry) this.listFrame = undefined;
+    });
+    return entry.frame;
   }
 
   private async receive(connection: WsConnection, data: RawData, isBinary: boolean) {

@@ -6,6 +6,7 @@ import {
   type Admin,
   type Consumer,
   type LogEntry,
+  type Message as KafkaMessage,
   type Producer,
 } from 'kafkajs';
 import { withTimeout, type Logger, type Registry } from '@underdog/kit';
@@ -18,6 +19,7 @@ import type {
   Subscription,
   TopicSpec,
 } from './port';
+import { PublishBatcher } from './publish-batcher';
 import { handleBatchInContext, withRequestIdHeader } from './request-context';
 
 export interface KafkaBusOptions {
@@ -106,17 +108,22 @@ export class KafkaBus implements EventBus {
 
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    const producer = await this.connectedProducer();
-    await producer.send({
+    // Headers now: the request id belongs to the caller's context, not to the combined send.
+    await this.batcher.publish(
       topic,
-      acks: -1,
-      messages: messages.map((message) => ({
+      messages.map((message) => ({
         key: message.key,
         value: message.value === null ? null : Buffer.from(message.value),
         headers: withRequestIdHeader(message.headers),
       })),
-    });
+    );
   }
+
+  /** Publishes made while a send is in flight go out together in the next one (group commit). */
+  private readonly batcher = new PublishBatcher<KafkaMessage>(async (batches) => {
+    const producer = await this.connectedProducer();
+    await producer.sendBatch({ acks: -1, topicMessages: batches });
+  });
 
   async partitionOf(topic: string, key: string): Promise<number> {
     const count = await this.partitionCount(topic);
