@@ -23,6 +23,7 @@ import {
   cookieFrom,
   jsonHeaders,
   startTestGateway,
+  userMessage,
   validPassword,
   type TestGateway,
 } from './support';
@@ -405,5 +406,74 @@ describe('the tournament list for new /ws connections', () => {
       data: [],
     });
     expect(reads).toBe(readsAfterChange);
+  });
+});
+
+describe("a /ws connection's session once it is older than sessionTtlMs", () => {
+  let gateway: TestGateway;
+  const sockets: WsTestClient[] = [];
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    await gateway.stop();
+  });
+
+  /** The first `answered` lookups answer at once; later ones wait until the test releases them. */
+  async function start(isEmailVerified: boolean, answered: number) {
+    let lookups = 0;
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    gateway = await startTestGateway({
+      games: fakeGames(),
+      tournament: { listTournaments: () => ({ tournaments: [] }) },
+      realtimeLimits: { sessionTtlMs: 0 },
+      auth: {
+        getSession: async ({ sessionId }) => {
+          lookups += 1;
+          if (lookups > answered) await released;
+          return {
+            user: { ...userMessage('ann@example.com', 'Ann'), isEmailVerified },
+            session: { id: sessionId },
+          };
+        },
+      },
+    });
+    const client = await openWs(wsUrlOf(gateway.url('/ws')), {
+      origin: gateway.url(''),
+      cookie: 'underdog_session=session-x',
+    });
+    sockets.push(client);
+    client.send({ type: 'subscribe_tournament', tournamentId: 't-1' });
+    await client.waitFor((m) => m.type === 'game_state_update');
+    return { client, release, lookups: () => lookups };
+  }
+
+  const vote = {
+    type: 'game_action',
+    tournamentId: 't-1',
+    action: 'image_select',
+    imageId: 'round-1-image-0',
+    round: 1,
+  };
+
+  it('is read again in the background for a verified player: the vote does not wait for it', async () => {
+    const { client, release, lookups } = await start(true, 1);
+
+    client.send(vote);
+
+    await client.waitFor((m) => m.type === 'vote_processed');
+    expect(lookups()).toBe(2); // the refresh is under way, still unanswered
+    release();
+  });
+
+  it('is read again before the action for anyone else (a verification must show)', async () => {
+    // Subscribing read it twice already (the stale lookup, then the fresh one).
+    const { client, release, lookups } = await start(false, 2);
+
+    client.send(vote);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(client.messages.some((m) => m.type === 'vote_processed')).toBe(false);
+    expect(lookups()).toBe(3);
+    release();
+    await client.waitFor((m) => m.type === 'vote_processed');
   });
 });

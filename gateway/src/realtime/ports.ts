@@ -31,8 +31,14 @@ export interface RealtimeLimits {
   /** Client messages per second a connection may send, with a burst of `messageBurst`. */
   messagesPerSecond: number;
   messageBurst: number;
-  /** How long a connection's session lookup is reused before it is read again. */
+  /**
+   * How long a connection's session lookup is reused before it is read again. A signed-in,
+   * verified session is then read again in the background (the action goes on with the one it
+   * has); any other is read again before the action.
+   */
   sessionTtlMs: number;
+  /** A session lookup older than this is never used: the action waits for a fresh one. */
+  sessionMaxAgeMs: number;
 }
 
 export const defaultRealtimeLimits: RealtimeLimits = {
@@ -42,4 +48,5 @@ export const defaultRealtimeLimits: RealtimeLimits = {
   messagesPerSecond: 10,
   messageBurst: 20,
   sessionTtlMs: 60_000,
+  sessionMaxAgeMs: 15 * 60_000,
 };

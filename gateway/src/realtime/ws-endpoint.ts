@@ -60,6 +60,7 @@ class WsConnection {
   private refilledAt: number;
   private caller: Caller;
   private callerAt: number;
+  private refreshing = false;
 
   constructor(
     readonly socket: WebSocket,
@@ -73,13 +74,42 @@ class WsConnection {
     this.callerAt = Date.now();
   }
 
-  /** The upgrade's session, read again now and then so a logout or a verification shows. */
-  currentCaller(): Caller {
-    if (Date.now() - this.callerAt > this.limits.sessionTtlMs) {
-      this.caller = this.callers.fromUpgrade(this.request);
-      this.callerAt = Date.now();
+  /**
+   * The upgrade's session, read again now and then so a logout or a verification shows. A
+   * signed-in, verified one is refreshed in the background and the action goes on with it:
+   * thousands of sockets open minutes before a game would otherwise put one GetSession (auth
+   * service, its database) on every vote of a round (docs/benchmarks.md). A visitor's or an
+   * unverified one, or one past `sessionMaxAgeMs`, is read again before the action.
+   */
+  async currentCaller(): Promise<Caller> {
+    const age = Date.now() - this.callerAt;
+    if (age <= this.limits.sessionTtlMs) return this.caller;
+    const user = (await this.caller.session.current().catch(() => undefined))?.user;
+    if (user?.isEmailVerified && age <= this.limits.sessionMaxAgeMs) {
+      this.refreshInBackground();
+      return this.caller;
     }
+    this.caller = this.callers.fromUpgrade(this.request);
+    this.callerAt = Date.now();
     return this.caller;
+  }
+
+  private refreshInBackground(): void {
+    if (this.refreshing) return;
+    const fresh = this.callers.fromUpgrade(this.request);
+    this.refreshing = true;
+    void fresh.session
+      .current()
+      .then(
+        () => {
+          this.caller = fresh;
+          this.callerAt = Date.now();
+        },
+        () => undefined, // the auth service did not answer: the next action tries again
+      )
+      .finally(() => {
+        this.refreshing = false;
+      });
   }
 
   /** Token bucket: false once the client sends faster than its rate (after the burst). */
@@ -250,7 +280,7 @@ export class WsEndpoint implements RealtimeListener {
     connection.pending = [];
     let first: ServerMessage;
     try {
-      const game = await games.liveGame(connection.currentCaller(), tournamentId);
+      const game = await games.liveGame(await connection.currentCaller(), tournamentId);
       first = snapshotMessage(toLiveGameView(game, this.now()));
     } catch (error) {
       first = errorMessage(error, tournamentId, this.logger);
@@ -286,7 +316,7 @@ export class WsEndpoint implements RealtimeListener {
       return;
     }
     try {
-      const vote = await games.vote(connection.currentCaller(), {
+      const vote = await games.vote(await connection.currentCaller(), {
         tournamentId: action.tournamentId,
         roundNumber: action.round,
         imageId: action.imageId,
