@@ -19,24 +19,51 @@ const SPLIT_COLORS = ['#7c3aed', '#0ea5e9', '#f59e0b', '#16a34a'];
 
 /** Players remaining per round (the survival curve) and each round's vote split. */
 function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds: RoundSummary[] }) {
+  // Plot area inside a margin for the counts above the points and the round labels below.
   const width = 320;
-  const height = 140;
+  const height = 120;
+  const margin = { top: 18, right: 12, bottom: 22, left: 12 };
   const max = Math.max(1, totalPlayers);
   const stepX = rounds.length > 0 ? width / rounds.length : width;
-  const points = [
-    { x: 0, y: totalPlayers },
-    ...rounds.map((r, i) => ({ x: (i + 1) * stepX, y: r.remaining })),
-  ]
-    .map((p) => `${p.x},${height - (p.y / max) * height}`)
-    .join(' ');
+  const values = [totalPlayers, ...rounds.map((r) => r.remaining)];
+  const points = values.map((value, i) => ({
+    x: margin.left + i * stepX,
+    y: margin.top + height - (value / max) * height,
+    value,
+    label: i === 0 ? 'Start' : `R${rounds[i - 1]!.roundNumber}`,
+  }));
+  const baseline = margin.top + height;
   return (
     <figure className="survival-chart" aria-label="Players remaining per round">
       <svg
-        viewBox={`-4 -4 ${width + 8} ${height + 8}`}
+        viewBox={`0 0 ${margin.left + width + margin.right} ${baseline + margin.bottom}`}
         role="img"
-        aria-label={`Players remaining: ${[totalPlayers, ...rounds.map((r) => r.remaining)].join(', ')}`}
+        aria-label={`Players remaining: ${values.join(', ')}`}
       >
-        <polyline points={points} fill="none" stroke="#7c3aed" strokeWidth={3} />
+        <line
+          x1={margin.left}
+          x2={margin.left + width}
+          y1={baseline}
+          y2={baseline}
+          stroke="#c4b5fd"
+        />
+        <polyline
+          points={points.map((p) => `${p.x},${p.y}`).join(' ')}
+          fill="none"
+          stroke="#7c3aed"
+          strokeWidth={3}
+        />
+        {points.map((p) => (
+          <g key={p.label}>
+            <circle cx={p.x} cy={p.y} r={4} fill="#7c3aed" />
+            <text x={p.x} y={p.y - 8} textAnchor="middle" fontSize={11} fill="#2e1065">
+              {p.value}
+            </text>
+            <text x={p.x} y={baseline + 15} textAnchor="middle" fontSize={11} fill="#4b4463">
+              {p.label}
+            </text>
+          </g>
+        ))}
       </svg>
       <figcaption>Players remaining per round</figcaption>
       <table className="survival-table">
@@ -78,6 +105,14 @@ function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds:
           })}
         </tbody>
       </table>
+      <p className="split-legend" aria-hidden="true">
+        {SPLIT_COLORS.map((color, i) => (
+          <span key={color}>
+            <span className="split-swatch" style={{ background: color }} />
+            Option {i + 1}
+          </span>
+        ))}
+      </p>
     </figure>
   );
 }
