@@ -167,6 +167,8 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
       `${tournamentId}:live`,
     );
 
+    const gameId = () =>
+      events.all.find(({ event }) => event.kind.case === 'gameStarted')!.event.gameId;
     const roundStarted = (round: number) =>
       events.of('roundVotingStarted').find((event) => event.roundNumber === round);
     const results = (round: number) =>
@@ -222,7 +224,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
               case: 'voteCast',
               value: {
                 voteId: `replayed-${tournamentId}`,
-                gameId: events.all[0]!.event.gameId,
+                gameId: gameId(),
                 userId: replayer.id,
                 username: replayer.username,
                 roundNumber: 1,
@@ -423,11 +425,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
       );
       // player_votes in MongoDB: exactly the counted votes, each once.
       const stored = async () =>
-        (
-          await records.documents
-            .collection(votesCollection)
-            .find({ gameId: events.all[0]!.event.gameId })
-        )
+        (await records.documents.collection(votesCollection).find({ gameId: gameId() }))
           .map((vote) => `${vote.roundNumber}:${vote.userId}:${vote.imageId}`)
           .sort();
       expect(await stored()).toEqual([...countedList].sort());

@@ -328,6 +328,9 @@ export function toGameEventView(event: GameEvent, now: Date): GameEventView | nu
         roundsPlayed: kind.value.roundsPlayed,
         decidedBy: kind.value.decidedBy,
       };
+    case 'participantJoined':
+      // The tournament's count follows it (tournament service); no client message of its own.
+      return null;
     case undefined:
       return null;
   }

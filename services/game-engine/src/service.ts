@@ -50,10 +50,11 @@ export function createGameEngineApp(
   const metrics = engineMetrics(registry);
   const records = options.records?.(context) ?? createGameRecords(infrastructure.documents);
   const ads = new AdsCatalog(bus, `game-engine-ads-${owner}`, logger);
+  const events = new GameEventsPublisher(bus);
   const runners = new GameRunners(
     {
       live,
-      events: new GameEventsPublisher(bus),
+      events,
       records,
       ads,
       votes: {
@@ -78,7 +79,7 @@ export function createGameEngineApp(
   );
   const lifecycle = new LifecycleHandler(live, runners, now, logger);
   const votes = new VotesApplier(live, metrics, logger);
-  const players = new Players({ live, store, records, now, logger });
+  const players = new Players({ live, store, records, events, now, logger });
 
   const consumer = (
     name: string,

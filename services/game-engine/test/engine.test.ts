@@ -103,7 +103,7 @@ describe('game engine on the in-memory adapters', () => {
       `${tournamentId}:live`,
     );
     await waitFor(() => eventOf('roundVotingStarted', 1) !== undefined, 'round 1');
-    const gameId = recorder.events[0]!.gameId;
+    const gameId = recorder.events.find((event) => event.kind.case === 'gameStarted')!.gameId;
     expect(eventOf('gameStarted', 0)).toMatchObject({
       participantCount: 5,
       offlineParticipantCount: 1,
@@ -163,8 +163,16 @@ describe('game engine on the in-memory adapters', () => {
       roundsPlayed: 3,
       decidedBy: 'last_standing',
     });
+    // Each live join was announced once with the count after it (olive, offline, was first).
+    expect(
+      recorder.events.flatMap((event) =>
+        event.kind.case === 'participantJoined'
+          ? [`${event.kind.value.userId}:${event.kind.value.participantCount}`]
+          : [],
+      ),
+    ).toEqual(['ann:2', 'bob:3', 'cyd:4', 'dan:5']);
     // Live totals come and go (throttled); everything else happens once, in order.
-    expect(kinds().filter((kind) => kind !== 'voteTotal')).toEqual([
+    expect(kinds().filter((kind) => kind !== 'voteTotal' && kind !== 'participantJoined')).toEqual([
       'gameStarted',
       'roundVotingStarted',
       'votingEnded',

@@ -89,7 +89,7 @@ describe('the records of a game whose writer died', () => {
         () => recorder.events.some((event) => event.kind.case === 'roundVotingStarted'),
         'round 1',
       );
-      const gameId = recorder.events[0]!.gameId;
+      const gameId = recorder.events.find((event) => event.kind.case === 'gameStarted')!.gameId;
       // ann alone picks image 0 and wins; bob and cyd pick 1; dan does not vote.
       await bus.publish(
         'game.votes',

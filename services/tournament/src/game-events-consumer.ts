@@ -53,6 +53,8 @@ export class GameEventHandler {
     }
     switch (event.kind.case) {
       case 'gameStarted':
+      case 'participantJoined':
+        // Live joins count as they happen, not only once the game starts.
         await this.tournaments.recordParticipantCount(
           tournamentId,
           event.kind.value.participantCount,

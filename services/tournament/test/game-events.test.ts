@@ -117,6 +117,35 @@ describe('the game.events consumer', () => {
     expect(after.status).toBe(TournamentStatus.LIVE);
   });
 
+  it('counts live joins before the game starts, keeping the largest count when they arrive out of order', async () => {
+    const joined = (userId: string, participantCount: number): GameEventKind => ({
+      case: 'participantJoined',
+      value: { userId, participantCount },
+    });
+    await publish(joined('u1', 1), `${tournamentId}:participantJoined:u1`);
+    await waitFor(async () => (await tournament()).participantCount === 1, 'the first join');
+    // u3's count overtakes u2's (joins on two engine replicas): u2's late count changes nothing.
+    await publish(joined('u3', 3), `${tournamentId}:participantJoined:u3`);
+    await publish(joined('u2', 2), `${tournamentId}:participantJoined:u2`);
+    await publish({ case: 'votingEnded', value: { roundNumber: 1 } }, 'game:votingEnded:marker');
+    await waitFor(async () => (await tournament()).participantCount === 3, 'the third join');
+    await settle();
+    expect(await tournament()).toMatchObject({
+      participantCount: 3,
+      status: TournamentStatus.UPCOMING,
+    });
+    // The game's start counts everyone again; a repeat of a join changes nothing.
+    await goLive();
+    await publish(
+      { case: 'gameStarted', value: { participantCount: 4, totalRounds: 17 } },
+      'game:gameStarted:start',
+    );
+    await publish(joined('u3', 3), `${tournamentId}:participantJoined:u3`);
+    await waitFor(async () => (await tournament()).participantCount === 4, 'the start');
+    await settle();
+    expect((await tournament()).participantCount).toBe(4);
+  });
+
   it('does not finish a tournament that is not live, and ignores the other kinds', async () => {
     await publish({ case: 'votingEnded', value: { roundNumber: 1 } }, 'game:votingEnded:1');
     await publish(

@@ -42,6 +42,34 @@ export class GameEventsPublisher {
     ]);
   }
 
+  /**
+   * A live join, with the participant count after it (the tournament keeps the largest it has
+   * seen). Event id `<tournamentId>:participantJoined:<userId>`: a player joins once.
+   */
+  async participantJoined(join: {
+    tournamentId: string;
+    gameId: string;
+    userId: string;
+    participantCount: number;
+    at: Date;
+  }): Promise<void> {
+    const event = create(GameEventSchema, {
+      tournamentId: join.tournamentId,
+      gameId: join.gameId,
+      occurredAt: timestampFromDate(join.at),
+      kind: {
+        case: 'participantJoined',
+        value: { userId: join.userId, participantCount: join.participantCount },
+      },
+    });
+    await this.bus.publish(topics.gameEvents.name, [
+      encodeEvent(GameEventSchema, event, {
+        key: join.tournamentId,
+        id: `${join.tournamentId}:participantJoined:${join.userId}`,
+      }),
+    ]);
+  }
+
   /** One outcome per participant, event id `<gameId>:<userId>`. */
   async outcomes(outcomes: Array<{ userId: string } & GameOutcomeInit>): Promise<void> {
     const messages = outcomes.map(({ userId, ...outcome }) =>

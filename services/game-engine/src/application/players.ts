@@ -5,6 +5,7 @@ import {
   type LiveGameSnapshot,
   type PlayerSnapshot,
 } from '@underdog/live-game';
+import type { GameEventsPublisher } from '../adapters/game-events';
 import type { LiveGames } from '../adapters/live-games';
 import { gameErrors } from '../domain/errors';
 import type { GameRecords } from '../persistence';
@@ -25,6 +26,7 @@ export class Players {
       live: LiveGames;
       store: LiveStore;
       records: GameRecords;
+      events: Pick<GameEventsPublisher, 'participantJoined'>;
       now: () => number;
       logger: Logger;
     },
@@ -52,6 +54,19 @@ export class Players {
     if (reply === 'JOINED') {
       this.deps.logger.info({ tournamentId, userId: caller.userId }, 'player joined');
       if (state.gameId) this.recordLateJoin(state.gameId, caller, now);
+      // So the tournament's participant count follows live joins before the game starts. Not
+      // awaited by the player: a lost count is corrected by the next join or the game's start.
+      void this.deps.events
+        .participantJoined({
+          tournamentId,
+          gameId: state.gameId,
+          userId: caller.userId,
+          participantCount: state.participantCount,
+          at: new Date(now),
+        })
+        .catch((error: unknown) =>
+          this.deps.logger.warn({ err: error, tournamentId }, 'participant count not published'),
+        );
     }
     return readPlayer(this.deps.store, tournamentId, state, caller.userId);
   }

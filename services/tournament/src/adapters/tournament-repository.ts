@@ -193,13 +193,13 @@ export class TournamentRepository {
   }
 
   /**
-   * Sets the participant count the game engine reported at game start. A repeat with the same
-   * count matches nothing (`$ne`), so it changes nothing, not even `updatedAt`.
+   * Raises the participant count to the game engine's. A repeat, or a smaller count (an older
+   * one arriving late), matches nothing (`$lt`), so it changes nothing, not even `updatedAt`.
    */
   async setParticipantCount(id: string, count: number, now: Date): Promise<Tournament | null> {
     return orNull(
       await this.tournaments.updateOne(
-        { id, participantCount: { $ne: count }, ...notDeleted },
+        { id, participantCount: { $lt: count }, ...notDeleted },
         { $set: { participantCount: count, updatedAt: now } },
       ),
     );

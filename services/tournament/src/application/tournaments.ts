@@ -103,9 +103,10 @@ export class Tournaments {
   }
 
   /**
-   * The number of participants the game engine counted when the game started (offline
-   * registrants included). Idempotent: the same count again changes nothing. Returns the
-   * updated tournament, or null when nothing changed (same count, or no such tournament).
+   * The number of participants the game engine counts (offline registrants included), from a
+   * live join or the game's start. Participants never leave, so only a larger count is kept: the
+   * same count again, or an older one arriving late, changes nothing. Returns the updated
+   * tournament, or null when nothing changed (not larger, or no such tournament).
    */
   async recordParticipantCount(id: string, count: number): Promise<Tournament | null> {
     const tournament = await this.deps.repository.setParticipantCount(id, count, this.deps.now());
