@@ -83,13 +83,31 @@ export class GameRecordsReads {
 
   /** Public. 404 TOURNAMENT_NOT_FOUND for an unknown tournament. */
   async statistics(caller: Caller, tournamentId: string): Promise<TournamentStatisticsView> {
+    const actor = await actorOf(caller);
     const [tournament, { statistics }] = await Promise.all([
       this.tournaments.get(tournamentId),
-      delegate(
-        this.clients.game.getTournamentStatistics({ actor: await actorOf(caller), tournamentId }),
-      ),
+      delegate(this.clients.game.getTournamentStatistics({ actor, tournamentId })),
     ]);
-    return statistics ? toStatisticsView(tournament, statistics) : noGameStatistics(tournament);
+    if (statistics) return toStatisticsView(tournament, statistics);
+    return noGameStatistics(tournament, await this.registrants(actor, tournamentId));
+  }
+
+  /**
+   * Before the game, who has joined so far, online and offline, as the engine counts them; none
+   * when the engine does not know the tournament yet (the tournament's own count is used then).
+   */
+  private async registrants(
+    actor: Awaited<ReturnType<typeof actorOf>>,
+    tournamentId: string,
+  ): Promise<{ total: number; offline: number } | undefined> {
+    try {
+      const { game } = await this.clients.game.getLiveGame({ actor, tournamentId });
+      return game
+        ? { total: game.participantCount, offline: game.offlineParticipantCount }
+        : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Admin only: finished games, the most recently ended first. */
@@ -140,18 +158,23 @@ function toStatisticsView(
   };
 }
 
-/** Before the game the tournament's participants are its offline registrants. */
-function noGameStatistics(tournament: TournamentView): TournamentStatisticsView {
+/**
+ * Before the game: the players who joined live and the offline registrants, as the engine counts
+ * them; without the engine's counts, the tournament's own count, all offline (what it counted
+ * before live joins were reported).
+ */
+function noGameStatistics(
+  tournament: TournamentView,
+  registrants: { total: number; offline: number } | undefined,
+): TournamentStatisticsView {
+  const total = registrants?.total ?? tournament.participantCount;
+  const offline = registrants?.offline ?? tournament.participantCount;
   return {
     tournament,
     totalRounds: 0,
-    participantBreakdown: {
-      total: tournament.participantCount,
-      online: 0,
-      offline: tournament.participantCount,
-    },
+    participantBreakdown: { total, online: total - offline, offline },
     winner: null,
-    participantCount: tournament.participantCount,
+    participantCount: total,
     participants: [],
   };
 }

@@ -85,6 +85,15 @@ describe('statistics, history and details at the edge (stub services)', () => {
         },
       },
       game: {
+        // Before its game, the engine counts who joined live and who registered offline.
+        getLiveGame: ({ tournamentId }) => {
+          if (tournamentId !== 'upcoming') {
+            throw new AppError('NOT_FOUND', 'Tournament not found', {
+              reason: 'TOURNAMENT_NOT_FOUND',
+            });
+          }
+          return { game: { tournamentId, participantCount: 4, offlineParticipantCount: 1 } };
+        },
         getTournamentStatistics: ({ tournamentId }) =>
           tournamentId !== 'played'
             ? {}
@@ -208,13 +217,13 @@ describe('statistics, history and details at the edge (stub services)', () => {
     });
   });
 
-  it('gives a tournament without a game statistics with no rounds and no winner', async () => {
+  it('gives a tournament without a game statistics with no rounds and no winner, its registrants so far', async () => {
     const { status, body } = await get('/api/tournaments/upcoming/statistics');
     expect(status).toBe(200);
     expect(body).toMatchObject({
       tournament: { id: 'upcoming', title: 'Next Cup', status: 'upcoming', prize: null },
       totalRounds: 0,
-      participantBreakdown: { total: 4, online: 0, offline: 4 },
+      participantBreakdown: { total: 4, online: 3, offline: 1 },
       winner: null,
       participantCount: 4,
       participants: [],
