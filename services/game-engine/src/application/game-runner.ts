@@ -89,10 +89,11 @@ export class GameRunner {
         const token = await live.acquireLease(this.tournamentId, owner, lease.ttlMs);
         if (token === 0) {
           this.deps.metrics.fenced.inc({ at: 'lease' });
-          this.log.warn({ token: this.token }, 'another replica holds the game; stepping back');
+          this.log.warn({ fence: this.token }, 'another replica holds the game; stepping back');
           return;
         }
-        if (token !== this.token && this.token !== 0) this.log.warn({ token }, 'lease renewed');
+        if (token !== this.token && this.token !== 0)
+          this.log.warn({ fence: token }, 'lease renewed');
         this.token = token;
         const state = await live.state(this.tournamentId);
         if (!state?.gameId) return;
@@ -102,7 +103,7 @@ export class GameRunner {
       } catch (error) {
         if (error instanceof LeaseLost) {
           this.deps.metrics.fenced.inc({ at: 'step' });
-          this.log.warn({ token: this.token }, 'fenced out: another replica took the game over');
+          this.log.warn({ fence: this.token }, 'fenced out: another replica took the game over');
           return;
         }
         this.log.error({ err: error }, 'game step failed; retrying');
