@@ -398,7 +398,9 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
 
     // The REST reads, asked as the spec's client asks: X-Device-ID on every request, a JSON
     // Content-Type only with a body, the admin's session cookie for the admin's reads.
-    const gateway = await startRecordsGateway(auth, engines[1]!, fixture);
+    // In front of the engine that survived the kill.
+    const survivor = engines.find((engine) => engine.name !== killedAt!.engine)!;
+    const gateway = await startRecordsGateway(auth, survivor, fixture);
     try {
       const visitor = { 'x-device-id': 'device-e2e-visitor' };
       const login = await fetch(gateway.url('/api/login'), {
