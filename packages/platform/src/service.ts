@@ -13,6 +13,7 @@ import {
   type Component,
   type Environment,
   type Logger,
+  type ReadinessReport,
   type Registry,
 } from '@underdog/kit';
 import { createRpcRouter, type RegisterRoutes } from '@underdog/rpc';
@@ -29,17 +30,28 @@ export interface ServiceContext {
   registry: Registry;
   infrastructure: Infrastructure;
   nodeEnv: 'development' | 'production' | 'test';
+  /** This replica's name (`INSTANCE_ID`, default host and pid): lease owner, consumer groups. */
+  instanceId: string;
+  /** The whole process's readiness, every component's; what `/readyz` reports. */
+  readiness: () => Promise<ReadinessReport>;
 }
 
 /** What a service hands back: its moving parts and its Connect-RPC handlers. */
 export interface ServiceModule {
   components: Component[];
   registerRpc?: RegisterRoutes;
+  /**
+   * An edge serving its own HTTP surface (the gateway): the runner listens with this component
+   * instead of its own health + Connect app. It starts last and stops first.
+   */
+  listen?: (options: { port: number; host: string; logger: Logger }) => Component;
 }
 
 /**
  * A service, described once and run either as its own process (`runServiceProcess`, distributed
- * mode) or inside the standalone process next to the others.
+ * mode) or inside the standalone process next to the others. `create` is the service's
+ * `createXModule(context, config)`, the one seam of every service and the gateway; its third
+ * argument, `adapters`, is what tests and the standalone process hand in instead of the defaults.
  */
 export interface ServiceDefinition<Config> {
   name: string;
@@ -99,6 +111,8 @@ export async function runServiceProcess<Config>(
   }
   const logger = createLogger({ service: definition.name, level: common.LOG_LEVEL });
   const registry = createMetricsRegistry(definition.name);
+  const components: Component[] = [];
+  const group = new ComponentGroup(logger, components);
   let infrastructure: Infrastructure;
   let module: ServiceModule;
   try {
@@ -118,7 +132,14 @@ export async function runServiceProcess<Config>(
       logger,
     );
     module = await definition.create(
-      { logger, registry, infrastructure, nodeEnv: common.NODE_ENV },
+      {
+        logger,
+        registry,
+        infrastructure,
+        nodeEnv: common.NODE_ENV,
+        instanceId: common.INSTANCE_ID,
+        readiness: () => group.readiness(),
+      },
       config,
     );
   } catch (error) {
@@ -126,15 +147,25 @@ export async function runServiceProcess<Config>(
     process.exit(error instanceof ConfigError ? 78 : 1);
   }
 
-  const components: Component[] = [];
-  const group = new ComponentGroup(logger, components);
-  const app = createHttpApp({ logger, registry, readiness: () => group.readiness() });
-  if (module.registerRpc) app.use(createRpcRouter(module.registerRpc));
-  finishHttpApp(app, logger);
+  const listen = { port: common.PORT, host: common.HOST, logger };
   components.push(
     ...infrastructure.components,
     ...module.components,
-    httpServerComponent(app, { port: common.PORT, host: common.HOST, logger }),
+    module.listen?.(listen) ??
+      httpServerComponent(serviceHttpApp(module, logger, registry, group), listen),
   );
   await runUntilSignal(group, logger);
+}
+
+/** A service's HTTP surface: health, readiness, metrics and its Connect handlers. */
+function serviceHttpApp(
+  module: ServiceModule,
+  logger: Logger,
+  registry: Registry,
+  group: ComponentGroup,
+) {
+  const app = createHttpApp({ logger, registry, readiness: () => group.readiness() });
+  if (module.registerRpc) app.use(createRpcRouter(module.registerRpc));
+  finishHttpApp(app, logger);
+  return app;
 }

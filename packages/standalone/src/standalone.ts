@@ -47,20 +47,22 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
   const { logger, env } = options;
   const registry = createMetricsRegistry('standalone');
   const infrastructure = createMemoryInfrastructure(logger);
+  const components: Component[] = [];
+  const group = new ComponentGroup(logger, components);
+  const context = (service: string): ServiceContext => ({
+    logger: logger.child({ service }),
+    registry,
+    infrastructure,
+    nodeEnv: options.nodeEnv,
+    instanceId: 'standalone',
+    readiness: () => group.readiness(),
+  });
 
   async function create<C>(
     definition: ServiceDefinition<C>,
     adjust: (config: C) => C = (config) => config,
   ): Promise<ServiceModule> {
-    return definition.create(
-      {
-        logger: logger.child({ service: definition.name }),
-        registry,
-        infrastructure,
-        nodeEnv: options.nodeEnv,
-      },
-      adjust(definition.config(env)),
-    );
+    return definition.create(context(definition.name), adjust(definition.config(env)));
   }
 
   const auth = await create(authService);
@@ -84,8 +86,6 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
     // and the gateway never calls it; calls would answer Unimplemented.
     notification: { mode: 'in-process', routes: notification.registerRpc ?? (() => undefined) },
   });
-  const components: Component[] = [];
-  const group = new ComponentGroup(logger, components);
   const gateway = await createGateway({
     logger,
     registry,

@@ -1,8 +1,16 @@
 /**
  * What the services' tests share, defined once: a clock the test moves, the actors the gateway
- * resolves, waiting for a condition, reading an RPC's failure, a silent logger. Tests only.
+ * resolves, waiting for a condition, reading an RPC's failure, a silent logger, the context a
+ * service module is created with. Tests only.
  */
-import { createLogger, type AppError, type Logger } from '@underdog/kit';
+import {
+  createLogger,
+  createMetricsRegistry,
+  type AppError,
+  type Clock,
+  type Logger,
+  type ReadinessReport,
+} from '@underdog/kit';
 import { ActorSchema, create, type Actor } from '@underdog/proto';
 import { appErrorFromRpc } from '@underdog/rpc';
 
@@ -10,14 +18,14 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-/** A clock the test moves by hand; `now` may be handed over on its own. */
+/** A clock the test moves by hand (a kit `Clock`); `now` may be handed over on its own. */
 export function testClock(start = new Date('2030-01-01T12:00:00.000Z')) {
   let current = start.getTime();
   return {
     now: (): Date => new Date(current),
     set: (at: Date): void => void (current = at.getTime()),
     advance: (ms: number): void => void (current += ms),
-  };
+  } satisfies Clock & Record<string, unknown>;
 }
 export type TestClock = ReturnType<typeof testClock>;
 
@@ -88,4 +96,26 @@ export async function failureOf(
 
 export function silentLogger(service: string): Logger {
   return createLogger({ service, level: 'silent' });
+}
+
+/**
+ * The platform's `ServiceContext` for a module created in a test: the given infrastructure, a
+ * silent logger (or the given one), its own metrics registry, replica `test`, always ready.
+ */
+export function testContext<Infrastructure>(
+  infrastructure: Infrastructure,
+  overrides: {
+    logger?: Logger;
+    nodeEnv?: 'development' | 'production' | 'test';
+    instanceId?: string;
+  } = {},
+) {
+  return {
+    logger: overrides.logger ?? silentLogger('test'),
+    registry: createMetricsRegistry('test'),
+    infrastructure,
+    nodeEnv: overrides.nodeEnv ?? ('test' as const),
+    instanceId: overrides.instanceId ?? 'test',
+    readiness: (): Promise<ReadinessReport> => Promise.resolve({ ready: true, checks: {} }),
+  };
 }

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { parseInput, requireAdmin, type Clock } from '@underdog/kit';
+import type { Actor } from '@underdog/proto';
 import type { AdvertisementStore } from './adapters/advertisement-store';
 import type { CatalogSync } from './catalog-sync';
-import { requireAdmin, type Actor } from './domain/access';
-import type { Advertisement, Clock } from './domain/advertisement';
+import type { Advertisement } from './domain/advertisement';
 import { adsErrors } from './domain/errors';
 import {
   advertisementChangesInput,
   newAdvertisementInput,
   parseDisplayPosition,
-  parseInput,
 } from './domain/validation';
 
 export interface AdvertisementsDependencies {

@@ -1,4 +1,4 @@
 export { adsService, createAdsModule } from './service';
-export type { AdsModule, AdsModuleOptions } from './service';
+export type { AdsAdapters, AdsModule } from './service';
 export { adsConfig } from './config';
 export type { AdsConfig } from './config';

@@ -4,25 +4,17 @@ import {
   create,
   timestampFromDate,
   toBinary,
-  type Actor as ProtoActor,
   type Advertisement as ProtoAdvertisement,
   type CreateAdvertisementRequest,
   type UpdateAdvertisementRequest,
 } from '@underdog/proto';
 import type { Advertisement } from './domain/advertisement';
-import type { Actor } from './domain/access';
 
 /**
  * The one place where the ads domain meets its protobuf contracts (ads.proto, actor.proto,
  * ads_catalog.proto), in both directions. Requests come out as plain values for the validators;
  * nothing else in the service imports generated types.
  */
-
-/** An actor without a user id is a visitor. */
-export function actorFromProto(actor: ProtoActor | undefined): Actor | undefined {
-  if (!actor?.userId) return undefined;
-  return { userId: actor.userId, role: actor.role };
-}
 
 export function advertisementToProto(advertisement: Advertisement): ProtoAdvertisement {
   return create(AdvertisementSchema, {

@@ -2,7 +2,6 @@ import { AdsService } from '@underdog/proto';
 import type { RegisterRoutes } from '@underdog/rpc';
 import type { Advertisements } from './advertisements';
 import {
-  actorFromProto,
   advertisementChangesFromProto,
   advertisementToProto,
   newAdvertisementFromProto,
@@ -13,29 +12,26 @@ export function adsRoutes(advertisements: Advertisements): RegisterRoutes {
   return (router) =>
     router.service(AdsService, {
       listAdvertisements: async (request) => {
-        const list = await advertisements.list(
-          actorFromProto(request.actor),
-          request.displayPosition,
-        );
+        const list = await advertisements.list(request.actor, request.displayPosition);
         return { advertisements: list.map(advertisementToProto) };
       },
       createAdvertisement: async (request) => {
         const created = await advertisements.create(
-          actorFromProto(request.actor),
+          request.actor,
           newAdvertisementFromProto(request),
         );
         return { advertisement: advertisementToProto(created) };
       },
       updateAdvertisement: async (request) => {
         const updated = await advertisements.update(
-          actorFromProto(request.actor),
+          request.actor,
           request.id,
           advertisementChangesFromProto(request),
         );
         return { advertisement: advertisementToProto(updated) };
       },
       deleteAdvertisement: async (request) => {
-        await advertisements.delete(actorFromProto(request.actor), request.id);
+        await advertisements.delete(request.actor, request.id);
         return {};
       },
     });

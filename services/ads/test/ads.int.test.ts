@@ -12,6 +12,7 @@ import { testInfra } from '@underdog/harness';
 import { createDistributedInfrastructure } from '@underdog/platform';
 import { AdsService } from '@underdog/proto';
 import { createClient, createHttpTransport, createRpcRouter } from '@underdog/rpc';
+import { testContext } from '@underdog/test-support';
 import { adsConfig, adsService, createAdsModule } from '../src';
 import { advertisementsCollection } from '../src/adapters/advertisement-store';
 import { actors, admin, failureOf, newAd, recordCatalog, silentLogger } from './support';
@@ -33,7 +34,10 @@ async function startDistributedAds() {
     },
     silentLogger,
   );
-  const module = createAdsModule({ infrastructure, logger: silentLogger, config: adsConfig({}) });
+  const module = createAdsModule(
+    testContext(infrastructure, { logger: silentLogger }),
+    adsConfig({}),
+  );
   // Assembled as runServiceProcess does, on a free loopback port.
   const components: Component[] = [];
   const group = new ComponentGroup(silentLogger, components);

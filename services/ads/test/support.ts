@@ -14,6 +14,7 @@ import {
   actors as actorsOf,
   silentLogger as silentLoggerOf,
   testClock,
+  testContext,
   waitFor,
 } from '@underdog/test-support';
 import { adsConfig, createAdsModule, type AdsModule } from '../src';
@@ -192,12 +193,11 @@ export async function startAds() {
   await group.start();
   const replica = () => {
     const bus = new UnreliableBus(catalog);
-    const module = createAdsModule({
-      infrastructure: { documents: infrastructure.documents, bus },
-      logger: silentLogger,
-      config: adsConfig({}),
-      clock,
-    });
+    const module = createAdsModule(
+      testContext({ ...infrastructure, bus }, { logger: silentLogger }),
+      adsConfig({}),
+      { clock },
+    );
     return { module, bus, client: clientOf(module) };
   };
   const main = replica();

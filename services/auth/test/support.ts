@@ -25,7 +25,7 @@ import {
   type Transport,
 } from '@underdog/rpc';
 import { createMemoryStore } from '@underdog/store';
-import { testClock, type TestClock } from '@underdog/test-support';
+import { testClock, testContext, type TestClock } from '@underdog/test-support';
 import { defineAuthService } from '../src';
 
 const logger = createLogger({ service: 'auth-test', level: 'silent' });
@@ -132,7 +132,7 @@ export async function startAuth(
   };
   const definition = defineAuthService({ now: clock.now });
   const module = await definition.create(
-    { logger, registry, infrastructure, nodeEnv: 'test' },
+    { ...testContext(infrastructure, { logger }), registry },
     definition.config(options.env ?? {}),
   );
   if (!module.registerRpc) throw new Error('the auth service registers no RPC handlers');
@@ -175,7 +175,7 @@ export async function startAuth(
 export async function createReplica(auth: TestAuth, env: Environment) {
   const definition = defineAuthService({ now: auth.clock.now });
   const module = await definition.create(
-    { logger, registry, infrastructure: auth.infrastructure, nodeEnv: 'test' },
+    { ...testContext(auth.infrastructure, { logger }), registry },
     definition.config(env),
   );
   return new ComponentGroup(logger, module.components);

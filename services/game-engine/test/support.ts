@@ -14,7 +14,7 @@ import {
   type GameEvent,
   type MessageInitShape,
 } from '@underdog/proto';
-import { silentLogger as silentLoggerOf } from '@underdog/test-support';
+import { silentLogger as silentLoggerOf, testContext } from '@underdog/test-support';
 import { createGameEngineApp, gameEngineConfig, type GameEngineApp } from '../src';
 
 export { waitFor } from '@underdog/test-support';
@@ -113,10 +113,8 @@ export async function startEngine(
 ): Promise<TestEngine> {
   const app = createGameEngineApp(
     {
-      logger: silentLogger,
+      ...testContext(infrastructure, { logger: silentLogger, instanceId }),
       registry: createMetricsRegistry(`engine-${instanceId}`),
-      infrastructure,
-      nodeEnv: 'test',
     },
     gameEngineConfig({ GAME_RESULTS_SECONDS: '1', GAME_SWEEP_MS: '50', ...env }),
     { instanceId },

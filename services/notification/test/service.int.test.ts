@@ -1,6 +1,7 @@
+import { testContext } from '@underdog/test-support';
 import { createKafkaBus, type KafkaBus } from '@underdog/bus';
 import { smtpSinkClient, testInfra } from '@underdog/harness';
-import { ComponentGroup, createLogger, createMetricsRegistry } from '@underdog/kit';
+import { ComponentGroup, createLogger } from '@underdog/kit';
 import { createDistributedInfrastructure } from '@underdog/platform';
 import { notificationService } from '../src';
 import { publishRequests, undecodableRequest, verificationRequest } from './support';
@@ -35,12 +36,7 @@ describe('the notification service on Kafka, sending through a real SMTP server'
       logger,
     );
     const module = await notificationService.create(
-      {
-        logger,
-        registry: createMetricsRegistry('notification'),
-        infrastructure,
-        nodeEnv: 'production',
-      },
+      testContext(infrastructure, { logger, nodeEnv: 'production' }),
       notificationService.config(env),
     );
     group = new ComponentGroup(logger, [...infrastructure.components, ...module.components]);

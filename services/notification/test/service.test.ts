@@ -1,3 +1,4 @@
+import { testContext } from '@underdog/test-support';
 import { ComponentGroup, createMetricsRegistry, type Registry } from '@underdog/kit';
 import { createMemoryInfrastructure, type ServiceContext } from '@underdog/platform';
 import { NotificationService, timestampMs } from '@underdog/proto';
@@ -22,7 +23,7 @@ async function startNotification(nodeEnv: ServiceContext['nodeEnv'] = 'test') {
   const infrastructure = createMemoryInfrastructure(logger);
   const mailer: MemoryMailer = createMemoryMailer({ from: 'Underdog <no-reply@underdog.test>' });
   const module = createNotificationModule(
-    { logger, registry, infrastructure, nodeEnv },
+    { ...testContext(infrastructure, { logger, nodeEnv }), registry },
     notificationConfig({ PUBLIC_URL: publicUrl }),
     { mailer },
   );

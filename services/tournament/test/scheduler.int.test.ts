@@ -1,3 +1,4 @@
+import { testContext } from '@underdog/test-support';
 import { randomUUID } from 'node:crypto';
 import { createKafkaBus } from '@underdog/bus';
 import { testInfra } from '@underdog/harness';
@@ -36,7 +37,10 @@ async function startReplica(name: string, mongoDb: string): Promise<Replica> {
     logger,
   );
   const app = createTournamentApp(
-    { logger: logger.child({ replica: name }), registry, infrastructure, nodeEnv: 'test' },
+    {
+      ...testContext(infrastructure, { logger: logger.child({ replica: name }), instanceId: name }),
+      registry,
+    },
     tournamentConfig({}),
   );
   const group = new ComponentGroup(logger, [

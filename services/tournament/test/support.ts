@@ -10,7 +10,7 @@ import {
   type TournamentLifecycleEvent,
 } from '@underdog/proto';
 import { createClient, createInProcessTransport, type Client } from '@underdog/rpc';
-import { silentLogger, testClock, type TestClock } from '@underdog/test-support';
+import { silentLogger, testClock, testContext, type TestClock } from '@underdog/test-support';
 import { tournamentConfig } from '../src/config';
 import { createTournamentApp, type TournamentApp } from '../src/service';
 
@@ -102,9 +102,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   const config = tournamentConfig(options.env ?? {});
   const build = () => {
-    const app = createTournamentApp({ logger, registry, infrastructure, nodeEnv: 'test' }, config, {
-      now: clock.now,
-    });
+    const app = createTournamentApp(
+      { ...testContext(infrastructure, { logger }), registry },
+      config,
+      {
+        now: clock.now,
+      },
+    );
     const routes = app.module.registerRpc;
     if (!routes) throw new Error('the tournament service registers no RPC handlers');
     return { app, client: createClient(TournamentService, createInProcessTransport(routes)) };

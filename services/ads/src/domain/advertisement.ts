@@ -37,10 +37,3 @@ export type AdvertisementFields = Omit<Advertisement, 'id' | 'createdAt' | 'upda
 
 /** An update: only the fields present change. */
 export type AdvertisementChanges = Partial<AdvertisementFields>;
-
-/** The time source, injected so that timestamps are deterministic in tests. */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };

@@ -1,3 +1,4 @@
+import { parseInput } from '@underdog/kit';
 import { z } from 'zod';
 import {
   advertisementRules as rules,
@@ -7,7 +8,6 @@ import {
   type AdvertisementFields,
   type DisplayPosition,
 } from './advertisement';
-import { adsErrors } from './errors';
 
 /**
  * Input rules with the product's messages (spec §5, server-enforced). Handlers parse requests
@@ -71,16 +71,6 @@ export const advertisementChangesInput = z.object({
   duration: duration.optional(),
   isActive: z.boolean().optional(),
 }) satisfies z.ZodType<AdvertisementChanges>;
-
-/**
- * Parses `value` or throws the first problem as BAD_REQUEST / VALIDATION_FAILED: the client
- * shows one message at a time, in the order of the form's fields.
- */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw adsErrors.invalid(result.error.issues[0]?.message ?? 'Invalid request');
-}
 
 export function parseDisplayPosition(value: string): DisplayPosition {
   return parseInput(displayPosition, value);
