@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isAppError, type AppError, type Logger } from '@underdog/kit';
+import { commonErrors, isAppError, type AppError, type Clock, type Logger } from '@underdog/kit';
 import type { AuthEvents } from './adapters/events';
 import {
   hashSecret,
@@ -29,7 +29,7 @@ export interface AccountsDependencies {
   sessions: SessionStore;
   resendThrottle: ResendThrottle;
   events: AuthEvents;
-  now: () => Date;
+  clock: Clock;
   logger: Logger;
   /** A hash of a random password: logins for unknown e-mails verify against it (same timing). */
   dummyPasswordHash: string;
@@ -73,21 +73,21 @@ export class Accounts {
   private readonly users: UsersRepository;
   private readonly sessions: SessionStore;
   private readonly events: AuthEvents;
-  private readonly now: () => Date;
+  private readonly clock: Clock;
   private readonly logger: Logger;
 
   constructor(private readonly deps: AccountsDependencies) {
     this.users = deps.users;
     this.sessions = deps.sessions;
     this.events = deps.events;
-    this.now = deps.now;
+    this.clock = deps.clock;
     this.logger = deps.logger;
   }
 
   async register(registration: Registration): Promise<SignedIn> {
     // Checked first so a taken e-mail costs no hashing; the unique index still decides races.
     if (await this.users.byEmail(registration.email)) throw authErrors.emailTaken();
-    const now = this.now();
+    const now = this.clock.now();
     const passwordHash = await hashSecret(registration.password);
     const { verification, code, token } = await this.newVerification(now);
     const user = await this.insertWithUsername({
@@ -140,14 +140,14 @@ export class Accounts {
   /** The session's user; the use extends the idle timeout. */
   async resolveSession(sessionId: string): Promise<SignedIn> {
     const session = sessionId ? await this.sessions.find(sessionId) : null;
-    if (!session) throw authErrors.noSession();
-    const now = this.now();
+    if (!session) throw commonErrors.noSession();
+    const now = this.clock.now();
     const user = isSessionAlive(session, now) ? await this.users.byId(session.userId) : null;
     if (!user) {
       await this.sessions.delete(session);
-      throw authErrors.noSession();
+      throw commonErrors.noSession();
     }
-    if (!(await this.sessions.touch(session, now))) throw authErrors.noSession();
+    if (!(await this.sessions.touch(session, now))) throw commonErrors.noSession();
     return { user, session: { ...session, lastSeenAt: now } };
   }
 
@@ -170,7 +170,7 @@ export class Accounts {
       const signedIn = await this.resolveSessionOrNull(owner.sessionId);
       if (signedIn) return this.verifyOwnCode(signedIn.user, code);
     }
-    if (!owner.email) throw authErrors.noSession();
+    if (!owner.email) throw commonErrors.noSession();
     await this.verifyCodeByEmail(owner.email, code);
     return null;
   }
@@ -182,7 +182,7 @@ export class Accounts {
   async verifyWithToken(token: string, sessionId?: string): Promise<User> {
     const user = token ? await this.users.byTokenHash(sha256(token)) : null;
     const pending = user?.verification;
-    if (user && pending && acceptsToken(pending, this.now())) {
+    if (user && pending && acceptsToken(pending, this.clock.now())) {
       return this.completeVerification(user, pending);
     }
     const signedIn = sessionId ? await this.resolveSessionOrNull(sessionId) : null;
@@ -196,7 +196,7 @@ export class Accounts {
    */
   async resendVerification(email: string): Promise<void> {
     if (!(await this.deps.resendThrottle.claim(email))) throw authErrors.resendTooSoon();
-    const now = this.now();
+    const now = this.clock.now();
     const { verification, code, token } = await this.newVerification(now);
     const user = await this.users.byEmail(email);
     if (!user || user.isEmailVerified) return;
@@ -226,7 +226,7 @@ export class Accounts {
     const { user } = await this.resolveSession(sessionId);
     if (user.displayName === displayName) return user;
     const updated = await this.users.setDisplayName(user.id, displayName);
-    if (!updated) throw authErrors.noSession();
+    if (!updated) throw commonErrors.noSession();
     await this.events.userChanged(user.id, { case: 'profileUpdated', value: { displayName } });
     return updated;
   }
@@ -236,7 +236,7 @@ export class Accounts {
     const { user, session } = await this.resolveSession(sessionId);
     if (!(await verifySecret(user.passwordHash, current))) throw authErrors.wrongPassword();
     if (!(await this.users.setPasswordHash(user.id, await hashSecret(next)))) {
-      throw authErrors.noSession();
+      throw commonErrors.noSession();
     }
     await this.sessions.deleteAllOf(user.id);
     const fresh = await this.openSession(user.id, session.deviceId);
@@ -264,7 +264,7 @@ export class Accounts {
     count: number,
     label: string,
   ): Promise<Array<{ user: User; session: Session }>> {
-    const now = this.now();
+    const now = this.clock.now();
     const passwordHash = await hashSecret(randomSecret());
     const users: User[] = Array.from({ length: count }, (_, index) => ({
       id: randomUUID(),
@@ -302,7 +302,7 @@ export class Accounts {
       await this.setRole(admin.email, 'admin');
       return;
     }
-    const now = this.now();
+    const now = this.clock.now();
     const user = await this.insertWithUsername({
       id: randomUUID(),
       email: admin.email,
@@ -366,7 +366,7 @@ export class Accounts {
     let user = owner;
     for (let round = 0; round < MAX_CODE_ROUNDS; round += 1) {
       if (user.isEmailVerified) return { outcome: 'already-verified', user };
-      const now = this.now();
+      const now = this.clock.now();
       const pending = user.verification;
       const refusal = codeRefusal(pending, now);
       if (refusal || !pending) return refused(refusal ?? 'NO_CODE', false);
@@ -398,7 +398,7 @@ export class Accounts {
   }
 
   private async openSession(userId: string, deviceId: string): Promise<Session> {
-    const now = this.now();
+    const now = this.clock.now();
     const session: Session = {
       id: randomSecret(),
       userId,

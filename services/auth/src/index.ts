@@ -1,2 +1,2 @@
-export { authService, defineAuthService, type AuthServiceOptions } from './service';
+export { authService, createAuthModule, type AuthAdapters } from './service';
 export { authConfig, type AuthConfig } from './config';

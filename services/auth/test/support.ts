@@ -26,7 +26,7 @@ import {
 } from '@underdog/rpc';
 import { createMemoryStore } from '@underdog/store';
 import { testClock, testContext, type TestClock } from '@underdog/test-support';
-import { defineAuthService } from '../src';
+import { authConfig, createAuthModule } from '../src';
 
 const logger = createLogger({ service: 'auth-test', level: 'silent' });
 const registry = createMetricsRegistry('auth-test');
@@ -130,10 +130,10 @@ export async function startAuth(
     ...createMemoryInfrastructure(logger),
     store,
   };
-  const definition = defineAuthService({ now: clock.now });
-  const module = await definition.create(
+  const module = await createAuthModule(
     { ...testContext(infrastructure, { logger }), registry },
-    definition.config(options.env ?? {}),
+    authConfig(options.env ?? {}),
+    { clock },
   );
   if (!module.registerRpc) throw new Error('the auth service registers no RPC handlers');
   const group = new ComponentGroup(logger, [...infrastructure.components, ...module.components]);
@@ -173,10 +173,10 @@ export async function startAuth(
  * be; its components (the admin bootstrap) are started by the caller.
  */
 export async function createReplica(auth: TestAuth, env: Environment) {
-  const definition = defineAuthService({ now: auth.clock.now });
-  const module = await definition.create(
+  const module = await createAuthModule(
     { ...testContext(auth.infrastructure, { logger }), registry },
-    definition.config(env),
+    authConfig(env),
+    { clock: auth.clock },
   );
   return new ComponentGroup(logger, module.components);
 }

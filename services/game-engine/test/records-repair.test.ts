@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ComponentGroup, createMetricsRegistry } from '@underdog/kit';
 import { TournamentStatus } from '@underdog/proto';
+import { testContext } from '@underdog/test-support';
 import { createGameEngineApp, gameEngineConfig } from '../src';
 import { createGameReads, createGameRecords, type GameRecords } from '../src/persistence';
 import {
@@ -47,10 +48,8 @@ describe('the records of a game whose writer died', () => {
     });
     const app = createGameEngineApp(
       {
-        logger: silentLogger,
+        ...testContext(infra.infrastructure, { logger: silentLogger, instanceId: 'engine-repair' }),
         registry: createMetricsRegistry('engine-repair'),
-        infrastructure: infra.infrastructure,
-        nodeEnv: 'test',
       },
       gameEngineConfig({ GAME_RESULTS_SECONDS: '1', GAME_SWEEP_MS: '50' }),
       {

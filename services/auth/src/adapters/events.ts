@@ -1,3 +1,4 @@
+import type { Clock } from '@underdog/kit';
 import type { EventBus } from '@underdog/bus';
 import { topics } from '@underdog/platform';
 import {
@@ -28,11 +29,11 @@ export interface VerificationEmail {
 export class AuthEvents {
   constructor(
     private readonly bus: EventBus,
-    private readonly now: () => Date,
+    private readonly clock: Clock,
   ) {}
 
   async userChanged(userId: string, ...changes: UserChange[]): Promise<void> {
-    const occurredAt = timestampFromDate(this.now());
+    const occurredAt = timestampFromDate(this.clock.now());
     const events = changes.map((kind) => create(UserEventSchema, { userId, occurredAt, kind }));
     await this.bus.publish(
       topics.userEvents.name,
@@ -43,7 +44,7 @@ export class AuthEvents {
   async verificationEmailRequested(userId: string, email: VerificationEmail): Promise<void> {
     const request = create(NotificationRequestSchema, {
       userId,
-      occurredAt: timestampFromDate(this.now()),
+      occurredAt: timestampFromDate(this.clock.now()),
       kind: {
         case: 'verificationEmail',
         value: { ...email, expiresAt: timestampFromDate(email.expiresAt) },

@@ -1,8 +1,9 @@
-import { AppError } from '@underdog/kit';
+import { AppError, commonErrors } from '@underdog/kit';
 
 /**
- * Every failure the auth service reports, with its stable reason and the message the client
- * shows. Login failures share one error whatever the cause, so they reveal nothing.
+ * The failures only the auth service reports, with their stable reasons and the messages the
+ * client shows (`NO_SESSION` and `VALIDATION_FAILED` are the kit's `commonErrors`). Login
+ * failures share one error whatever the cause, so they reveal nothing.
  */
 export const authErrors = {
   emailTaken: () =>
@@ -13,7 +14,6 @@ export const authErrors = {
     new AppError('UNAUTHENTICATED', 'Invalid username or password', {
       reason: 'INVALID_CREDENTIALS',
     }),
-  noSession: () => new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NO_SESSION' }),
   wrongPassword: () =>
     new AppError('BAD_REQUEST', 'Current password is incorrect', { reason: 'WRONG_PASSWORD' }),
   codeInvalid: () =>
@@ -43,6 +43,5 @@ export const authErrors = {
     new AppError('FORBIDDEN', 'Benchmark seeding is off (BENCHMARK_SEED)', {
       reason: 'BENCHMARK_SEED_OFF',
     }),
-  invalidRole: () =>
-    new AppError('BAD_REQUEST', 'Role must be user or admin', { reason: 'VALIDATION_FAILED' }),
+  invalidRole: () => commonErrors.invalid('Role must be user or admin'),
 } as const;

@@ -1,4 +1,3 @@
-import { AppError } from '@underdog/kit';
 import { z } from 'zod';
 
 /**
@@ -59,10 +58,6 @@ export const changePasswordInput = z.object({
 /** A chosen password (e.g. `ADMIN_PASSWORD`) checked against the same rules as at register. */
 export const passwordRule = newPassword('Password');
 
-/**
- * Parses `value` or throws the first problem as BAD_REQUEST / VALIDATION_FAILED: the client
- * shows one message at a time, in the order of the form's fields.
- */
 /** The benchmark's seeding request (load/README.md): at most 5000 users a call. */
 export const benchmarkSeedInput = z.object({
   count: z.number().int().min(1).max(5000),
@@ -70,10 +65,3 @@ export const benchmarkSeedInput = z.object({
     .string()
     .regex(/^[a-z0-9]{1,8}$/, 'The label must be 1 to 8 lower-case letters or digits'),
 });
-
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const message = result.error.issues[0]?.message ?? 'Invalid request';
-  throw new AppError('BAD_REQUEST', message, { reason: 'VALIDATION_FAILED' });
-}

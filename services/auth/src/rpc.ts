@@ -1,4 +1,4 @@
-import { AppError } from '@underdog/kit';
+import { commonErrors, parseInput } from '@underdog/kit';
 import { AuthService } from '@underdog/proto';
 import type { RegisterRoutes } from '@underdog/rpc';
 import type { Accounts } from './accounts';
@@ -8,7 +8,6 @@ import {
   changePasswordInput,
   emailInput,
   loginInput,
-  parseInput,
   profileInput,
   registerInput,
   verificationCode,
@@ -82,9 +81,7 @@ export function authRoutes(
           }
           case undefined:
             // No proof at all reads, to a person, as an empty code field.
-            throw new AppError('BAD_REQUEST', 'Verification code must be 6 digits', {
-              reason: 'VALIDATION_FAILED',
-            });
+            throw commonErrors.invalid('Verification code must be 6 digits');
         }
       },
 
