@@ -1,8 +1,7 @@
 export {
-  createTournamentApp,
-  createTournamentService,
+  createTournamentModule,
   tournamentService,
-  type TournamentApp,
-  type TournamentServiceOptions,
+  type TournamentAdapters,
+  type TournamentModule,
 } from './service';
 export { tournamentConfig, type TournamentConfig } from './config';

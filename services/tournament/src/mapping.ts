@@ -2,14 +2,12 @@ import {
   TournamentStatus as ProtoTournamentStatus,
   timestampDate,
   timestampFromDate,
-  type Actor,
   type MessageInitShape,
   type OfflineChoice as ProtoOfflineChoice,
   type OfflineChoiceSchema,
   type Timestamp,
   type TournamentSchema,
 } from '@underdog/proto';
-import type { Caller } from './domain/access';
 import type { OfflineChoice } from './domain/offline';
 import type { Tournament, TournamentDraft, TournamentStatus } from './domain/tournament';
 
@@ -33,17 +31,6 @@ export function toProtoTournament(
     startAt: timestampFromDate(tournament.startAt),
     participantCount: tournament.participantCount,
     roundTimeSeconds: tournament.roundTimeSeconds,
-  };
-}
-
-/** An absent actor, or one without a user id, is a visitor. */
-export function callerOf(actor: Actor | undefined): Caller {
-  return {
-    userId: actor?.userId || undefined,
-    role: actor?.role ?? '',
-    isEmailVerified: actor?.isEmailVerified ?? false,
-    deviceId: actor?.deviceId || undefined,
-    username: actor?.username ?? '',
   };
 }
 

@@ -1,31 +1,25 @@
-import type { RegisterRoutes } from '@underdog/rpc';
+import type { Clock } from '@underdog/kit';
 import { TournamentService, timestampFromDate } from '@underdog/proto';
-import type { OfflineRegistrations } from './application/offline-registrations';
+import type { RegisterRoutes } from '@underdog/rpc';
+import type { OfflineChoices } from './application/offline-choices';
 import type { Tournaments } from './application/tournaments';
-import type { Clock } from './domain/tournament';
-import {
-  callerOf,
-  draftOf,
-  offlineChoicesOf,
-  toProtoOfflineChoices,
-  toProtoTournament,
-} from './mapping';
+import { draftOf, offlineChoicesOf, toProtoOfflineChoices, toProtoTournament } from './mapping';
 
 export interface TournamentRpcDependencies {
   tournaments: Tournaments;
-  offline: OfflineRegistrations;
-  now: Clock;
+  offline: OfflineChoices;
+  clock: Clock;
 }
 
 /** The Connect handlers: each translates the request, delegates, and translates the answer. */
 export function tournamentRoutes({
   tournaments,
   offline,
-  now,
+  clock,
 }: TournamentRpcDependencies): RegisterRoutes {
   return (router) =>
     router.service(TournamentService, {
-      getServerTime: () => ({ serverTime: timestampFromDate(now()) }),
+      getServerTime: () => ({ serverTime: timestampFromDate(clock.now()) }),
       listTournaments: async () => ({
         tournaments: (await tournaments.list()).map(toProtoTournament),
       }),
@@ -33,31 +27,29 @@ export function tournamentRoutes({
         tournament: toProtoTournament(await tournaments.get(id)),
       }),
       createTournament: async (request) => ({
-        tournament: toProtoTournament(
-          await tournaments.create(callerOf(request.actor), draftOf(request)),
-        ),
+        tournament: toProtoTournament(await tournaments.create(request.actor, draftOf(request))),
       }),
       updateTournament: async (request) => ({
         tournament: toProtoTournament(
-          await tournaments.update(callerOf(request.actor), request.id, draftOf(request)),
+          await tournaments.update(request.actor, request.id, draftOf(request)),
         ),
       }),
       deleteTournament: async ({ actor, id }) => {
-        await tournaments.delete(callerOf(actor), id);
+        await tournaments.delete(actor, id);
         return {};
       },
       saveOfflineChoices: async ({ actor, tournamentId, choices }) => {
-        const saved = await offline.save(callerOf(actor), tournamentId, offlineChoicesOf(choices));
+        const saved = await offline.save(actor, tournamentId, offlineChoicesOf(choices));
         return {
           choices: toProtoOfflineChoices(saved.choices),
           tournament: toProtoTournament(saved.tournament),
         };
       },
       getOfflineChoices: async ({ actor, tournamentId }) => ({
-        choices: toProtoOfflineChoices(await offline.list(callerOf(actor), tournamentId)),
+        choices: toProtoOfflineChoices(await offline.list(actor, tournamentId)),
       }),
       hasOfflineChoices: async ({ actor, tournamentId }) => ({
-        hasChoices: await offline.has(callerOf(actor), tournamentId),
+        hasChoices: await offline.has(actor, tournamentId),
       }),
     });
 }

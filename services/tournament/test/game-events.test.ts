@@ -38,7 +38,7 @@ describe('the game.events consumer', () => {
     });
     tournamentId = tournament!.id;
     // Only the consumer runs: the scheduler is driven by hand, as in scheduler.test.ts.
-    const consumer = h.app.module.components.find((c) => c.name === 'game-events-consumer');
+    const consumer = h.module.components.find((c) => c.name === 'game-events-consumer');
     if (!consumer) throw new Error('the service has no game-events-consumer component');
     const group = new ComponentGroup(logger, [consumer]);
     await group.start();
@@ -65,7 +65,7 @@ describe('the game.events consumer', () => {
 
   async function goLive() {
     h.clock.set(startAt);
-    await h.app.scheduler.startDueTournaments();
+    await h.module.scheduler.startDueTournaments();
     expect((await tournament()).status).toBe(TournamentStatus.LIVE);
     h.clock.advance(10 * MINUTE);
   }
@@ -81,7 +81,7 @@ describe('the game.events consumer', () => {
       async () => (await tournament()).status === TournamentStatus.FINISHED,
       'the tournament to finish',
     );
-    const finishedAt = (await h.app.tournaments.get(tournamentId)).updatedAt;
+    const finishedAt = (await h.module.tournaments.get(tournamentId)).updatedAt;
 
     h.clock.advance(MINUTE);
     await publish(ended, 'game:gameEnded:end');
@@ -92,7 +92,7 @@ describe('the game.events consumer', () => {
     expect(finishedEvents()[0]!.id).toBe(`${tournamentId}:finished`);
     const after = await tournament();
     expect(after.status).toBe(TournamentStatus.FINISHED);
-    expect((await h.app.tournaments.get(tournamentId)).updatedAt).toEqual(finishedAt);
+    expect((await h.module.tournaments.get(tournamentId)).updatedAt).toEqual(finishedAt);
   });
 
   it('sets participantCount from GameStarted, and a repeat changes nothing', async () => {
@@ -106,14 +106,14 @@ describe('the game.events consumer', () => {
       async () => (await tournament()).participantCount === 42,
       'the participant count',
     );
-    const countedAt = (await h.app.tournaments.get(tournamentId)).updatedAt;
+    const countedAt = (await h.module.tournaments.get(tournamentId)).updatedAt;
 
     h.clock.advance(MINUTE);
     await publish(started, 'game:gameStarted:start');
     await settle();
     const after = await tournament();
     expect(after.participantCount).toBe(42);
-    expect((await h.app.tournaments.get(tournamentId)).updatedAt).toEqual(countedAt);
+    expect((await h.module.tournaments.get(tournamentId)).updatedAt).toEqual(countedAt);
     expect(after.status).toBe(TournamentStatus.LIVE);
   });
 

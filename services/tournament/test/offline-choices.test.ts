@@ -201,9 +201,9 @@ describe('offline choices', () => {
 
     it('is closed once the tournament is live or finished', async () => {
       h.clock.set(startAt);
-      await h.app.scheduler.startDueTournaments();
+      await h.module.scheduler.startDueTournaments();
       expect(await failureOf(save(actors.user('ann')))).toEqual(closed);
-      await h.app.tournaments.markFinished(tournamentId);
+      await h.module.tournaments.markFinished(tournamentId);
       expect(await failureOf(save(actors.user('bob')))).toEqual(closed);
     });
 
@@ -413,11 +413,11 @@ describe('offline choices on tournament.lifecycle (for the game engine)', () => 
         h.events.filter((event) => event.event.kind.case === 'offlineChoicesSaved');
       expect(offlineEvents()).toHaveLength(0);
       h.clock.advance(HOUR);
-      await h.app.scheduler.republishPendingEvents();
+      await h.module.scheduler.republishPendingEvents();
       await waitFor(() => offlineEvents().length === 1, 'the swept event');
       expect(offlineEvents()[0]!.id).toBe(`${tournamentId}:offline:bob`);
       // Published now: the next sweep has nothing to send.
-      await h.app.scheduler.republishPendingEvents();
+      await h.module.scheduler.republishPendingEvents();
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(offlineEvents()).toHaveLength(1);
     } finally {

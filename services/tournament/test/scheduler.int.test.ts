@@ -7,7 +7,7 @@ import { createDistributedInfrastructure, topics } from '@underdog/platform';
 import { TournamentService, TournamentStatus, timestampFromDate } from '@underdog/proto';
 import { createClient, createInProcessTransport } from '@underdog/rpc';
 import { tournamentConfig } from '../src/config';
-import { createTournamentApp, type TournamentApp } from '../src/service';
+import { createTournamentModule, type TournamentModule } from '../src/service';
 import { actors, observeLifecycle, waitFor } from './support';
 
 const logger = createLogger({ service: 'tournament-int-test', level: 'silent' });
@@ -15,7 +15,7 @@ const registry = createMetricsRegistry('tournament-int-test');
 const LIVE = 'underdog.events.v1.TournamentLive';
 
 interface Replica {
-  app: TournamentApp;
+  module: TournamentModule;
   group: ComponentGroup;
 }
 
@@ -36,19 +36,16 @@ async function startReplica(name: string, mongoDb: string): Promise<Replica> {
     },
     logger,
   );
-  const app = createTournamentApp(
+  const module = createTournamentModule(
     {
       ...testContext(infrastructure, { logger: logger.child({ replica: name }), instanceId: name }),
       registry,
     },
     tournamentConfig({}),
   );
-  const group = new ComponentGroup(logger, [
-    ...infrastructure.components,
-    ...app.module.components,
-  ]);
+  const group = new ComponentGroup(logger, [...infrastructure.components, ...module.components]);
   await group.start();
-  return { app, group };
+  return { module, group };
 }
 
 describe('the scheduler with two replicas on Kafka and a MongoDB-wire server', () => {
@@ -76,7 +73,7 @@ describe('the scheduler with two replicas on Kafka and a MongoDB-wire server', (
   it('turns tournaments live once, within a second of their start, with one TournamentLive each', async () => {
     const observer = await observeLifecycle(observerBus, `tournament-int-${randomUUID()}`);
     try {
-      const routes = replicas[0]!.app.module.registerRpc!;
+      const routes = replicas[0]!.module.registerRpc!;
       const client = createClient(TournamentService, createInProcessTransport(routes));
       const startAt = new Date(Date.now() + 2_500);
       const ids: string[] = [];
@@ -105,7 +102,7 @@ describe('the scheduler with two replicas on Kafka and a MongoDB-wire server', (
       // The transition time the winning replica recorded (server clock), and when we saw it.
       const transitionLagMs = await Promise.all(
         ids.map(async (id) => {
-          const tournament = await replicas[1]!.app.tournaments.get(id);
+          const tournament = await replicas[1]!.module.tournaments.get(id);
           return tournament.updatedAt.getTime() - startAt.getTime();
         }),
       );
@@ -145,8 +142,8 @@ describe('the scheduler with two replicas on Kafka and a MongoDB-wire server', (
   it('lets exactly one replica start each tournament when their passes run at the same moment', async () => {
     const observer = await observeLifecycle(observerBus, `tournament-int-${randomUUID()}`);
     try {
-      const [a, b] = replicas.map((replica) => replica.app);
-      const routes = a!.module.registerRpc!;
+      const [a, b] = replicas.map((replica) => replica.module);
+      const routes = a!.registerRpc!;
       const client = createClient(TournamentService, createInProcessTransport(routes));
       const startAt = new Date(Date.now() + 1_000);
       const ids: string[] = [];
@@ -163,7 +160,7 @@ describe('the scheduler with two replicas on Kafka and a MongoDB-wire server', (
       );
       // Extra passes on both replicas at once, racing each other and the running schedulers.
       const started = (
-        await Promise.all([a, b, a, b].map((app) => app!.scheduler.startDueTournaments()))
+        await Promise.all([a, b, a, b].map((module) => module!.scheduler.startDueTournaments()))
       ).flat();
       const startedIds = started.map((t) => t.id).filter((id) => ids.includes(id));
       expect(new Set(startedIds).size).toBe(startedIds.length);

@@ -59,11 +59,11 @@ describe('the scheduler', () => {
   it('moves a tournament to live at its start, not before', async () => {
     await start();
     h.clock.set(new Date(startAt.getTime() - 1));
-    expect(await h.app.scheduler.startDueTournaments()).toEqual([]);
+    expect(await h.module.scheduler.startDueTournaments()).toEqual([]);
     expect(await status()).toBe(TournamentStatus.UPCOMING);
 
     h.clock.set(startAt);
-    const started = await h.app.scheduler.startDueTournaments();
+    const started = await h.module.scheduler.startDueTournaments();
     expect(started.map((t) => t.id)).toEqual([tournamentId]);
     expect(await status()).toBe(TournamentStatus.LIVE);
   });
@@ -71,7 +71,7 @@ describe('the scheduler', () => {
   it('publishes one TournamentLive with a deterministic event id and the live snapshot', async () => {
     await start();
     h.clock.set(startAt);
-    await h.app.scheduler.startDueTournaments();
+    await h.module.scheduler.startDueTournaments();
     await waitFor(() => eventsOfType(LIVE).length === 1, 'the live event');
     const [live] = eventsOfType(LIVE);
     expect(live!.id).toBe(`${tournamentId}:live`);
@@ -81,18 +81,18 @@ describe('the scheduler', () => {
     });
 
     h.clock.advance(MINUTE);
-    expect(await h.app.scheduler.startDueTournaments()).toEqual([]);
-    await h.app.scheduler.republishPendingEvents();
+    expect(await h.module.scheduler.startDueTournaments()).toEqual([]);
+    await h.module.scheduler.republishPendingEvents();
     await settle();
     expect(eventsOfType(LIVE)).toHaveLength(1);
   });
 
   it('starts a tournament once when several replicas race for it', async () => {
     await start();
-    const replicas = [h.app, h.replica().app, h.replica().app];
+    const replicas = [h.module, h.replica().module, h.replica().module];
     h.clock.set(new Date(startAt.getTime() + 10));
     const started = await Promise.all(
-      [...replicas, ...replicas].map((app) => app.scheduler.startDueTournaments()),
+      [...replicas, ...replicas].map((module) => module.scheduler.startDueTournaments()),
     );
     expect(started.flat().map((t) => t.id)).toEqual([tournamentId]);
     await settle();
@@ -103,7 +103,7 @@ describe('the scheduler', () => {
     await start();
     await h.client.deleteTournament({ actor: actors.admin(), id: tournamentId });
     h.clock.set(startAt);
-    expect(await h.app.scheduler.startDueTournaments()).toEqual([]);
+    expect(await h.module.scheduler.startDueTournaments()).toEqual([]);
     await settle();
     expect(eventsOfType(LIVE)).toEqual([]);
   });
@@ -118,9 +118,9 @@ describe('the scheduler', () => {
       startAt: timestampAt(later),
     });
     h.clock.set(startAt);
-    expect(await h.app.scheduler.startDueTournaments()).toEqual([]);
+    expect(await h.module.scheduler.startDueTournaments()).toEqual([]);
     h.clock.set(later);
-    expect(await h.app.scheduler.startDueTournaments()).toHaveLength(1);
+    expect(await h.module.scheduler.startDueTournaments()).toHaveLength(1);
   });
 
   describe('when the live event cannot be published right away', () => {
@@ -129,22 +129,22 @@ describe('the scheduler', () => {
       await start({ bus: broker.wrap });
       broker.state.down = true;
       h.clock.set(startAt);
-      await h.app.scheduler.startDueTournaments();
+      await h.module.scheduler.startDueTournaments();
       expect(await status()).toBe(TournamentStatus.LIVE);
 
       broker.state.down = false;
       // Not before the retry delay, so an in-flight publish is not duplicated.
-      await h.app.scheduler.republishPendingEvents();
+      await h.module.scheduler.republishPendingEvents();
       await settle();
       expect(eventsOfType(LIVE)).toEqual([]);
 
       h.clock.advance(5_000);
-      expect(await h.app.scheduler.republishPendingEvents()).toBe(1);
+      expect(await h.module.scheduler.republishPendingEvents()).toBe(1);
       await waitFor(() => eventsOfType(LIVE).length === 1, 'the republished live event');
       expect(eventsOfType(LIVE)[0]!.id).toBe(`${tournamentId}:live`);
 
       h.clock.advance(5_000);
-      expect(await h.app.scheduler.republishPendingEvents()).toBe(0);
+      expect(await h.module.scheduler.republishPendingEvents()).toBe(0);
       await settle();
       expect(eventsOfType(LIVE)).toHaveLength(1);
     });
@@ -154,7 +154,7 @@ describe('the scheduler', () => {
       await start({ bus: broker.wrap });
       broker.state.down = true;
       h.clock.set(startAt);
-      await h.app.scheduler.startDueTournaments();
+      await h.module.scheduler.startDueTournaments();
       h.clock.advance(1_000);
       await h.client.updateTournament({
         actor: actors.admin(),
@@ -164,7 +164,7 @@ describe('the scheduler', () => {
       });
       broker.state.down = false;
       h.clock.advance(5_000);
-      expect(await h.app.scheduler.republishPendingEvents()).toBe(2);
+      expect(await h.module.scheduler.republishPendingEvents()).toBe(2);
       const afterCreation = () =>
         h.events.filter((e) => e.key === tournamentId && e.event.kind.case !== 'created');
       await waitFor(() => afterCreation().length === 2, 'the live and updated events');
@@ -186,7 +186,7 @@ describe('the scheduler', () => {
     });
     broker.state.down = false;
     h.clock.advance(5_000);
-    await h.app.scheduler.republishPendingEvents();
+    await h.module.scheduler.republishPendingEvents();
     await waitFor(
       () => h.events.some((e) => e.key === tournament!.id && e.event.kind.case === 'created'),
       'the created event',
@@ -196,14 +196,14 @@ describe('the scheduler', () => {
   describe('finishing', () => {
     it('moves a live tournament to finished once and publishes TournamentFinished once', async () => {
       await start();
-      expect(await h.app.tournaments.markFinished(tournamentId)).toBeNull();
+      expect(await h.module.tournaments.markFinished(tournamentId)).toBeNull();
       h.clock.set(startAt);
-      await h.app.scheduler.startDueTournaments();
+      await h.module.scheduler.startDueTournaments();
       h.clock.advance(10 * MINUTE);
 
-      const finished = await h.app.tournaments.markFinished(tournamentId);
+      const finished = await h.module.tournaments.markFinished(tournamentId);
       expect(finished).toMatchObject({ id: tournamentId, status: 'finished' });
-      expect(await h.app.tournaments.markFinished(tournamentId)).toBeNull();
+      expect(await h.module.tournaments.markFinished(tournamentId)).toBeNull();
       expect(await status()).toBe(TournamentStatus.FINISHED);
 
       await waitFor(() => eventsOfType(FINISHED).length === 1, 'the finished event');

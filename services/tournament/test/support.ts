@@ -12,7 +12,7 @@ import {
 import { createClient, createInProcessTransport, type Client } from '@underdog/rpc';
 import { silentLogger, testClock, testContext, type TestClock } from '@underdog/test-support';
 import { tournamentConfig } from '../src/config';
-import { createTournamentApp, type TournamentApp } from '../src/service';
+import { createTournamentModule, type TournamentModule } from '../src/service';
 
 export {
   actors,
@@ -69,12 +69,12 @@ export async function observeLifecycle(bus: EventBus, groupId: string) {
 export interface Harness {
   clock: TestClock;
   infrastructure: Infrastructure;
-  app: TournamentApp;
+  module: TournamentModule;
   client: Client<typeof TournamentService>;
   /** Lifecycle events published so far. */
   events: ObservedEvent[];
   /** Another replica of the service on the same infrastructure. */
-  replica: () => { app: TournamentApp; client: Client<typeof TournamentService> };
+  replica: () => { module: TournamentModule; client: Client<typeof TournamentService> };
   stop: () => Promise<void>;
 }
 
@@ -102,21 +102,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   const config = tournamentConfig(options.env ?? {});
   const build = () => {
-    const app = createTournamentApp(
+    const module = createTournamentModule(
       { ...testContext(infrastructure, { logger }), registry },
       config,
-      {
-        now: clock.now,
-      },
+      { clock },
     );
-    const routes = app.module.registerRpc;
+    const routes = module.registerRpc;
     if (!routes) throw new Error('the tournament service registers no RPC handlers');
-    return { app, client: createClient(TournamentService, createInProcessTransport(routes)) };
+    return { module, client: createClient(TournamentService, createInProcessTransport(routes)) };
   };
   const main = build();
   const group = new ComponentGroup(logger, [
     ...infrastructure.components,
-    ...(options.startComponents ? main.app.module.components : []),
+    ...(options.startComponents ? main.module.components : []),
   ]);
   await group.start();
   const observer = await observeLifecycle(memory.bus, 'test-observer');

@@ -217,7 +217,7 @@ describe('tournament management', () => {
     it('lets a live tournament change its texts but not its start or round time', async () => {
       const { tournament } = await newTournament({ startAt: inFuture(h.clock, MINUTE) });
       h.clock.advance(MINUTE);
-      await h.app.scheduler.startDueTournaments();
+      await h.module.scheduler.startDueTournaments();
       const id = tournament!.id;
       const admin = actors.admin();
 
@@ -259,8 +259,8 @@ describe('tournament management', () => {
     it('refuses any change to a finished tournament', async () => {
       const { tournament } = await newTournament({ startAt: inFuture(h.clock, MINUTE) });
       h.clock.advance(MINUTE);
-      await h.app.scheduler.startDueTournaments();
-      await h.app.tournaments.markFinished(tournament!.id);
+      await h.module.scheduler.startDueTournaments();
+      await h.module.tournaments.markFinished(tournament!.id);
       const finished = {
         code: 'CONFLICT',
         reason: 'TOURNAMENT_FINISHED',
@@ -301,7 +301,7 @@ describe('tournament management', () => {
     it('refuses to delete a live tournament', async () => {
       const { tournament } = await newTournament({ startAt: inFuture(h.clock, MINUTE) });
       h.clock.advance(MINUTE);
-      await h.app.scheduler.startDueTournaments();
+      await h.module.scheduler.startDueTournaments();
       expect(
         await failureOf(h.client.deleteTournament({ actor: actors.admin(), id: tournament!.id })),
       ).toEqual({
@@ -341,9 +341,9 @@ describe('tournament management', () => {
       ids[title] = (await newTournament({ title, startAt: at(minutes) })).tournament!.id;
     }
     h.clock.advance(3 * MINUTE);
-    await h.app.scheduler.startDueTournaments();
-    await h.app.tournaments.markFinished(ids['finished early']!);
-    await h.app.tournaments.markFinished(ids['finished late']!);
+    await h.module.scheduler.startDueTournaments();
+    await h.module.tournaments.markFinished(ids['finished early']!);
+    await h.module.tournaments.markFinished(ids['finished late']!);
 
     const { tournaments } = await h.client.listTournaments({});
     expect(tournaments.map((t) => t.title)).toEqual([

@@ -1,12 +1,12 @@
-import type { Component, Logger } from '@underdog/kit';
+import type { Clock, Component, Logger } from '@underdog/kit';
 import type { LifecycleOutbox } from '../adapters/lifecycle-outbox';
 import type { PendingEvent, TournamentRepository } from '../adapters/tournament-repository';
-import type { Clock, Tournament } from '../domain/tournament';
+import type { Tournament } from '../domain/tournament';
 
 export interface SchedulerOptions {
   repository: TournamentRepository;
   outbox: LifecycleOutbox;
-  now: Clock;
+  clock: Clock;
   logger: Logger;
   /** How often to look for tournaments whose start has come. */
   pollMs: number;
@@ -36,7 +36,7 @@ export class Scheduler {
   /** One pass: starts every due tournament this replica wins; returns those. */
   async startDueTournaments(): Promise<Tournament[]> {
     const { repository, outbox, logger } = this.options;
-    const now = this.options.now();
+    const now = this.options.clock.now();
     const started: Tournament[] = [];
     for (const id of await repository.dueToStart(now, BATCH)) {
       const live: PendingEvent = { id: `${id}:live`, occurredAt: now };
@@ -54,7 +54,7 @@ export class Scheduler {
 
   /** Publishes lifecycle events still pending after the retry delay. */
   async republishPendingEvents(): Promise<number> {
-    const before = new Date(this.options.now().getTime() - this.options.outboxRetryAfterMs);
+    const before = new Date(this.options.clock.now().getTime() - this.options.outboxRetryAfterMs);
     return this.options.outbox.republishPending(before);
   }
 

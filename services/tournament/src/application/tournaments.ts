@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@underdog/kit';
+import { requireAdmin, type Clock, type Logger } from '@underdog/kit';
+import type { Actor } from '@underdog/proto';
 import type { LifecycleOutbox } from '../adapters/lifecycle-outbox';
 import type { OfflineRepository } from '../adapters/offline-repository';
 import type { PendingEvent, TournamentRepository } from '../adapters/tournament-repository';
-import { requireAdmin, type Caller } from '../domain/access';
 import { tournamentErrors } from '../domain/errors';
 import {
   assertDeletable,
   compareForListing,
   fieldsForCreate,
   fieldsForUpdate,
-  type Clock,
   type Tournament,
   type TournamentDraft,
 } from '../domain/tournament';
@@ -19,7 +18,7 @@ export interface TournamentsDependencies {
   repository: TournamentRepository;
   offline: OfflineRepository;
   outbox: LifecycleOutbox;
-  now: Clock;
+  clock: Clock;
   logger: Logger;
 }
 
@@ -39,9 +38,9 @@ export class Tournaments {
     return tournament;
   }
 
-  async create(caller: Caller, draft: TournamentDraft): Promise<Tournament> {
-    requireAdmin(caller);
-    const now = this.deps.now();
+  async create(actor: Actor | undefined, draft: TournamentDraft): Promise<Tournament> {
+    requireAdmin(actor);
+    const now = this.deps.clock.now();
     const { description, prize, ...fields } = fieldsForCreate(draft, now);
     const tournament: Tournament = {
       id: randomUUID(),
@@ -60,14 +59,14 @@ export class Tournaments {
     return tournament;
   }
 
-  async update(caller: Caller, id: string, draft: TournamentDraft): Promise<Tournament> {
-    requireAdmin(caller);
+  async update(actor: Actor | undefined, id: string, draft: TournamentDraft): Promise<Tournament> {
+    requireAdmin(actor);
     // The write is conditional on the status the edit was judged against. If the scheduler
     // started the tournament meanwhile, the edit is judged again under the live rules; status
     // only moves forward, so this loops at most twice more.
     for (;;) {
       const current = await this.get(id);
-      const now = this.deps.now();
+      const now = this.deps.clock.now();
       const fields = fieldsForUpdate(current, draft, now);
       const updated = newEvent(now);
       const tournament = await this.deps.repository.update(
@@ -85,12 +84,12 @@ export class Tournaments {
     }
   }
 
-  async delete(caller: Caller, id: string): Promise<void> {
-    requireAdmin(caller);
+  async delete(actor: Actor | undefined, id: string): Promise<void> {
+    requireAdmin(actor);
     for (;;) {
       const current = await this.get(id);
       assertDeletable(current);
-      const now = this.deps.now();
+      const now = this.deps.clock.now();
       const deleted = newEvent(now);
       const tournament = await this.deps.repository.markDeleted(id, now, deleted);
       if (tournament) {
@@ -109,7 +108,11 @@ export class Tournaments {
    * tournament, or null when nothing changed (not larger, or no such tournament).
    */
   async recordParticipantCount(id: string, count: number): Promise<Tournament | null> {
-    const tournament = await this.deps.repository.setParticipantCount(id, count, this.deps.now());
+    const tournament = await this.deps.repository.setParticipantCount(
+      id,
+      count,
+      this.deps.clock.now(),
+    );
     if (tournament) {
       this.deps.logger.info({ tournamentId: id, participantCount: count }, 'participants counted');
     }
@@ -122,7 +125,7 @@ export class Tournaments {
    * a repeated call changes nothing. The event id is deterministic, like the live one.
    */
   async markFinished(id: string): Promise<Tournament | null> {
-    const now = this.deps.now();
+    const now = this.deps.clock.now();
     const finished: PendingEvent = { id: `${id}:finished`, occurredAt: now };
     const tournament = await this.deps.repository.finishIfLive(id, now, finished);
     if (tournament) {

@@ -1,19 +1,11 @@
 import { AppError } from '@underdog/kit';
 
 /**
- * Every failure the tournament service reports, with its stable reason and the message the
- * client shows. Validation messages are the product spec's own words (§5).
+ * The failures only the tournament service reports, with their stable reasons and the messages
+ * the client shows (`NO_SESSION`, `ADMIN_ONLY`, `EMAIL_NOT_VERIFIED` and `VALIDATION_FAILED` are
+ * the kit's `commonErrors`). Validation messages are the product spec's own words (§5).
  */
 export const tournamentErrors = {
-  notAuthenticated: () =>
-    new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NO_SESSION' }),
-  adminOnly: () => new AppError('FORBIDDEN', 'Admin access required', { reason: 'ADMIN_ONLY' }),
-  emailNotVerified: () =>
-    new AppError('FORBIDDEN', 'Please verify your email address first', {
-      reason: 'EMAIL_NOT_VERIFIED',
-    }),
-  invalid: (message: string) =>
-    new AppError('BAD_REQUEST', message, { reason: 'VALIDATION_FAILED' }),
   notFound: () =>
     new AppError('NOT_FOUND', 'Tournament not found', { reason: 'TOURNAMENT_NOT_FOUND' }),
   liveNotDeletable: () =>

@@ -1,4 +1,4 @@
-import { tournamentErrors } from './errors';
+import { commonErrors } from '@underdog/kit';
 import type { Tournament } from './tournament';
 
 export const ROUNDS_PER_TOURNAMENT = 17;
@@ -37,19 +37,15 @@ export function validateOfflineChoices(choices: readonly OfflineChoice[]): Offli
     const inRange =
       Number.isInteger(roundNumber) && roundNumber >= 1 && roundNumber <= ROUNDS_PER_TOURNAMENT;
     if (!inRange || rounds.has(roundNumber)) {
-      throw tournamentErrors.invalid(
-        `Round numbers must be 1 to ${ROUNDS_PER_TOURNAMENT}, each once`,
-      );
+      throw commonErrors.invalid(`Round numbers must be 1 to ${ROUNDS_PER_TOURNAMENT}, each once`);
     }
     rounds.add(roundNumber);
   }
   if (rounds.size !== ROUNDS_PER_TOURNAMENT) {
-    throw tournamentErrors.invalid(
-      `Offline choices must cover all ${ROUNDS_PER_TOURNAMENT} rounds`,
-    );
+    throw commonErrors.invalid(`Offline choices must cover all ${ROUNDS_PER_TOURNAMENT} rounds`);
   }
   if (!choices.every((choice) => validOptions.has(choice.selectedImageId))) {
-    throw tournamentErrors.invalid(
+    throw commonErrors.invalid(
       `Each choice must be an option from "0" to "${IMAGES_PER_ROUND - 1}"`,
     );
   }

@@ -1,8 +1,6 @@
+import { commonErrors, parseInput } from '@underdog/kit';
 import { z } from 'zod';
 import { tournamentErrors } from './errors';
-
-/** The server clock. Injected, so tests decide what "now" is. */
-export type Clock = () => Date;
 
 export type TournamentStatus = 'upcoming' | 'live' | 'finished';
 
@@ -79,18 +77,14 @@ const draftSchema = z.object({
 type ParsedDraft = z.infer<typeof draftSchema>;
 
 function parseDraft(draft: TournamentDraft): ParsedDraft {
-  const result = draftSchema.safeParse(draft);
-  if (!result.success) {
-    throw tournamentErrors.invalid(result.error.issues[0]?.message ?? 'Invalid tournament');
-  }
-  return result.data;
+  return parseInput(draftSchema, draft);
 }
 
 /** A new tournament's fields: valid, and starting in the future. */
 export function fieldsForCreate(draft: TournamentDraft, now: Date): TournamentFields {
   const parsed = parseDraft(draft);
   if (parsed.startAt.getTime() <= now.getTime()) {
-    throw tournamentErrors.invalid('Start time must be in the future');
+    throw commonErrors.invalid('Start time must be in the future');
   }
   return {
     title: parsed.title,
@@ -133,7 +127,7 @@ export function fieldsForUpdate(
       break;
     case 'upcoming':
       if (!startUnchanged && parsed.startAt.getTime() <= now.getTime()) {
-        throw tournamentErrors.invalid('Start time must be in the future');
+        throw commonErrors.invalid('Start time must be in the future');
       }
       break;
   }

@@ -1,18 +1,18 @@
-import type { Logger } from '@underdog/kit';
+import { requireUser, requireVerifiedUser, type Clock, type Logger } from '@underdog/kit';
+import type { Actor } from '@underdog/proto';
 import type { LifecycleOutbox } from '../adapters/lifecycle-outbox';
 import type { DeviceClaim, OfflineRepository } from '../adapters/offline-repository';
 import type { TournamentRepository } from '../adapters/tournament-repository';
-import { requireUser, requireVerifiedUser, type Caller } from '../domain/access';
 import { tournamentErrors } from '../domain/errors';
 import { isOfflineWindowOpen, validateOfflineChoices, type OfflineChoice } from '../domain/offline';
-import type { Clock, Tournament } from '../domain/tournament';
+import type { Tournament } from '../domain/tournament';
 
-export interface OfflineRegistrationsDependencies {
+export interface OfflineChoicesDependencies {
   tournaments: TournamentRepository;
   offline: OfflineRepository;
   /** Tells the game engine (`OfflineChoicesSaved`); absent in tests that do not look. */
   outbox?: LifecycleOutbox;
-  now: Clock;
+  clock: Clock;
   logger: Logger;
 }
 
@@ -22,29 +22,31 @@ export interface SavedOfflineChoices {
 }
 
 /** Offline pre-registration: all 17 choices, saved once, while the offline window is open. */
-export class OfflineRegistrations {
-  constructor(private readonly deps: OfflineRegistrationsDependencies) {}
+export class OfflineChoices {
+  constructor(private readonly deps: OfflineChoicesDependencies) {}
 
   async save(
-    caller: Caller,
+    actor: Actor | undefined,
     tournamentId: string,
     submitted: readonly OfflineChoice[],
   ): Promise<SavedOfflineChoices> {
-    const userId = requireVerifiedUser(caller);
+    const userId = requireVerifiedUser(actor);
     const choices = validateOfflineChoices(submitted);
     const tournament = await this.tournament(tournamentId);
-    const now = this.deps.now();
+    const now = this.deps.clock.now();
     if (!isOfflineWindowOpen(tournament, now)) throw tournamentErrors.offlineWindowClosed();
 
     const { offline } = this.deps;
-    const { deviceId } = caller;
+    // The request's X-Device-ID; a client that sent none claims no device.
+    const deviceId = actor?.deviceId || undefined;
+    const username = actor?.username ?? '';
     let claim: DeviceClaim | undefined;
     if (deviceId !== undefined) {
       claim = await offline.claimDevice(tournamentId, deviceId, userId, now);
       if (claim === 'taken') throw tournamentErrors.deviceAlreadyUsed();
     }
     // The registration insert is the "once": of two parallel saves exactly one gets past it.
-    if (!(await offline.register(tournamentId, userId, deviceId, now, caller.username))) {
+    if (!(await offline.register(tournamentId, userId, deviceId, now, username))) {
       const claimedHere = claim === 'claimed' && deviceId !== undefined;
       if (claimedHere && (await offline.registeredDevice(tournamentId, userId)) !== deviceId) {
         // Registered earlier from another device: this one must not stay tied to the user.
@@ -77,24 +79,24 @@ export class OfflineRegistrations {
     this.deps.logger.info({ tournamentId, userId }, 'offline choices saved');
     // After the save: a failure here leaves the registration unpublished for the sweep.
     await this.deps.outbox?.publishOfflineChoices(
-      { tournamentId, userId, username: caller.username, deviceId: deviceId ?? '', choices },
+      { tournamentId, userId, username, deviceId: deviceId ?? '', choices },
       now,
     );
     return { choices, tournament: counted };
   }
 
-  /** The caller's choices, by round; empty when they have none. */
-  async list(caller: Caller, tournamentId: string): Promise<OfflineChoice[]> {
-    const userId = requireUser(caller);
+  /** The actor's choices, by round; empty when they have none. */
+  async list(actor: Actor | undefined, tournamentId: string): Promise<OfflineChoice[]> {
+    const userId = requireUser(actor);
     await this.tournament(tournamentId);
     return this.deps.offline.choicesOf(tournamentId, userId);
   }
 
-  /** Whether the caller has saved choices for the tournament; visitors never have. */
-  async has(caller: Caller, tournamentId: string): Promise<boolean> {
-    if (caller.userId === undefined) return false;
+  /** Whether the actor has saved choices for the tournament; visitors never have. */
+  async has(actor: Actor | undefined, tournamentId: string): Promise<boolean> {
+    if (!actor?.userId) return false;
     await this.tournament(tournamentId);
-    return this.deps.offline.isRegistered(tournamentId, caller.userId);
+    return this.deps.offline.isRegistered(tournamentId, actor.userId);
   }
 
   private async tournament(id: string): Promise<Tournament> {
