@@ -275,6 +275,36 @@ describe('the admin dashboard in the browser', () => {
       .waitFor();
     await page.close();
   }, 60_000);
+
+  it('shows the pending labels, then the failure messages when the server refuses a create', async () => {
+    const page = await adminPage();
+    // The server's answer to the two creates, held back a moment, then an error.
+    await page.route('**/graphql', async (route) => {
+      const body = route.request().postData() ?? '';
+      if (!/CreateTournament|CreateAdvertisement/.test(body)) return route.continue();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ errors: [{ message: 'refused', extensions: { code: 'E2E' } }] }),
+      });
+    });
+    await page.goto(`${base}/admin`);
+    await page.getByRole('button', { name: 'Create Tournament' }).click();
+    await page.fill('#t-title', 'Refused Cup');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create Tournament' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Creating...' }).waitFor();
+    await page.getByText('Failed to create tournament.').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Create Advertisement' }).click();
+    await page.fill('#a-title', 'Refused Ad');
+    await page.fill('#a-content', 'refused');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create Advertisement' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Creating...' }).waitFor();
+    await page.getByText('Failed to create advertisement.').waitFor();
+    await page.close();
+  }, 60_000);
 });
 
 const PLAYED_TITLE = 'Details Cup';
