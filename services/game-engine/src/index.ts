@@ -1,10 +1,9 @@
 export { gameEngineConfig, type GameEngineConfig } from './config';
 export {
-  createGameEngineApp,
-  createGameEngineService,
+  createGameEngineModule,
   gameEngineService,
-  type GameEngineApp,
-  type GameEngineOptions,
+  type GameEngineAdapters,
+  type GameEngineModule,
 } from './service';
 /** The records' collections, for tests that read what the engine stored. */
 export { votesCollection, type VoteDocument } from './persistence/collections';

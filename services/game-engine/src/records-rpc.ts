@@ -1,5 +1,5 @@
-import { AppError } from '@underdog/kit';
-import { GameService, timestampFromDate, type Actor } from '@underdog/proto';
+import { requireAdmin } from '@underdog/kit';
+import { GameService, timestampFromDate } from '@underdog/proto';
 import type { ServiceImpl } from '@underdog/rpc';
 import type { GameReads, TournamentSnapshot } from './persistence';
 
@@ -7,20 +7,6 @@ export type RecordsRpc = Pick<
   ServiceImpl<typeof GameService>,
   'getTournamentStatistics' | 'listTournamentHistory' | 'getTournamentDetails'
 >;
-
-const ADMIN_ROLE = 'admin';
-
-export const recordsErrors = {
-  notAuthenticated: () =>
-    new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NO_SESSION' }),
-  adminOnly: () => new AppError('FORBIDDEN', 'Admin access required', { reason: 'ADMIN_ONLY' }),
-};
-
-/** History and details are the admin's: a visitor gets 401, anyone else 403. */
-function requireAdmin(actor: Actor | undefined): void {
-  if (!actor?.userId) throw recordsErrors.notAuthenticated();
-  if (actor.role !== ADMIN_ROLE) throw recordsErrors.adminOnly();
-}
 
 const recordedTournament = (tournament: TournamentSnapshot) => ({
   id: tournament.id,

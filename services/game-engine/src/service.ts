@@ -1,6 +1,5 @@
-import { hostname } from 'node:os';
 import type { Subscription } from '@underdog/bus';
-import type { Component } from '@underdog/kit';
+import { systemClock, type Clock, type Component } from '@underdog/kit';
 import {
   topics,
   type ServiceContext,
@@ -21,34 +20,41 @@ import { recordsRpc } from './records-rpc';
 import { engineMetrics } from './metrics';
 import { gameRoutes } from './rpc';
 
-export interface GameEngineOptions {
-  /** The server clock (ms since the epoch); tests pass their own. */
-  now?: () => number;
+/** What a caller may hand in instead of the defaults (tests). */
+export interface GameEngineAdapters {
+  /** The server clock; default: the system clock. */
+  clock?: Clock;
   /** Where finished facts go; defaults to the document store (MongoDB). */
   records?: (context: ServiceContext) => GameRecords;
-  /** This replica's name (lease owner, ads group); defaults to host and pid. */
-  instanceId?: string;
 }
 
-export interface GameEngineApp {
-  module: ServiceModule;
+/** The module, with the parts tests and in-process callers reach for. */
+export interface GameEngineModule extends ServiceModule {
   players: Players;
   runners: GameRunners;
   live: LiveGames;
 }
 
-export function createGameEngineApp(
+/**
+ * Games, rounds and votes: the live round loop, leased per game with fencing, on the live store
+ * (see README.md and docs/adr). Consumes `tournament.lifecycle`, `game.votes` and `ads.catalog`;
+ * produces `game.events` and `player.outcomes`. The replica's name (`context.instanceId`) owns
+ * the leases and names its ads consumer group.
+ */
+export function createGameEngineModule(
   context: ServiceContext,
   config: GameEngineConfig,
-  options: GameEngineOptions = {},
-): GameEngineApp {
+  adapters: GameEngineAdapters = {},
+): GameEngineModule {
   const { infrastructure, logger, registry } = context;
   const { bus, store } = infrastructure;
-  const now = options.now ?? (() => Date.now());
-  const owner = options.instanceId ?? `${hostname()}-${process.pid}`;
+  const clock = adapters.clock ?? systemClock;
+  // The engine measures in ms since the epoch.
+  const now = () => clock.now().getTime();
+  const owner = context.instanceId;
   const live = new LiveGames(store);
   const metrics = engineMetrics(registry);
-  const records = options.records?.(context) ?? createGameRecords(infrastructure.documents);
+  const records = adapters.records?.(context) ?? createGameRecords(infrastructure.documents);
   const ads = new AdsCatalog(bus, `game-engine-ads-${owner}`, logger);
   const events = new GameEventsPublisher(bus);
   const runners = new GameRunners(
@@ -103,49 +109,36 @@ export function createGameEngineApp(
   };
 
   return {
-    module: {
-      components: [
-        ads.component(),
-        consumer('votes-consumer', 'game-engine-votes', topics.gameVotes.name, (batch) =>
-          votes.handleBatch(batch),
-        ),
-        consumer(
-          'lifecycle-consumer',
-          'game-engine',
-          topics.tournamentLifecycle.name,
-          async (batch) => {
-            for (const message of batch) await lifecycle.handle(message);
-          },
-        ),
-        runners.component(),
-      ],
-      registerRpc: gameRoutes(players, now, recordsRpc(createGameReads(infrastructure.documents))),
-    },
+    components: [
+      ads.component(),
+      consumer('votes-consumer', 'game-engine-votes', topics.gameVotes.name, (batch) =>
+        votes.handleBatch(batch),
+      ),
+      consumer(
+        'lifecycle-consumer',
+        'game-engine',
+        topics.tournamentLifecycle.name,
+        async (batch) => {
+          for (const message of batch) await lifecycle.handle(message);
+        },
+      ),
+      runners.component(),
+    ],
+    registerRpc: gameRoutes(players, now, recordsRpc(createGameReads(infrastructure.documents))),
     players,
     runners,
     live,
   };
 }
 
-/**
- * Games, rounds and votes: the live round loop, leased per game with fencing, on the live store
- * (see README.md and docs/adr). Consumes `tournament.lifecycle`, `game.votes` and `ads.catalog`;
- * produces `game.events` and `player.outcomes`.
- */
-export function createGameEngineService(
-  options: GameEngineOptions = {},
-): ServiceDefinition<GameEngineConfig> {
-  return {
-    name: 'game-engine',
-    defaultPort: 8083,
-    needs: ['bus', 'store', 'documents'],
-    config: gameEngineConfig,
-    kafka: (config) => ({
-      sessionTimeoutMs: config.GAME_KAFKA_SESSION_TIMEOUT_MS,
-      heartbeatIntervalMs: config.GAME_KAFKA_HEARTBEAT_MS,
-    }),
-    create: (context, config) => createGameEngineApp(context, config, options).module,
-  };
-}
-
-export const gameEngineService = createGameEngineService();
+export const gameEngineService: ServiceDefinition<GameEngineConfig> = {
+  name: 'game-engine',
+  defaultPort: 8083,
+  needs: ['bus', 'store', 'documents'],
+  config: gameEngineConfig,
+  kafka: (config) => ({
+    sessionTimeoutMs: config.GAME_KAFKA_SESSION_TIMEOUT_MS,
+    heartbeatIntervalMs: config.GAME_KAFKA_HEARTBEAT_MS,
+  }),
+  create: (context, config) => createGameEngineModule(context, config),
+};

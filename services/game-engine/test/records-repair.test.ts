@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ComponentGroup, createMetricsRegistry } from '@underdog/kit';
 import { TournamentStatus } from '@underdog/proto';
 import { testContext } from '@underdog/test-support';
-import { createGameEngineApp, gameEngineConfig } from '../src';
+import { createGameEngineModule, gameEngineConfig } from '../src';
 import { createGameReads, createGameRecords, type GameRecords } from '../src/persistence';
 import {
   publishLifecycle,
@@ -46,18 +46,17 @@ describe('the records of a game whose writer died', () => {
       },
       gameEnded: (end) => records.gameEnded(end),
     });
-    const app = createGameEngineApp(
+    const app = createGameEngineModule(
       {
         ...testContext(infra.infrastructure, { logger: silentLogger, instanceId: 'engine-repair' }),
         registry: createMetricsRegistry('engine-repair'),
       },
       gameEngineConfig({ GAME_RESULTS_SECONDS: '1', GAME_SWEEP_MS: '50' }),
       {
-        instanceId: 'engine-repair',
         records: (context) => lossy(createGameRecords(context.infrastructure.documents)),
       },
     );
-    const group = new ComponentGroup(silentLogger, app.module.components);
+    const group = new ComponentGroup(silentLogger, app.components);
     await group.start();
     const recorder = await recordGameEvents(bus, 'repair-recorder');
     try {

@@ -15,7 +15,7 @@ import {
   type MessageInitShape,
 } from '@underdog/proto';
 import { silentLogger as silentLoggerOf, testContext } from '@underdog/test-support';
-import { createGameEngineApp, gameEngineConfig, type GameEngineApp } from '../src';
+import { createGameEngineModule, gameEngineConfig, type GameEngineModule } from '../src';
 
 export { waitFor } from '@underdog/test-support';
 
@@ -101,7 +101,7 @@ export async function recordGameEvents(bus: EventBus, groupId: string) {
 }
 
 export interface TestEngine {
-  app: GameEngineApp;
+  app: GameEngineModule;
   group: ComponentGroup;
 }
 
@@ -111,15 +111,14 @@ export async function startEngine(
   instanceId: string,
   env: Record<string, string> = {},
 ): Promise<TestEngine> {
-  const app = createGameEngineApp(
+  const app = createGameEngineModule(
     {
       ...testContext(infrastructure, { logger: silentLogger, instanceId }),
       registry: createMetricsRegistry(`engine-${instanceId}`),
     },
     gameEngineConfig({ GAME_RESULTS_SECONDS: '1', GAME_SWEEP_MS: '50', ...env }),
-    { instanceId },
   );
-  const group = new ComponentGroup(silentLogger, app.module.components);
+  const group = new ComponentGroup(silentLogger, app.components);
   await group.start();
   return { app, group };
 }
