@@ -173,7 +173,12 @@ export default function GamePage() {
         body = <AdScreen game={game} />;
         break;
       case 'winner':
-        body = <WinnerScreen game={game} />;
+        body = (
+          <WinnerScreen
+            game={game}
+            viewer={user ? { id: user.id, username: user.username } : null}
+          />
+        );
         break;
       case 'lobby':
         body = <Lobby mode={mode} game={game} hasChoices={hasChoices} />;

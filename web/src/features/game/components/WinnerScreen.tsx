@@ -3,27 +3,55 @@ import { TrophyOutlined } from '@ant-design/icons';
 import { useGo } from '../../../app/useGo';
 import type { LiveGameView } from '../state';
 
-/** Spec §2 winner screen (finished phase): CHAMPION! or the no-winner text. */
-export function WinnerScreen({ game }: { game: LiveGameView }) {
+/** The signed-in user looking at the screen (null for a visitor). */
+export interface WinnerScreenViewer {
+  id: string;
+  username: string;
+}
+
+/**
+ * Spec §2 winner screen (finished phase). The winner sees 'CHAMPION!' with their own username
+ * (or 'Unknown Player'); everyone else sees the finished display, 'Tournament Complete!' with the
+ * winner's name, or the results-page hint when the game ended without a winner.
+ */
+export function WinnerScreen({
+  game,
+  viewer,
+}: {
+  game: LiveGameView;
+  viewer: WinnerScreenViewer | null;
+}) {
   const go = useGo();
   const winner = game.winner;
+  const isChampion = Boolean(winner && viewer && winner.userId === viewer.id);
   return (
     <Card className="winner-screen">
       <Space direction="vertical" align="center" style={{ width: '100%', textAlign: 'center' }}>
-        <Typography.Title level={3}>Tournament Complete!</Typography.Title>
-        {winner ? (
+        {isChampion ? (
           <>
-            <TrophyOutlined style={{ fontSize: 48, color: '#f59e0b' }} aria-hidden />
+            <TrophyOutlined style={{ fontSize: 48, color: '#b45309' }} aria-hidden />
             <Typography.Title level={2} style={{ margin: 0 }}>
               CHAMPION!
             </Typography.Title>
-            <Typography.Title level={4} style={{ margin: 0 }}>
-              {winner.username || 'Unknown Player'}
+            <Typography.Title level={3} style={{ margin: 0 }}>
+              {viewer?.username || 'Unknown Player'}
             </Typography.Title>
-            {winner.prize && <Tag color="gold">{winner.prize}</Tag>}
+            {winner?.prize && <Tag color="gold">{winner.prize}</Tag>}
           </>
         ) : (
-          <Typography.Paragraph>Check results page for final standings</Typography.Paragraph>
+          <>
+            <Typography.Title level={2} style={{ margin: 0 }}>
+              Tournament Complete!
+            </Typography.Title>
+            {winner ? (
+              <Typography.Paragraph className="winner-name">
+                Winner: <strong>{winner.username || 'Unknown Player'}</strong>
+                {winner.prize ? ` · ${winner.prize}` : ''}
+              </Typography.Paragraph>
+            ) : (
+              <Typography.Paragraph>Check results page for final standings</Typography.Paragraph>
+            )}
+          </>
         )}
         {game.player?.isParticipant && game.player.isEliminated && (
           <Tag color="red">ELIMINATED in round {game.player.eliminatedInRound}</Tag>
