@@ -34,7 +34,7 @@ export function AppHeader() {
             Back
           </Button>
         ) : (
-          <Link to="/" className="logo" aria-label="Underdog home">
+          <Link to="/" className="logo">
             <span className="logo__mark" aria-hidden="true">
               U
             </span>

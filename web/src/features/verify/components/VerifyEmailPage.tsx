@@ -30,15 +30,20 @@ export function VerifyEmailPage() {
   const toast = useToast();
   const go = useGo();
   const tokenTried = useRef(false);
+  // Set before the mutation: its result lands in the normalized cache (the session's user turns
+  // verified) before it resolves, and the success screen with its 2 s redirect must win over the
+  // already-verified redirect, which is for users who arrive verified.
+  const triedHere = useRef(false);
 
   const run = async (variables: { code?: string; email?: string; token?: string }) => {
     setState({ kind: 'verifying' });
+    triedHere.current = true;
     try {
       const { data } = await verify({ variables });
       if (!data) throw new Error('no data');
+      setState({ kind: 'success' });
       // Null when verified by e-mail and code without a session: nobody to sign in here.
       if (data.verifyEmail) setUser(data.verifyEmail);
-      setState({ kind: 'success' });
       toast({ title: 'Email Verified!' });
     } catch (error) {
       const message = isNetworkFailure(error)
@@ -68,7 +73,7 @@ export function VerifyEmailPage() {
       </div>
     );
   }
-  if (user?.isEmailVerified && state.kind !== 'success') return <Navigate to="/" replace />;
+  if (user?.isEmailVerified && !triedHere.current) return <Navigate to="/" replace />;
 
   const resendTo = async () => {
     const email = user?.email ?? (form.getFieldValue('email') as string | undefined) ?? '';
