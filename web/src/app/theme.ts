@@ -7,6 +7,9 @@ export const theme: ThemeConfig = {
     colorLink: '#6d28d9',
     colorError: '#c81e1e',
     colorSuccess: '#15803d',
+    // antd's default secondary text (45 % black) fails WCAG AA on the app's tinted background.
+    colorTextDescription: '#595959',
+    colorTextTertiary: '#595959',
     borderRadius: 10,
     fontFamily:
       "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Vazirmatn', Tahoma, sans-serif",
