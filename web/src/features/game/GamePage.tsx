@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client';
 import { Alert, Button, Card, Space, Spin, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import {
   CastVoteDocument,
@@ -13,7 +13,9 @@ import { useSocketStatus } from '../../app/socketStatus';
 import { useToast } from '../../app/toast';
 import { useGo } from '../../app/useGo';
 import { useSession } from '../session/hooks/useSession';
-import type { GameMode } from '../tournaments/rules';
+import { OfflinePicker } from '../offline/components/OfflinePicker';
+import { useServerNow } from '../time/hooks/serverClock';
+import { isOfflineWindowOpen, type GameMode } from '../tournaments/rules';
 import { AdScreen } from './components/AdScreen';
 import { ResultsScreen } from './components/ResultsScreen';
 import { RoundScreen } from './components/RoundScreen';
@@ -66,10 +68,13 @@ function Lobby({
   mode,
   game,
   hasChoices,
+  onSetup,
 }: {
   mode: GameMode;
   game: LiveGameView | undefined;
   hasChoices: boolean;
+  /** Opens the offline setup (the 17-round picker); absent once the window is shut. */
+  onSetup?: () => void;
 }) {
   const go = useGo();
   return (
@@ -84,7 +89,7 @@ function Lobby({
               <Typography.Paragraph>Pre-Registration Complete!</Typography.Paragraph>
             </>
           ) : (
-            <Button type="primary" onClick={() => go('/offline')}>
+            <Button type="primary" onClick={onSetup ?? (() => go('/offline'))}>
               PRE-SUBMIT CHOICES
             </Button>
           )
@@ -118,6 +123,17 @@ export default function GamePage() {
     skip: !loggedIn || mode !== 'offline',
   });
   const hasChoices = choicesQuery.data?.hasOfflineChoices ?? false;
+  const now = useServerNow(5_000);
+  // Spec §2's offline-setup phase: a signed-in player arriving in offline mode (PLAY OFFLINE)
+  // picks the 17 choices right here while the window is open; saving or cancelling shows the lobby.
+  const [setupOpen, setSetupOpen] = useState(true);
+  const canSetUp =
+    mode === 'offline' &&
+    Boolean(user?.isEmailVerified) &&
+    choicesQuery.data !== undefined &&
+    !hasChoices &&
+    tournament !== undefined &&
+    isOfflineWindowOpen(tournament, now);
 
   const live = mode === 'live' || mode === 'watch' || mode === 'offline';
   const { game, setOwnVote, reload } = useLiveGame(id, live && Boolean(id));
@@ -153,6 +169,14 @@ export default function GamePage() {
   let body: React.ReactNode;
   if (mode === 'offline' && !sessionLoading && !loggedIn) {
     body = <AccessDenied />;
+  } else if (canSetUp && setupOpen && tournament) {
+    body = (
+      <OfflinePicker
+        tournament={tournament}
+        onDone={() => setSetupOpen(false)}
+        onCancel={() => setSetupOpen(false)}
+      />
+    );
   } else if (mode === 'results') {
     body = <StatisticsView tournamentId={id} />;
   } else if (!game) {
@@ -181,7 +205,14 @@ export default function GamePage() {
         );
         break;
       case 'lobby':
-        body = <Lobby mode={mode} game={game} hasChoices={hasChoices} />;
+        body = (
+          <Lobby
+            mode={mode}
+            game={game}
+            hasChoices={hasChoices}
+            onSetup={canSetUp ? () => setSetupOpen(true) : undefined}
+          />
+        );
     }
   }
 
