@@ -221,3 +221,63 @@ export async function shootBothWidths(
   await page.setViewportSize(before);
   return { overflowAt360 };
 }
+
+interface MailboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** The newest 6-digit code e-mailed to `email`, read from the dev mailbox (`/api/dev/mailbox`). */
+export async function mailboxCode(page: Page, email: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { status, body } = await rest<MailboxMessage[]>(page, 'GET', '/api/dev/mailbox');
+    if (status !== 200) throw new Error(`GET /api/dev/mailbox answered ${status}`);
+    const code = body
+      .filter((message) => message.to === email)
+      .map((message) => /\b(\d{6})\b/.exec(message.text)?.[1])
+      .find((found) => found !== undefined);
+    if (code) return code;
+    if (Date.now() > deadline) throw new Error(`no code e-mailed to ${email} in the dev mailbox`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+export interface Account {
+  email: string;
+  displayName: string;
+  password: string;
+}
+
+/**
+ * Registers and verifies an account through the API from the page (code from the dev mailbox);
+ * the page's browser context is then signed in as it. Answers the new user's id and username.
+ */
+export async function registerVerified(
+  page: Page,
+  base: string,
+  account: Account,
+): Promise<{ id: string; username: string }> {
+  if (!page.url().startsWith(base)) await page.goto(`${base}/`);
+  await gqlData(page, 'mutation($i:RegisterInput!){register(input:$i){message}}', {
+    i: account,
+  });
+  const code = await mailboxCode(page, account.email);
+  await gqlData(page, 'mutation($c:String!){verifyEmail(code:$c){id}}', { c: code });
+  const { me } = await gqlData<{ me: { id: string; username: string } }>(page, '{me{id username}}');
+  return me;
+}
+
+/** Creates a tournament as the signed-in admin of the page's context; answers its id. */
+export async function createTournament(
+  page: Page,
+  input: { title: string; startAt: Date; roundTimeSeconds?: number; prize?: string },
+): Promise<string> {
+  const { createTournament: created } = await gqlData<{ createTournament: { id: string } }>(
+    page,
+    'mutation($i:TournamentInput!){createTournament(input:$i){id}}',
+    { i: { ...input, startAt: input.startAt.toISOString() } },
+  );
+  return created.id;
+}
