@@ -49,9 +49,10 @@ beforeAll(async () => {
   app = await startStandalone({ DEMO: 'off', GAME_RESULTS_SECONDS: '5' });
   base = app.base;
   browser = await launchChromium();
-  visitor = await browser.newContext({ viewport: DESKTOP });
-  user = await browser.newContext({ viewport: DESKTOP });
-  admin = await browser.newContext({ viewport: DESKTOP });
+  // Reduced motion (which the app honours): axe measures colours, so no screen is caught mid-fade.
+  visitor = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  user = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
+  admin = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
   adminPage = await admin.newPage();
   await loginAs(adminPage, base);
 }, 90_000);
@@ -349,7 +350,7 @@ describe("a player's evening in the browser", () => {
   let p1: Page;
 
   beforeAll(async () => {
-    player = await browser.newContext({ viewport: DESKTOP });
+    player = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
     p1 = await player.newPage();
   });
 
@@ -424,7 +425,7 @@ describe("a player's evening in the browser", () => {
       startAt: new Date(Date.now() + 12_000),
       roundTimeSeconds: 8,
     });
-    const rivalContext = await browser.newContext({ viewport: PHONE });
+    const rivalContext = await browser.newContext({ viewport: PHONE, reducedMotion: 'reduce' });
     const p2 = await rivalContext.newPage();
     const rival = await registerVerified(p2, base, RIVAL);
     const me = await gqlData<{ me: { username: string } }>(p1, '{me{username}}');
