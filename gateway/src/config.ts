@@ -2,10 +2,18 @@ import { hostname } from 'node:os';
 import { ConfigError, envFields, parseEnv, type Environment } from '@underdog/kit';
 import { parseAll } from '@underdog/platform';
 import { z } from 'zod';
+import { VOTING_GRACE_MS } from '@underdog/live-game';
 import type { RateLimitRule } from './rate-limiter';
 
 /** A replica's id when INSTANCE_ID is unset: unique per process on a host. */
 const defaultInstanceId = `${hostname()}-${process.pid}`;
+
+/**
+ * The default of VOTE_ACK_MARGIN_MS: a vote is acknowledged only if its produce completed at
+ * least this long before deadline + grace, when the engine captures the partition's end; it
+ * covers the skew between the gateway's clock and the engine's.
+ */
+export const DEFAULT_VOTE_ACK_MARGIN_MS = 250;
 
 const count = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
@@ -33,6 +41,12 @@ const settingsShape = {
     .min(1024)
     .default(64 * 1024),
   BENCHMARK_SEED: z.enum(['on', 'off']).default('off'),
+  VOTE_ACK_MARGIN_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(VOTING_GRACE_MS)
+    .default(DEFAULT_VOTE_ACK_MARGIN_MS),
 };
 
 export interface RateLimits {
@@ -58,6 +72,8 @@ export interface GatewaySettings {
   rateLimits: RateLimits;
   /** Whether `POST /api/benchmark/players` exists (BENCHMARK_SEED=on; never in production). */
   benchmarkSeed: boolean;
+  /** How long before deadline + grace a vote's produce must complete to be acknowledged. */
+  voteAckMarginMs: number;
   webSocket: {
     /** The largest WebSocket message accepted on any endpoint; a bigger one closes it (1009). */
     maxPayloadBytes: number;
@@ -87,6 +103,7 @@ function settingsFrom(
     devMailbox: nodeEnv !== 'production',
     introspection: nodeEnv !== 'production',
     suggestions: nodeEnv !== 'production',
+    voteAckMarginMs: parsed.VOTE_ACK_MARGIN_MS,
     webSocket: { maxPayloadBytes: parsed.WEBSOCKET_MAX_PAYLOAD_BYTES },
     rateLimits: {
       loginFailuresPerAccount: rule(parsed.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT),

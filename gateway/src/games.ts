@@ -4,6 +4,7 @@ import type { EventBus } from '@underdog/bus';
 import { AppError, isAppError, type Logger, type Registry } from '@underdog/kit';
 import {
   TOTAL_ROUNDS,
+  VOTING_GRACE_MS,
   admitVote,
   gameKeys,
   isImageOfRound,
@@ -23,6 +24,7 @@ import type { LiveStore } from '@underdog/store';
 import { Counter, Histogram, type Metric } from 'prom-client';
 import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
+import { DEFAULT_VOTE_ACK_MARGIN_MS } from './config';
 import type { Caller } from './session';
 
 /** A vote as a client submits it; the same answer acknowledges it. */
@@ -140,6 +142,13 @@ export interface GamesDependencies {
   logger: Logger;
   /** The server clock, ms since the epoch. */
   now?: () => number;
+  /**
+   * How long before the end of the grace (deadline + `VOTING_GRACE_MS`) a vote's produce must
+   * have completed for it to be acknowledged (VOTE_ACK_MARGIN_MS; default 250 ms): it covers the
+   * skew between this clock and the engine's, which captures the partition's end at the grace's
+   * end. A later completion is answered VOTING_CLOSED.
+   */
+  ackMarginMs?: number;
 }
 
 /**
@@ -152,8 +161,11 @@ export class Games {
   private readonly now: () => number;
   private readonly metrics: ReturnType<typeof voteMetrics>;
 
+  private readonly ackMarginMs: number;
+
   constructor(private readonly deps: GamesDependencies) {
     this.now = deps.now ?? (() => Date.now());
+    this.ackMarginMs = deps.ackMarginMs ?? DEFAULT_VOTE_ACK_MARGIN_MS;
     this.metrics = voteMetrics(deps.registry);
   }
 
@@ -175,9 +187,10 @@ export class Games {
   }
 
   /**
-   * One vote: acknowledged only once it is on `game.votes`, so an acknowledged vote is counted
-   * exactly once. A first vote in round 1 joins the caller (server rules). Refusals are
-   * AppErrors with a stable reason.
+   * One vote: acknowledged only once it is on `game.votes`, and only if that happened before the
+   * engine captures the partition's end (deadline + grace − the margin), so an acknowledged vote
+   * is counted exactly once. A first vote in round 1 joins the caller (server rules). Refusals
+   * are AppErrors with a stable reason.
    */
   async vote(caller: Caller, vote: VoteInput): Promise<VoteInput> {
     const started = performance.now();
@@ -227,7 +240,10 @@ export class Games {
       if (!refuse) throw new Error(`unexpected vote admission reply ${reply}`);
       throw refuse();
     }
-    const gameId = reply.slice(3);
+    const rest = reply.slice('OK:'.length);
+    const separator = rest.indexOf(':');
+    const votingEndsAt = Number(rest.slice(0, separator));
+    const gameId = rest.slice(separator + 1);
     const voteId = randomUUID();
     const event = create(GameVoteEventSchema, {
       tournamentId,
@@ -257,6 +273,17 @@ export class Games {
           this.deps.logger.error({ err: releaseError, voteId }, 'vote reservation not released'),
         );
       throw gameErrors.notRecorded(error);
+    }
+    const producedAt = this.now();
+    if (producedAt > votingEndsAt + VOTING_GRACE_MS - this.ackMarginMs) {
+      // The engine may already have captured the partition's end: this vote may not be counted,
+      // so it is not acknowledged. The reservation stays: the message is on the partition and
+      // the engine counts it if it arrived before the capture (docs/adr/0007).
+      this.deps.logger.warn(
+        { tournamentId, voteId, roundNumber, late: producedAt - votingEndsAt },
+        'vote produced too late to acknowledge',
+      );
+      throw refusals.VOTING_CLOSED();
     }
     return { tournamentId, roundNumber, imageId };
   }

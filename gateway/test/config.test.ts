@@ -35,6 +35,7 @@ describe('gateway configuration', () => {
       introspection: true,
       suggestions: true,
       benchmarkSeed: false,
+      voteAckMarginMs: 250,
       webSocket: { maxPayloadBytes: 65_536 },
       rateLimits: {
         loginFailuresPerAccount: { limit: 10, windowMs: window },
@@ -76,6 +77,11 @@ describe('gateway configuration', () => {
     expect(() => gatewaySettings({ WEBSOCKET_MAX_PAYLOAD_BYTES: '10' }, 'test')).toThrow(
       ConfigError,
     );
+  });
+
+  it('takes the vote acknowledgement margin from the environment, within the 1 s grace', () => {
+    expect(gatewaySettings({ VOTE_ACK_MARGIN_MS: '400' }, 'test').voteAckMarginMs).toBe(400);
+    expect(() => gatewaySettings({ VOTE_ACK_MARGIN_MS: '1500' }, 'test')).toThrow(ConfigError);
   });
 
   it('needs every service URL, Redis and Kafka in distributed mode, listing all that are missing', () => {

@@ -1,6 +1,12 @@
 /** How many images a round offers, and the sample pictures shipped with the web app. */
 export const IMAGES_PER_ROUND = 4;
 export const TOTAL_ROUNDS = 17;
+/**
+ * After a round's deadline, how long votes in flight may still arrive (server rules: ≤ 1 s). The
+ * engine captures the end of the round's `game.votes` partition when it ends; the gateway
+ * acknowledges a vote only if its produce completed before then (minus its safety margin).
+ */
+export const VOTING_GRACE_MS = 1000;
 
 /** The eight sample pictures' alt texts, by picture number K (`/images/sample-K.svg`). */
 export const sampleAltTexts = [

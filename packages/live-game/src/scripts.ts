@@ -103,7 +103,9 @@ return 'ALREADY'
 /**
  * The gateway's admission of a vote: participant, alive, round, phase, deadline by the caller's
  * clock, device, first vote reserved. KEYS: state, players, alive, devices, reserved(round).
- * ARGV: userId, round, imageId, now ms, deviceId. Replies `OK:<gameId>` or the refusal reason.
+ * ARGV: userId, round, imageId, now ms, deviceId. Replies `OK:<votingEndsAt ms>:<gameId>` (the
+ * deadline lets the gateway refuse an acknowledgement that would come too late) or the refusal
+ * reason.
  */
 export const admitVote = defineScript<string>({
   name: 'underdogAdmitVote',
@@ -123,7 +125,7 @@ if ARGV[5] ~= '' then
   if not holder then redis.call('HSET', KEYS[4], ARGV[5], user) end
 end
 if redis.call('HSETNX', KEYS[5], user, ARGV[3]) == 0 then return 'ALREADY_VOTED' end
-return 'OK:' .. st[1]
+return 'OK:' .. (tonumber(st[4] or '0') or 0) .. ':' .. st[1]
 `,
   memory: (redis, [state = '', players = '', alive = '', devices = '', reserved = ''], args) => {
     const [user = '', requested = '0', image = '', now = '0', device = ''] = args;
@@ -144,7 +146,7 @@ return 'OK:' .. st[1]
       if (holder === null) redis.hSet(devices, { [device]: user });
     }
     if (!hSetNx(redis, reserved, user, image)) return 'ALREADY_VOTED';
-    return `OK:${gameId}`;
+    return `OK:${num(redis.hGet(state, 'votingEndsAt'))}:${gameId}`;
   },
 });
 

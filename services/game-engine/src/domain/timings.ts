@@ -1,3 +1,5 @@
+import { VOTING_GRACE_MS } from '@underdog/live-game';
+
 /** The phases' fixed durations (server rules); the round time is the tournament's own. */
 export interface GameTimings {
   /** After the deadline, for votes in flight (≤ 1 s by the rules). */
@@ -8,7 +10,11 @@ export interface GameTimings {
   voteTotalEveryMs: number;
 }
 
-export const ruleTimings: GameTimings = { graceMs: 1000, resultsMs: 10_000, voteTotalEveryMs: 500 };
+export const ruleTimings: GameTimings = {
+  graceMs: VOTING_GRACE_MS,
+  resultsMs: 10_000,
+  voteTotalEveryMs: 500,
+};
 
 /** The numeric part of a prize as typed ("$5,000" → 5000; none → 0). */
 export function prizeAmount(prize: string | undefined): number {
