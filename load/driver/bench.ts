@@ -19,7 +19,7 @@ import {
   type Tally,
 } from './players';
 import { between, sampleProcesses, type ProcessSample } from './processes';
-import { summarise, type RoundSummary } from './stats';
+import { percentile, summarise, type RoundSummary } from './stats';
 import type { FromWorker, ToWorker } from './worker';
 
 const root = join(__dirname, '..', '..');
@@ -142,10 +142,10 @@ const benchEnv = {
 };
 
 /** Profiles are written when a process exits normally (the stack stops them with SIGTERM). */
-function profileEnv(options: BenchOptions): Record<string, string> {
-  if (!options.cpuProfileDir) return {};
+function profileArgs(options: BenchOptions): string[] {
+  if (!options.cpuProfileDir) return [];
   mkdirSync(options.cpuProfileDir, { recursive: true });
-  return { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${options.cpuProfileDir}` };
+  return ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
 }
 
 async function startDistributed(options: BenchOptions): Promise<Target> {
@@ -154,7 +154,8 @@ async function startDistributed(options: BenchOptions): Promise<Target> {
     extraGateways: Math.max(0, options.gateways - 1),
     logDir: options.logDir,
     logLevel: 'warn',
-    env: { ...benchEnv, ...profileEnv(options) },
+    env: benchEnv,
+    nodeArgs: profileArgs(options),
   });
   try {
     await stack.waitUntilReady(180_000);
@@ -182,13 +183,12 @@ async function startStandalone(options: BenchOptions): Promise<Target> {
   mkdirSync(options.logDir, { recursive: true });
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(root, 'packages', 'standalone', 'dist', 'main.js')],
+    [...profileArgs(options), join(root, 'packages', 'standalone', 'dist', 'main.js')],
     {
       cwd: root,
       env: {
         ...process.env,
         ...benchEnv,
-        ...profileEnv(options),
         PORT: String(port),
         HOST: '127.0.0.1',
         DEMO: 'off',
@@ -313,7 +313,7 @@ async function seedPlayers(
 
 /** Drives players in worker processes, or here when `drivers` is 0. */
 interface Drivers {
-  start(): Promise<{ connected: number; failed: number }>;
+  start(): Promise<{ connected: number; failed: number; openMs: number[]; snapshotMs: number[] }>;
   finish(timeoutMs: number): Promise<DriverReport>;
   stop(): void;
   pids: number[];
@@ -382,6 +382,8 @@ function workerDrivers(options: DriverOptions, count: number): Drivers {
       return {
         connected: answers.reduce((sum, answer) => sum + answer.connected, 0),
         failed: answers.reduce((sum, answer) => sum + answer.failed, 0),
+        openMs: answers.flatMap((answer) => answer.openMs),
+        snapshotMs: answers.flatMap((answer) => answer.snapshotMs),
       };
     },
     async finish(timeoutMs) {
@@ -528,9 +530,11 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       driverCount > 0 ? workerDrivers(driverOptions, driverCount) : localDrivers(driverOptions);
     log(`connecting ${players.length} players from ${Math.max(1, driverCount)} driver(s)…`);
     const connectStarted = Date.now();
-    const { connected, failed } = await drivers.start();
+    const { connected, failed, openMs, snapshotMs } = await drivers.start();
     const connectSeconds = (Date.now() - connectStarted) / 1000;
-    log(`connected ${connected} (${failed} failed) in ${connectSeconds.toFixed(1)} s`);
+    log(
+      `connected ${connected} (${failed} failed) in ${connectSeconds.toFixed(1)} s; upgrade p50/p99 ${percentile(openMs, 50).toFixed(0)}/${percentile(openMs, 99).toFixed(0)} ms, snapshot p50/p99 ${percentile(snapshotMs, 50).toFixed(0)}/${percentile(snapshotMs, 99).toFixed(0)} ms`,
+    );
 
     // Start now: the scheduler makes each tournament live within its poll, round 1 follows.
     const startAt = new Date(Date.now() + 3_000).toISOString();

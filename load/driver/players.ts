@@ -83,6 +83,9 @@ export class PlayerDriver {
   private readonly outcomes: PlayerOutcome[];
   private readonly timers = new Set<NodeJS.Timeout>();
   private connectFailures = 0;
+  /** Per connected player: ms to the upgrade's answer, and from there to the snapshot. */
+  readonly openMs: number[] = [];
+  readonly snapshotMs: number[] = [];
   private dropped = 0;
   private resultsSeen = 0;
   private onResults: (() => void) | undefined;
@@ -99,7 +102,12 @@ export class PlayerDriver {
   }
 
   /** Connects every player and subscribes it; resolves once each has its snapshot (or failed). */
-  async start(): Promise<{ connected: number; failed: number }> {
+  async start(): Promise<{
+    connected: number;
+    failed: number;
+    openMs: number[];
+    snapshotMs: number[];
+  }> {
     const { players, connectConcurrency } = this.options;
     let next = 0;
     const worker = async () => {
@@ -112,7 +120,12 @@ export class PlayerDriver {
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, connectConcurrency) }, worker));
-    return { connected: players.length - this.connectFailures, failed: this.connectFailures };
+    return {
+      connected: players.length - this.connectFailures,
+      failed: this.connectFailures,
+      openMs: this.openMs,
+      snapshotMs: this.snapshotMs,
+    };
   }
 
   /** Resolves when every connected player got round 1's results, or after `timeoutMs`. */
@@ -165,8 +178,12 @@ export class PlayerDriver {
       });
       let subscribed = false;
       let voteSentAt = 0;
+      const connectStarted = performance.now();
+      let openedAt = 0;
       let scheduled = false;
       socket.on('open', () => {
+        openedAt = performance.now();
+        this.openMs.push(openedAt - connectStarted);
         this.sockets.push(socket);
         socket.send(JSON.stringify({ type: 'subscribe_tournament', tournamentId }));
       });
@@ -220,6 +237,7 @@ export class PlayerDriver {
         } else if (text.startsWith(STATE)) {
           if (!subscribed) {
             subscribed = true;
+            this.snapshotMs.push(performance.now() - openedAt);
             resolve();
           }
         } else if (text.startsWith(ERROR)) {

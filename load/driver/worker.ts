@@ -7,7 +7,7 @@ export type ToWorker =
   { kind: 'start'; options: DriverOptions } | { kind: 'finish'; timeoutMs: number };
 
 export type FromWorker =
-  | { kind: 'connected'; connected: number; failed: number }
+  | { kind: 'connected'; connected: number; failed: number; openMs: number[]; snapshotMs: number[] }
   | { kind: 'report'; report: DriverReport }
   | { kind: 'failed'; message: string };
 
@@ -22,8 +22,7 @@ process.on('message', (message: ToWorker) => {
     try {
       if (message.kind === 'start') {
         driver = new PlayerDriver(message.options);
-        const { connected, failed } = await driver.start();
-        send({ kind: 'connected', connected, failed });
+        send({ kind: 'connected', ...(await driver.start()) });
       } else {
         if (!driver) throw new Error('finish before start');
         const report = await driver.finished(message.timeoutMs);

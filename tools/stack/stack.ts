@@ -44,6 +44,8 @@ export interface StackOptions {
   logLevel?: string;
   /** Extra variables for every process (e.g. lower rate limits in tests). */
   env?: Record<string, string>;
+  /** Extra Node options for every process (the benchmark's `--cpu-prof`). */
+  nodeArgs?: string[];
   /** Called when a process exits while the stack is meant to be running. */
   onUnexpectedExit?: (name: ProcessName, code: number | null) => void;
 }
@@ -84,7 +86,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   ) {
     const logFile = join(options.logDir, `${instance}.log`);
     const log = createWriteStream(logFile);
-    const child = spawn(process.execPath, ['--enable-source-maps', bundlePath(name)], {
+    const args = [...(options.nodeArgs ?? []), '--enable-source-maps', bundlePath(name)];
+    const child = spawn(process.execPath, args, {
       cwd: root,
       env: {
         ...process.env,
