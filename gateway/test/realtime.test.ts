@@ -418,14 +418,14 @@ describe("a /ws connection's session once it is older than sessionTtlMs", () => 
   });
 
   /** The first `answered` lookups answer at once; later ones wait until the test releases them. */
-  async function start(isEmailVerified: boolean, answered: number) {
+  async function start(isEmailVerified: boolean, answered: number, verifiedSessionTtlMs = 0) {
     let lookups = 0;
     let release = () => undefined as void;
     const released = new Promise<void>((resolve) => (release = resolve));
     gateway = await startTestGateway({
       games: fakeGames(),
       tournament: { listTournaments: () => ({ tournaments: [] }) },
-      realtimeLimits: { sessionTtlMs: 0 },
+      realtimeLimits: { sessionTtlMs: 0, verifiedSessionTtlMs },
       auth: {
         getSession: async ({ sessionId }) => {
           lookups += 1;
@@ -463,6 +463,15 @@ describe("a /ws connection's session once it is older than sessionTtlMs", () => 
     await client.waitFor((m) => m.type === 'vote_processed');
     expect(lookups()).toBe(2); // the refresh is under way, still unanswered
     release();
+  });
+
+  it('is not read again at all for a verified player until verifiedSessionTtlMs', async () => {
+    const { client, lookups } = await start(true, 1, 60_000);
+
+    client.send(vote);
+
+    await client.waitFor((m) => m.type === 'vote_processed');
+    expect(lookups()).toBe(1);
   });
 
   it('is read again before the action for anyone else (a verification must show)', async () => {

@@ -31,12 +31,13 @@ export interface RealtimeLimits {
   /** Client messages per second a connection may send, with a burst of `messageBurst`. */
   messagesPerSecond: number;
   messageBurst: number;
-  /**
-   * How long a connection's session lookup is reused before it is read again. A signed-in,
-   * verified session is then read again in the background (the action goes on with the one it
-   * has); any other is read again before the action.
-   */
+  /** How long a visitor's or an unverified player's session lookup is reused (then read again). */
   sessionTtlMs: number;
+  /**
+   * How long a verified player's lookup is reused before it is read again in the background (the
+   * action goes on with the one it has): a logout elsewhere shows on an open socket within this.
+   */
+  verifiedSessionTtlMs: number;
   /** A session lookup older than this is never used: the action waits for a fresh one. */
   sessionMaxAgeMs: number;
 }
@@ -48,5 +49,6 @@ export const defaultRealtimeLimits: RealtimeLimits = {
   messagesPerSecond: 10,
   messageBurst: 20,
   sessionTtlMs: 60_000,
+  verifiedSessionTtlMs: 10 * 60_000,
   sessionMaxAgeMs: 15 * 60_000,
 };

@@ -76,17 +76,19 @@ class WsConnection {
 
   /**
    * The upgrade's session, read again now and then so a logout or a verification shows. A
-   * signed-in, verified one is refreshed in the background and the action goes on with it:
-   * thousands of sockets open minutes before a game would otherwise put one GetSession (auth
-   * service, its database) on every vote of a round (docs/benchmarks.md). A visitor's or an
-   * unverified one, or one past `sessionMaxAgeMs`, is read again before the action.
+   * verified player's is reused longer (`verifiedSessionTtlMs`), then refreshed in the
+   * background while the action goes on with it: thousands of sockets opened minutes before a
+   * game would otherwise put one GetSession (the auth service and its database) on every vote of
+   * a round, or beside it (docs/benchmarks.md). A visitor's or an unverified player's (who may
+   * have verified meanwhile) is read again before the action once `sessionTtlMs` old, and any
+   * past `sessionMaxAgeMs` too.
    */
   async currentCaller(): Promise<Caller> {
     const age = Date.now() - this.callerAt;
     if (age <= this.limits.sessionTtlMs) return this.caller;
     const user = (await this.caller.session.current().catch(() => undefined))?.user;
     if (user?.isEmailVerified && age <= this.limits.sessionMaxAgeMs) {
-      this.refreshInBackground();
+      if (age > this.limits.verifiedSessionTtlMs) this.refreshInBackground();
       return this.caller;
     }
     this.caller = this.callers.fromUpgrade(this.request);
