@@ -4,3 +4,10 @@ export { gatewaySettings, type GatewaySettings } from './config';
 export { Games, type VoteInput } from './games';
 export { isWebRoot } from './web-app';
 export type { Caller } from './session';
+export {
+  createGatewayModule,
+  gatewayService,
+  type GatewayAdapters,
+  type GatewayModule,
+  type GatewayModuleConfig,
+} from './module';

@@ -1,7 +1,7 @@
 import { adsService } from '@underdog/ads';
 import { authService } from '@underdog/auth';
 import { gameEngineService } from '@underdog/game-engine';
-import { createGateway, createGatewayClients, gatewaySettings } from '@underdog/gateway';
+import { createGatewayClients, createGatewayModule, gatewaySettings } from '@underdog/gateway';
 import {
   ComponentGroup,
   createMetricsRegistry,
@@ -86,18 +86,13 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
     // and the gateway never calls it; calls would answer Unimplemented.
     notification: { mode: 'in-process', routes: notification.registerRpc ?? (() => undefined) },
   });
-  const gateway = await createGateway({
-    logger,
-    registry,
-    clients,
-    store: infrastructure.store,
-    bus: infrastructure.bus,
-    instanceId: 'standalone',
-    settings: gatewaySettings(env, options.nodeEnv),
-    readiness: () => group.readiness(),
-    webRoot: options.webRoot,
-  });
-  const http = gateway.listen({ port: options.port, host: options.host, logger });
+  // The gateway logs as the process does (no service field), as it always has.
+  const { gateway, listen } = await createGatewayModule(
+    { ...context('gateway'), logger },
+    { settings: gatewaySettings(env, options.nodeEnv) },
+    { clients, webRoot: options.webRoot },
+  );
+  const http = listen({ port: options.port, host: options.host, logger });
   components.push(
     ...infrastructure.components,
     ...[auth, tournament, gameEngine, ads, notification].flatMap((module) => module.components),
