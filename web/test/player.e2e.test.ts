@@ -174,6 +174,11 @@ function screensOf(role: Role): Screen[] {
             path: '/verify-email/not-a-real-token',
             async check(page: Page) {
               await page.locator('.ant-alert-error').waitFor();
+              // The Verify button's loading state (dimmed, with a spinner) must be gone for axe.
+              await button(page, 'Verify Email').waitFor();
+              await page.locator('.ant-btn-loading, .ant-btn-loading-icon').first().waitFor({
+                state: 'detached',
+              });
               await button(page, 'Resend code').waitFor();
             },
           },
