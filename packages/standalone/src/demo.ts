@@ -21,7 +21,10 @@ export interface DemoDependencies {
   callerOfSession(sessionId: string, deviceId: string): Caller;
   admin: { email: string; password: string };
   bots: number;
-  /** How long after start-up (and after a game ends) the next live demo game starts. */
+  /**
+   * How long after start-up (and after a game ends) the next live demo game starts; the first
+   * is scheduled at once, whatever the bots' sign-up takes (bots join as they become ready).
+   */
   nextGameAfterMs?: number;
   now?: () => Date;
 }
@@ -33,6 +36,15 @@ const RECONCILE_EVERY_MS = 10_000;
 const DRIVE_EVERY_MS = 1_000;
 /** The next live demo game starts this long after the previous one is over (or after start-up). */
 const NEXT_GAME_AFTER_MS = 75_000;
+/**
+ * How many bots sign up at once. Each sign-up is three argon2 hashings in the auth service (the
+ * password, the code, its check: the same cost as a person's, never lowered for bots); more at
+ * once than the hashing threads only queues them and slows the live game sharing the CPU.
+ */
+const SIGN_UP_CONCURRENCY = 4;
+/** How often a bot signing up looks for its code in the dev mailbox, and for how long. */
+const MAILBOX_POLL_MS = 250;
+const MAILBOX_ATTEMPTS = 80;
 /** An upcoming demo tournament with its offline window open, this far ahead. */
 const OFFLINE_DEMO_AHEAD_MS = 30 * 60_000;
 /** Bots join a demo tournament once its start is this close. */
@@ -78,12 +90,14 @@ export class Demo {
   private readonly now: () => Date;
   private readonly bots: Bot[] = [];
   private readonly joined = new Map<string, Set<number>>();
+  /** The demo tournaments bots may join now (from the last reconciliation). */
+  private joinable: string[] = [];
   private readonly out = new Map<string, Set<number>>();
-  private readonly roundsDriven = new Set<string>();
+  /** Per `<tournament>:<round>`, the bots whose vote of that round is already planned. */
+  private readonly votesPlanned = new Map<string, Set<number>>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private admin: Actor | undefined;
   private stopped = false;
-  private botsReady = false;
   private created = 0;
 
   constructor(private readonly deps: DemoDependencies) {
@@ -122,14 +136,17 @@ export class Demo {
       deviceId: 'demo-admin',
       username: login.user.username,
     });
-    // The offline demo shows at once; the next live game is scheduled once the bots can play it.
+    // Both demo tournaments are scheduled at once, so the first live game starts a fixed time
+    // after start-up; the bots sign up meanwhile and join (and play) as each becomes ready.
     await this.reconcile();
-    await this.signUpBots();
-    this.botsReady = true;
-    await this.reconcile();
-    this.deps.logger.info({ bots: this.bots.length }, 'demo: bots ready');
     this.every(RECONCILE_EVERY_MS, () => this.reconcile());
     this.every(DRIVE_EVERY_MS, () => this.drive());
+    const started = this.now().getTime();
+    await this.signUpBots();
+    this.deps.logger.info(
+      { bots: this.bots.length, seconds: (this.now().getTime() - started) / 1000 },
+      'demo: bots ready',
+    );
   }
 
   private every(ms: number, task: () => Promise<void>): void {
@@ -146,57 +163,60 @@ export class Demo {
     tick();
   }
 
-  /** Registers and verifies the bots (code from the dev mailbox), a few at a time. */
+  /**
+   * Registers and verifies the bots (code from the dev mailbox), `SIGN_UP_CONCURRENCY` at a time;
+   * each joins the demo games open for joining as soon as it is verified.
+   */
   private async signUpBots(): Promise<void> {
-    const { clients } = this.deps;
-    const pending: Array<Omit<Bot, 'sessionId'> & { sessionId: string }> = [];
     const run = `${randomBytes(3).toString('hex')}`;
-    for (let start = 0; start < this.deps.bots && !this.stopped; start += 4) {
-      const batch = Array.from(
-        { length: Math.min(4, this.deps.bots - start) },
-        (_, offset) => start + offset + 1,
-      );
-      const registered = await Promise.all(
-        batch.map(async (index) => {
-          const number = String(index).padStart(3, '0');
-          const email = `bot-${number}-${run}@demo.underdog.local`;
-          const deviceId = `demo-bot-${run}-${number}`;
-          const answer = await clients.auth.register({
-            email,
-            displayName: `Bot ${number}`,
-            password: `bot${randomBytes(9).toString('base64url')}1a`,
-            deviceId,
-          });
-          return {
-            index,
-            email,
-            deviceId,
-            sessionId: answer.session?.id ?? '',
-            strategy: strategies[index % strategies.length] ?? 'random',
-          };
-        }),
-      );
-      pending.push(...registered);
-    }
-    for (let attempt = 0; attempt < 20 && pending.length > 0 && !this.stopped; attempt += 1) {
+    let next = 1;
+    const worker = async () => {
+      while (next <= this.deps.bots && !this.stopped) {
+        const index = next;
+        next += 1;
+        try {
+          const bot = await this.signUpBot(run, index);
+          if (!bot) continue;
+          this.bots.push(bot);
+          for (const tournamentId of this.joinable) await this.joinBots(tournamentId);
+        } catch (error) {
+          this.deps.logger.warn({ err: error, index }, 'demo: a bot could not sign up');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: SIGN_UP_CONCURRENCY }, worker));
+  }
+
+  /** One bot, registered and verified; undefined if its code never came. */
+  private async signUpBot(run: string, index: number): Promise<Bot | undefined> {
+    const { clients } = this.deps;
+    const number = String(index).padStart(3, '0');
+    const email = `bot-${number}-${run}@demo.underdog.local`;
+    const deviceId = `demo-bot-${run}-${number}`;
+    const answer = await clients.auth.register({
+      email,
+      displayName: `Bot ${number}`,
+      password: `bot${randomBytes(9).toString('base64url')}1a`,
+      deviceId,
+    });
+    const sessionId = answer.session?.id ?? '';
+    for (let attempt = 0; attempt < MAILBOX_ATTEMPTS && !this.stopped; attempt += 1) {
       const { messages } = await clients.notification.listMailbox({});
-      const codes = new Map<string, string>();
-      for (const message of messages) {
-        const code = /\b(\d{6})\b/.exec(message.text)?.[1];
-        if (code && !codes.has(message.to)) codes.set(message.to, code);
+      const message = messages.find((candidate) => candidate.to === email);
+      const code = message && /\b(\d{6})\b/.exec(message.text)?.[1];
+      if (code) {
+        await clients.auth.verifyEmail({ proof: { case: 'code', value: code }, sessionId });
+        return {
+          index,
+          email,
+          deviceId,
+          sessionId,
+          strategy: strategies[index % strategies.length] ?? 'random',
+        };
       }
-      for (const bot of [...pending]) {
-        const code = codes.get(bot.email);
-        if (!code) continue;
-        await clients.auth.verifyEmail({
-          proof: { case: 'code', value: code },
-          sessionId: bot.sessionId,
-        });
-        this.bots.push(bot);
-        pending.splice(pending.indexOf(bot), 1);
-      }
-      if (pending.length > 0) await sleep(500);
+      await sleep(MAILBOX_POLL_MS);
     }
+    return undefined;
   }
 
   /** Keeps a demo game coming up and one with its offline window open; bots join the next one. */
@@ -207,11 +227,8 @@ export class Demo {
     const startOf = (t: Tournament) => (t.startAt ? timestampDate(t.startAt).getTime() : 0);
     const upcoming = demo.filter((t) => t.status === TournamentStatus.UPCOMING);
     const live = demo.filter((t) => t.status === TournamentStatus.LIVE);
-    if (
-      this.botsReady &&
-      live.length === 0 &&
-      !upcoming.some((t) => startOf(t) - now <= JOIN_WITHIN_MS)
-    ) {
+    const joinable: string[] = [];
+    if (live.length === 0 && !upcoming.some((t) => startOf(t) - now <= JOIN_WITHIN_MS)) {
       const id = await this.createTournament({
         title: `${DEMO_TITLE_PREFIX} Blitz #${this.created + 1}`,
         description: 'A quick demo game with 5-second rounds against bots. Join in!',
@@ -219,7 +236,7 @@ export class Demo {
         startAt: new Date(now + (this.deps.nextGameAfterMs ?? NEXT_GAME_AFTER_MS)),
         roundTimeSeconds: 5,
       });
-      await this.joinBots(id);
+      joinable.push(id);
     }
     if (!upcoming.some((t) => startOf(t) - now > 10 * 60_000)) {
       await this.createTournament({
@@ -236,8 +253,10 @@ export class Demo {
         startOf(tournament) - now > JOIN_WITHIN_MS
       )
         continue;
-      await this.joinBots(tournament.id);
+      joinable.push(tournament.id);
     }
+    this.joinable = joinable;
+    for (const tournamentId of joinable) await this.joinBots(tournamentId);
   }
 
   private async createTournament(draft: {
@@ -290,17 +309,24 @@ export class Demo {
       if (game.phase === GamePhase.FINISHED) {
         this.joined.delete(tournamentId);
         this.out.delete(tournamentId);
+        for (const key of this.votesPlanned.keys()) {
+          if (key.startsWith(`${tournamentId}:`)) this.votesPlanned.delete(key);
+        }
         continue;
       }
-      const key = `${tournamentId}:${game.roundNumber}`;
-      if (game.phase !== GamePhase.VOTING || this.roundsDriven.has(key)) continue;
-      this.roundsDriven.add(key);
+      if (game.phase !== GamePhase.VOTING) continue;
       const deadline = game.phaseEndsAt ? timestampDate(game.phaseEndsAt).getTime() : 0;
-      const window = Math.max(0, deadline - this.now().getTime() - 1_200);
+      const window = deadline - this.now().getTime() - 1_200;
+      // Too close to the deadline to plan votes (bots that joined this late sit the round out).
+      if (window <= 0) continue;
+      const key = `${tournamentId}:${game.roundNumber}`;
+      const planned = this.votesPlanned.get(key) ?? new Set<number>();
+      this.votesPlanned.set(key, planned);
       const out = this.out.get(tournamentId) ?? new Set<number>();
       this.out.set(tournamentId, out);
       for (const bot of this.bots) {
-        if (!joined.has(bot.index) || out.has(bot.index)) continue;
+        if (!joined.has(bot.index) || out.has(bot.index) || planned.has(bot.index)) continue;
+        planned.add(bot.index);
         const option = pickImage(bot.strategy, Math.random);
         if (option === undefined) continue;
         const image = game.images[option];

@@ -41,6 +41,9 @@ describe('the standalone demo', () => {
         ADMIN_EMAIL: admin.email,
         ADMIN_PASSWORD: admin.password,
         TOURNAMENT_SCHEDULER_POLL_MS: '50',
+        // Two bots left that both vote always tie and both advance, so a game may run all 17
+        // rounds: 1 s results keep that within the wait below (15 s + 17 × ~7 s).
+        GAME_RESULTS_SECONDS: '1',
       },
       port: 0,
       host: '127.0.0.1',
