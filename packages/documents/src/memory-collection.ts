@@ -26,6 +26,9 @@ interface UniqueIndex {
  * One collection in a Map; `mingo` evaluates filters, sorts and updates. Writes run one at a
  * time (validation is asynchronous), so `updateOne`'s match-then-update is atomic.
  */
+
+/** Documents cast between two turns of the event loop in `insertMany`. */
+const YIELD_EVERY = 100;
 export class MemoryCollection<T extends Identified> implements Collection<T> {
   private readonly documents = new Map<string, T>();
   private readonly uniqueIndexes: UniqueIndex[];
@@ -53,7 +56,13 @@ export class MemoryCollection<T extends Identified> implements Collection<T> {
   insertMany(documents: readonly T[], { ordered = true }: InsertManyOptions = {}): Promise<void> {
     return this.write(async () => {
       const copies: T[] = [];
-      for (const document of documents) copies.push(await this.cast(document));
+      for (const document of documents) {
+        copies.push(await this.cast(document));
+        // Schema casting is CPU work: let the event loop breathe between slices, so writing a
+        // big game's records in standalone mode does not stall its sockets (docs/benchmarks.md).
+        if (copies.length % YIELD_EVERY === 0)
+          await new Promise((resolve) => setImmediate(resolve));
+      }
       const refused: number[] = [];
       let first: DuplicateKeyError | undefined;
       for (const [position, copy] of copies.entries()) {
