@@ -104,7 +104,8 @@ describe('a frozen game owner cannot write once another engine took the game ove
       events.of('roundResults').find((event) => event.roundNumber === round);
     const leaseHolder = async () => {
       const owner = ((await store.get(keys.lease)) ?? '').split('|')[0] ?? '';
-      return engines.find((engine) => owner.endsWith(`-${engine.child.pid}`));
+      // The lease names its owner by the replica's INSTANCE_ID, which each engine here gets as its name.
+      return engines.find((engine) => owner === engine.name);
     };
     const tallies = async (upTo: number) => {
       const all: Record<number, Record<string, string>> = {};

@@ -311,7 +311,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         const owner = engines.find((engine) => consumerId === `game-engine-${engine.name}`);
         if (!owner) throw new Error(`no engine consumes game.votes partition ${partition}`);
         const lease = (await store.get(`game:{${tournamentId}}:lease`)) ?? '';
-        const leaseHolder = (lease.split('|')[0] ?? '').endsWith(`-${owner.child.pid}`);
+        const leaseHolder = (lease.split('|')[0] ?? '') === owner.name; // INSTANCE_ID = name
         await Promise.all(
           voters.map(async (player, i) => {
             if (i % 7 !== 5) return;
