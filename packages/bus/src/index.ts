@@ -7,3 +7,9 @@ export {
   inMessageContext,
   withRequestIdHeader,
 } from './request-context';
+export {
+  decodingBatchHandler,
+  eventConsumer,
+  messageLogContext,
+  type EventConsumerOptions,
+} from './consumer';

@@ -1,4 +1,4 @@
-import type { BusMessage, EventBus, Subscription } from '@underdog/bus';
+import { eventConsumer, type BusMessage, type EventBus } from '@underdog/bus';
 import type { Component, Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
@@ -21,8 +21,8 @@ import { withGameOutcome, type GameOutcomeFacts } from './domain/statistics';
  * - A database failure THROWS: the batch is delivered again after a back-off and the outcomes
  *   not applied yet are applied then (those already applied are recognised and skipped).
  * - What can never succeed is LOGGED AND SKIPPED, so it cannot block the partition: bytes that
- *   do not decode, a kind this version does not know, an outcome without a game id, a user that
- *   no longer exists.
+ *   do not decode and tombstones (the bus's `eventConsumer` loop), a kind this version does not
+ *   know, an outcome without a game id, a user that no longer exists.
  */
 
 export const playerOutcomesGroupId = 'auth-player-outcomes';
@@ -39,31 +39,15 @@ export function outcomeFacts(outcome: GameOutcome): GameOutcomeFacts {
   };
 }
 
+/** Adds one game outcome to its user's statistics; dispatches on the event's case. */
 export class PlayerOutcomeHandler {
   constructor(
     private readonly users: UsersRepository,
     private readonly logger: Logger,
   ) {}
 
-  async handleBatch(batch: BusMessage[]): Promise<void> {
-    for (const message of batch) await this.handle(message);
-  }
-
-  private async handle(message: BusMessage): Promise<void> {
-    const context = {
-      eventId: message.headers[EventHeader.id],
-      userId: message.key,
-      partition: message.partition,
-      offset: message.offset,
-    };
-    let event: PlayerOutcomeEvent;
-    try {
-      if (message.value === null) throw new Error('tombstone on player.outcomes');
-      event = fromBinary(PlayerOutcomeEventSchema, message.value);
-    } catch (error) {
-      this.logger.warn({ ...context, err: error }, 'undecodable player outcome; skipped');
-      return;
-    }
+  async handle(event: PlayerOutcomeEvent, message: BusMessage): Promise<void> {
+    const context = logContext(message);
     switch (event.kind.case) {
       case 'gameOutcome': {
         const outcome = event.kind.value;
@@ -91,6 +75,15 @@ export class PlayerOutcomeHandler {
   }
 }
 
+function logContext(message: BusMessage): Record<string, unknown> {
+  return {
+    eventId: message.headers[EventHeader.id],
+    userId: message.key,
+    partition: message.partition,
+    offset: message.offset,
+  };
+}
+
 /** The consumer as a process component: joins its group on start, leaves on stop. */
 export function playerOutcomesConsumer(options: {
   bus: EventBus;
@@ -98,21 +91,16 @@ export function playerOutcomesConsumer(options: {
   logger: Logger;
 }): Component {
   const handler = new PlayerOutcomeHandler(options.users, options.logger);
-  let subscription: Subscription | undefined;
-  return {
+  return eventConsumer(options.bus, {
     name: 'player-outcomes-consumer',
-    start: async () => {
-      subscription = await options.bus.subscribe({
-        groupId: playerOutcomesGroupId,
-        topics: [topics.playerOutcomes.name],
-        // A new group starts at the oldest retained outcome, so no game is left uncounted.
-        fromBeginning: true,
-        handleBatch: (batch) => handler.handleBatch(batch),
-      });
-    },
-    stop: async () => {
-      await subscription?.stop();
-      subscription = undefined;
-    },
-  };
+    groupId: playerOutcomesGroupId,
+    topic: topics.playerOutcomes.name,
+    // A new group starts at the oldest retained outcome, so no game is left uncounted.
+    fromBeginning: true,
+    decode: (bytes) => fromBinary(PlayerOutcomeEventSchema, bytes),
+    handle: (event, message) => handler.handle(event, message),
+    what: 'player outcome',
+    logContext,
+    logger: options.logger,
+  });
 }

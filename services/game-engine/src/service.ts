@@ -1,4 +1,4 @@
-import type { Subscription } from '@underdog/bus';
+import { eventConsumer, type BusMessage, type Subscription } from '@underdog/bus';
 import { systemClock, type Clock, type Component } from '@underdog/kit';
 import {
   topics,
@@ -6,6 +6,7 @@ import {
   type ServiceDefinition,
   type ServiceModule,
 } from '@underdog/platform';
+import { TournamentLifecycleEventSchema, fromBinary } from '@underdog/proto';
 import { AdsCatalog } from './adapters/ads-catalog';
 import { GameEventsPublisher } from './adapters/game-events';
 import { LiveGames } from './adapters/live-games';
@@ -91,7 +92,7 @@ export function createGameEngineModule(
     name: string,
     groupId: string,
     topic: string,
-    handle: (batch: import('@underdog/bus').BusMessage[]) => Promise<void>,
+    handle: (batch: BusMessage[]) => Promise<void>,
   ): Component => {
     let subscription: Subscription | undefined;
     return {
@@ -114,14 +115,17 @@ export function createGameEngineModule(
       consumer('votes-consumer', 'game-engine-votes', topics.gameVotes.name, (batch) =>
         votes.handleBatch(batch),
       ),
-      consumer(
-        'lifecycle-consumer',
-        'game-engine',
-        topics.tournamentLifecycle.name,
-        async (batch) => {
-          for (const message of batch) await lifecycle.handle(message);
-        },
-      ),
+      eventConsumer(bus, {
+        name: 'lifecycle-consumer',
+        groupId: 'game-engine',
+        topic: topics.tournamentLifecycle.name,
+        decode: (bytes) => fromBinary(TournamentLifecycleEventSchema, bytes),
+        handle: (event, message) => lifecycle.handle(event, message),
+        // Nothing is compacted on tournament.lifecycle: a tombstone carries no fact.
+        onTombstone: async () => {},
+        what: 'lifecycle event',
+        logger,
+      }),
       runners.component(),
     ],
     registerRpc: gameRoutes(players, now, recordsRpc(createGameReads(infrastructure.documents))),

@@ -1,4 +1,4 @@
-import type { BusMessage, EventBus, Subscription } from '@underdog/bus';
+import { eventConsumer, type BusMessage, type EventBus } from '@underdog/bus';
 import type { Component, Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import { EventHeader, GameEventSchema, fromBinary, type GameEvent } from '@underdog/proto';
@@ -15,37 +15,21 @@ import type { Tournaments } from './application/tournaments';
  * - every other kind is not this service's business and is ignored.
  *
  * A database failure THROWS (the batch is delivered again after a back-off). What can never
- * succeed is LOGGED AND SKIPPED so it cannot block the partition: bytes that do not decode, an
- * event without a tournament id.
+ * succeed is LOGGED AND SKIPPED so it cannot block the partition: bytes that do not decode and
+ * tombstones (the bus's `eventConsumer` loop), an event without a tournament id.
  */
 
 export const gameEventsGroupId = 'tournament-game-events';
 
+/** Translates one game event into the tournament's use cases; dispatches on its case. */
 export class GameEventHandler {
   constructor(
     private readonly tournaments: Tournaments,
     private readonly logger: Logger,
   ) {}
 
-  async handleBatch(batch: BusMessage[]): Promise<void> {
-    for (const message of batch) await this.handle(message);
-  }
-
-  private async handle(message: BusMessage): Promise<void> {
-    const context = {
-      eventId: message.headers[EventHeader.id],
-      tournamentId: message.key,
-      partition: message.partition,
-      offset: message.offset,
-    };
-    let event: GameEvent;
-    try {
-      if (message.value === null) throw new Error('tombstone on game.events');
-      event = fromBinary(GameEventSchema, message.value);
-    } catch (error) {
-      this.logger.warn({ ...context, err: error }, 'undecodable game event; skipped');
-      return;
-    }
+  async handle(event: GameEvent, message: BusMessage): Promise<void> {
+    const context = logContext(message);
     const tournamentId = event.tournamentId || message.key;
     if (!tournamentId) {
       this.logger.warn(context, 'game event without a tournament id; skipped');
@@ -80,6 +64,15 @@ export class GameEventHandler {
   }
 }
 
+function logContext(message: BusMessage): Record<string, unknown> {
+  return {
+    eventId: message.headers[EventHeader.id],
+    tournamentId: message.key,
+    partition: message.partition,
+    offset: message.offset,
+  };
+}
+
 /** The consumer as a process component: joins its group on start, leaves on stop. */
 export function gameEventsConsumer(options: {
   bus: EventBus;
@@ -87,21 +80,16 @@ export function gameEventsConsumer(options: {
   logger: Logger;
 }): Component {
   const handler = new GameEventHandler(options.tournaments, options.logger);
-  let subscription: Subscription | undefined;
-  return {
+  return eventConsumer(options.bus, {
     name: 'game-events-consumer',
-    start: async () => {
-      subscription = await options.bus.subscribe({
-        groupId: gameEventsGroupId,
-        topics: [topics.gameEvents.name],
-        // A new group starts at the oldest retained event, so no ended game is missed.
-        fromBeginning: true,
-        handleBatch: (batch) => handler.handleBatch(batch),
-      });
-    },
-    stop: async () => {
-      await subscription?.stop();
-      subscription = undefined;
-    },
-  };
+    groupId: gameEventsGroupId,
+    topic: topics.gameEvents.name,
+    // A new group starts at the oldest retained event, so no ended game is missed.
+    fromBeginning: true,
+    decode: (bytes) => fromBinary(GameEventSchema, bytes),
+    handle: (event, message) => handler.handle(event, message),
+    what: 'game event',
+    logContext,
+    logger: options.logger,
+  });
 }

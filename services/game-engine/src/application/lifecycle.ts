@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BusMessage } from '@underdog/bus';
 import type { Logger } from '@underdog/kit';
 import { TOTAL_ROUNDS } from '@underdog/live-game';
-import {
-  TournamentLifecycleEventSchema,
-  fromBinary,
-  timestampDate,
-  type Tournament,
-} from '@underdog/proto';
+import { timestampDate, type Tournament, type TournamentLifecycleEvent } from '@underdog/proto';
 import type { LiveGames } from '../adapters/live-games';
 import type { GameRunners } from './runners';
 
@@ -23,15 +18,8 @@ export class LifecycleHandler {
     private readonly logger: Logger,
   ) {}
 
-  async handle(message: BusMessage): Promise<void> {
-    if (message.value === null) return;
-    let event;
-    try {
-      event = fromBinary(TournamentLifecycleEventSchema, message.value);
-    } catch (error) {
-      this.logger.error({ err: error, offset: message.offset }, 'unreadable lifecycle event');
-      return;
-    }
+  /** One decoded event (the bus's `eventConsumer` decodes and skips what does not decode). */
+  async handle(event: TournamentLifecycleEvent, message: BusMessage): Promise<void> {
     const tournamentId = event.tournamentId || message.key;
     const { kind } = event;
     switch (kind.case) {
