@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseInput, requireAdmin, type Clock } from '@underdog/kit';
 import type { Actor } from '@underdog/proto';
-import type { AdvertisementStore } from './adapters/advertisement-store';
+import type { AdvertisementRepository } from './adapters/advertisement-repository';
 import type { CatalogSync } from './catalog-sync';
 import type { Advertisement } from './domain/advertisement';
 import { adsErrors } from './domain/errors';
@@ -12,7 +12,7 @@ import {
 } from './domain/validation';
 
 export interface AdvertisementsDependencies {
-  store: AdvertisementStore;
+  repository: AdvertisementRepository;
   catalog: CatalogSync;
   clock: Clock;
 }
@@ -31,9 +31,9 @@ export class Advertisements {
   async list(actor: Actor | undefined, position: string | undefined): Promise<Advertisement[]> {
     if (position === undefined) {
       requireAdmin(actor);
-      return this.deps.store.listAll();
+      return this.deps.repository.listAll();
     }
-    return this.deps.store.listActive(parseDisplayPosition(position));
+    return this.deps.repository.listActive(parseDisplayPosition(position));
   }
 
   async create(actor: Actor | undefined, input: unknown): Promise<Advertisement> {
@@ -46,7 +46,7 @@ export class Advertisements {
       createdAt: now,
       updatedAt: now,
     };
-    await this.deps.store.insert(advertisement);
+    await this.deps.repository.insert(advertisement);
     await this.deps.catalog.afterWrite(advertisement.id);
     return advertisement;
   }
@@ -55,7 +55,7 @@ export class Advertisements {
   async update(actor: Actor | undefined, id: string, input: unknown): Promise<Advertisement> {
     requireAdmin(actor);
     const changes = parseInput(advertisementChangesInput, input);
-    const updated = await this.deps.store.update(id, changes, this.deps.clock.now());
+    const updated = await this.deps.repository.update(id, changes, this.deps.clock.now());
     if (!updated) throw adsErrors.notFound();
     await this.deps.catalog.afterWrite(id);
     return updated;
@@ -63,7 +63,7 @@ export class Advertisements {
 
   async delete(actor: Actor | undefined, id: string): Promise<void> {
     requireAdmin(actor);
-    const deleted = await this.deps.store.markDeleted(id, this.deps.clock.now());
+    const deleted = await this.deps.repository.markDeleted(id, this.deps.clock.now());
     if (!deleted) throw adsErrors.notFound();
     await this.deps.catalog.afterWrite(id);
   }

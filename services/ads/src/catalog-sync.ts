@@ -1,5 +1,5 @@
 import type { Component, Logger } from '@underdog/kit';
-import type { AdvertisementStore, CatalogState } from './adapters/advertisement-store';
+import type { AdvertisementRepository, CatalogState } from './adapters/advertisement-repository';
 import type { CatalogTopic } from './adapters/catalog-topic';
 
 /** More rounds than this means the ad is being edited in a loop; the next resync finishes it. */
@@ -17,7 +17,7 @@ const MAX_ROUNDS = 5;
  */
 export class CatalogSync {
   constructor(
-    private readonly store: AdvertisementStore,
+    private readonly repository: AdvertisementRepository,
     private readonly topic: CatalogTopic,
     private readonly logger: Logger,
   ) {}
@@ -41,7 +41,7 @@ export class CatalogSync {
   async resyncPending(): Promise<void> {
     let ids: string[];
     try {
-      ids = await this.store.catalogPendingIds();
+      ids = await this.repository.catalogPendingIds();
     } catch (error) {
       this.logger.warn({ err: error }, 'ads.catalog resync could not read pending ads');
       return;
@@ -76,7 +76,7 @@ export class CatalogSync {
   private async sync(id: string): Promise<void> {
     let published: string | undefined;
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const state = await this.store.catalogState(id);
+      const state = await this.repository.catalogState(id);
       const current = state.kind === 'live' ? `live:${state.revision}` : 'gone';
       if (current === published) {
         await this.settle(id, state);
@@ -93,10 +93,10 @@ export class CatalogSync {
   private async settle(id: string, state: CatalogState): Promise<void> {
     switch (state.kind) {
       case 'live':
-        await this.store.markCatalogSynced(id, state.revision);
+        await this.repository.markCatalogSynced(id, state.revision);
         return;
       case 'deleted':
-        await this.store.purge(id, state.revision);
+        await this.repository.purge(id, state.revision);
         return;
       case 'gone':
         return;

@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '@underdog/kit';
 import type { ServiceContext, ServiceDefinition, ServiceModule } from '@underdog/platform';
-import { AdvertisementStore } from './adapters/advertisement-store';
+import { AdvertisementRepository } from './adapters/advertisement-repository';
 import { CatalogTopic } from './adapters/catalog-topic';
 import { Advertisements } from './advertisements';
 import { CatalogSync } from './catalog-sync';
@@ -25,10 +25,10 @@ export function createAdsModule(
   config: AdsConfig,
   adapters: AdsAdapters = {},
 ): AdsModule {
-  const store = new AdvertisementStore(infrastructure.documents);
-  const catalog = new CatalogSync(store, new CatalogTopic(infrastructure.bus), logger);
+  const repository = new AdvertisementRepository(infrastructure.documents);
+  const catalog = new CatalogSync(repository, new CatalogTopic(infrastructure.bus), logger);
   const advertisements = new Advertisements({
-    store,
+    repository,
     catalog,
     clock: adapters.clock ?? systemClock,
   });

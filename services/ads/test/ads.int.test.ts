@@ -14,7 +14,7 @@ import { AdsService } from '@underdog/proto';
 import { createClient, createHttpTransport, createRpcRouter } from '@underdog/rpc';
 import { testContext } from '@underdog/test-support';
 import { adsConfig, adsService, createAdsModule } from '../src';
-import { advertisementsCollection } from '../src/adapters/advertisement-store';
+import { advertisementsCollection } from '../src/adapters/advertisement-repository';
 import { actors, admin, failureOf, newAd, recordCatalog, silentLogger } from './support';
 
 /**

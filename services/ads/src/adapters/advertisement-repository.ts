@@ -70,7 +70,7 @@ export type CatalogState =
 const notDeleted = { deletedAt: null } as const;
 
 /** The `advertisements` collection: queries for the use cases and for the catalog sync. */
-export class AdvertisementStore {
+export class AdvertisementRepository {
   private readonly collection: Collection<StoredAdvertisement>;
 
   constructor(documents: DocumentStore) {
