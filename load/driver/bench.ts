@@ -82,6 +82,17 @@ class Api {
   constructor(readonly baseUrl: string) {}
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    // A pooled keep-alive connection the server closed meanwhile fails at once: try again.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.once<T>(method, path, body);
+      } catch (error) {
+        if (!(error instanceof TypeError) || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  private async once<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: {
