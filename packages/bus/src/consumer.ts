@@ -35,10 +35,10 @@ export interface EventConsumerOptions<E> {
 }
 
 /** The default log fields: where the message is, and its `event-id` header (docs/events.md). */
-export function messageLogContext(message: BusMessage): Record<string, unknown> {
+export function messageLogContext(message: BusMessage, keyName = 'key'): Record<string, unknown> {
   return {
     eventId: message.headers['event-id'],
-    key: message.key,
+    [keyName]: message.key,
     partition: message.partition,
     offset: message.offset,
   };
@@ -48,7 +48,7 @@ export function messageLogContext(message: BusMessage): Record<string, unknown> 
 export function decodingBatchHandler<E>(
   options: Omit<EventConsumerOptions<E>, 'name' | 'groupId' | 'topic' | 'fromBeginning'>,
 ): (batch: BusMessage[]) => Promise<void> {
-  const logContext = options.logContext ?? messageLogContext;
+  const logContext = options.logContext ?? ((message: BusMessage) => messageLogContext(message));
   const handleOne = async (message: BusMessage): Promise<void> => {
     if (message.value === null) {
       if (options.onTombstone) return options.onTombstone(message);

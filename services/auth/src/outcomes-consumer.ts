@@ -1,4 +1,4 @@
-import { eventConsumer, type BusMessage, type EventBus } from '@underdog/bus';
+import { eventConsumer, messageLogContext, type BusMessage, type EventBus } from '@underdog/bus';
 import type { Component, Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
@@ -75,13 +75,9 @@ export class PlayerOutcomeHandler {
   }
 }
 
+/** The bus's log fields of a message, its key named for what it is here. */
 function logContext(message: BusMessage): Record<string, unknown> {
-  return {
-    eventId: message.headers[EventHeader.id],
-    userId: message.key,
-    partition: message.partition,
-    offset: message.offset,
-  };
+  return messageLogContext(message, 'userId');
 }
 
 /** The consumer as a process component: joins its group on start, leaves on stop. */

@@ -1,7 +1,7 @@
-import { eventConsumer, type BusMessage, type EventBus } from '@underdog/bus';
+import { eventConsumer, messageLogContext, type BusMessage, type EventBus } from '@underdog/bus';
 import type { Component, Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
-import { EventHeader, GameEventSchema, fromBinary, type GameEvent } from '@underdog/proto';
+import { GameEventSchema, fromBinary, type GameEvent } from '@underdog/proto';
 import type { Tournaments } from './application/tournaments';
 
 /*
@@ -64,13 +64,9 @@ export class GameEventHandler {
   }
 }
 
+/** The bus's log fields of a message, its key named for what it is here. */
 function logContext(message: BusMessage): Record<string, unknown> {
-  return {
-    eventId: message.headers[EventHeader.id],
-    tournamentId: message.key,
-    partition: message.partition,
-    offset: message.offset,
-  };
+  return messageLogContext(message, 'tournamentId');
 }
 
 /** The consumer as a process component: joins its group on start, leaves on stop. */
