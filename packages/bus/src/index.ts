@@ -13,3 +13,4 @@ export {
   messageLogContext,
   type EventConsumerOptions,
 } from './consumer';
+export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox';

@@ -47,7 +47,7 @@ export class Advertisements {
       updatedAt: now,
     };
     await this.deps.repository.insert(advertisement);
-    await this.deps.catalog.afterWrite(advertisement.id);
+    await this.deps.catalog.publishNow(advertisement.id);
     return advertisement;
   }
 
@@ -57,7 +57,7 @@ export class Advertisements {
     const changes = parseInput(advertisementChangesInput, input);
     const updated = await this.deps.repository.update(id, changes, this.deps.clock.now());
     if (!updated) throw adsErrors.notFound();
-    await this.deps.catalog.afterWrite(id);
+    await this.deps.catalog.publishNow(id);
     return updated;
   }
 
@@ -65,6 +65,6 @@ export class Advertisements {
     requireAdmin(actor);
     const deleted = await this.deps.repository.markDeleted(id, this.deps.clock.now());
     if (!deleted) throw adsErrors.notFound();
-    await this.deps.catalog.afterWrite(id);
+    await this.deps.catalog.publishNow(id);
   }
 }

@@ -3,7 +3,7 @@ import type { ServiceContext, ServiceDefinition, ServiceModule } from '@underdog
 import { AdvertisementRepository } from './adapters/advertisement-repository';
 import { CatalogTopic } from './adapters/catalog-topic';
 import { Advertisements } from './advertisements';
-import { CatalogSync } from './catalog-sync';
+import { createCatalogSync, type CatalogSync } from './catalog-sync';
 import { adsConfig, type AdsConfig } from './config';
 import { adsRoutes } from './rpc';
 
@@ -26,7 +26,12 @@ export function createAdsModule(
   adapters: AdsAdapters = {},
 ): AdsModule {
   const repository = new AdvertisementRepository(infrastructure.documents);
-  const catalog = new CatalogSync(repository, new CatalogTopic(infrastructure.bus), logger);
+  const catalog = createCatalogSync(
+    repository,
+    new CatalogTopic(infrastructure.bus),
+    logger,
+    config.catalog.resyncIntervalMs,
+  );
   const advertisements = new Advertisements({
     repository,
     catalog,
@@ -35,7 +40,7 @@ export function createAdsModule(
   return {
     advertisements,
     catalog,
-    components: [catalog.resyncComponent(config.catalog.resyncIntervalMs)],
+    components: [catalog.component],
     registerRpc: adsRoutes(advertisements),
   };
 }

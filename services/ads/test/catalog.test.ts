@@ -76,9 +76,9 @@ describe('the ads.catalog topic', () => {
       expect(ads.catalog.of(id)).toEqual([]);
 
       ads.bus.failing = false;
-      await ads.module.catalog.resyncPending();
+      await ads.module.catalog.sweep();
       expect(ads.catalog.of(id).map((entry) => entry.advertisement)).toEqual([advertisement]);
-      await ads.module.catalog.resyncPending();
+      await ads.module.catalog.sweep();
       expect(ads.catalog.of(id)).toHaveLength(1);
     });
 
@@ -95,20 +95,23 @@ describe('the ads.catalog topic', () => {
       expect(ads.catalog.of(id).map((entry) => entry.tombstone)).toEqual([false]);
 
       ads.bus.failing = false;
-      await ads.module.catalog.resyncPending();
+      await ads.module.catalog.sweep();
       expect(ads.catalog.of(id).map((entry) => entry.tombstone)).toEqual([false, true]);
-      await ads.module.catalog.resyncPending();
+      await ads.module.catalog.sweep();
       expect(ads.catalog.of(id)).toHaveLength(2);
     });
 
     it('resyncs on its own, at start and then periodically', async () => {
       ads.bus.failing = true;
       const { advertisement } = await ads.client.createAdvertisement(newAd());
-      ads.bus.failing = false;
-      const resync = ads.module.catalog.resyncComponent(50);
+      // Another replica, whose bus works, sweeps every 100 ms.
+      const sweeper = ads.replica({ ADS_CATALOG_RESYNC_INTERVAL_MS: '100' });
+      const resync = sweeper.module.catalog.component;
       await resync.start!();
       try {
-        await waitFor(() => ads.catalog.of(advertisement!.id).length === 1, 'the resync');
+        await waitFor(() => ads.catalog.of(advertisement!.id).length === 1, 'the first sweep');
+        const { advertisement: later } = await ads.client.createAdvertisement(newAd());
+        await waitFor(() => ads.catalog.of(later!.id).length === 1, 'a later sweep');
       } finally {
         await resync.stop!();
       }

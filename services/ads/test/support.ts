@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BusMessage, EventBus, OutgoingMessage } from '@underdog/bus';
-import { ComponentGroup } from '@underdog/kit';
+import { ComponentGroup, type Environment } from '@underdog/kit';
 import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
 import {
   AdsService,
@@ -191,11 +191,12 @@ export async function startAds() {
   const clock = testClock();
   const group = new ComponentGroup(silentLogger, [...infrastructure.components]);
   await group.start();
-  const replica = () => {
+  /** `env`: the service's own variables, e.g. a shorter resync interval. */
+  const replica = (env: Environment = {}) => {
     const bus = new UnreliableBus(catalog);
     const module = createAdsModule(
       testContext({ ...infrastructure, bus }, { logger: silentLogger }),
-      adsConfig({}),
+      adsConfig(env),
       { clock },
     );
     return { module, bus, client: clientOf(module) };

@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '@underdog/kit';
 import type { ServiceContext, ServiceDefinition, ServiceModule } from '@underdog/platform';
-import { LifecycleOutbox } from './adapters/lifecycle-outbox';
+import { createLifecycleOutbox, type LifecycleOutbox } from './adapters/lifecycle-outbox';
 import { OfflineRepository } from './adapters/offline-repository';
 import { TournamentRepository } from './adapters/tournament-repository';
 import { OfflineChoices } from './application/offline-choices';
@@ -21,6 +21,8 @@ export interface TournamentModule extends ServiceModule {
   tournaments: Tournaments;
   offline: OfflineChoices;
   scheduler: Scheduler;
+  /** Publishes `tournament.lifecycle`; its sweep republishes what a crash or outage left. */
+  outbox: LifecycleOutbox;
 }
 
 /**
@@ -36,7 +38,14 @@ export function createTournamentModule(
   const clock = adapters.clock ?? systemClock;
   const repository = new TournamentRepository(infrastructure.documents);
   const offlineRepository = new OfflineRepository(infrastructure.documents);
-  const outbox = new LifecycleOutbox(infrastructure.bus, repository, logger, offlineRepository);
+  const outbox = createLifecycleOutbox({
+    bus: infrastructure.bus,
+    repository,
+    offline: offlineRepository,
+    clock,
+    retryAfterMs: config.outboxRetryAfterMs,
+    logger,
+  });
   const tournaments = new Tournaments({
     repository,
     offline: offlineRepository,
@@ -57,17 +66,18 @@ export function createTournamentModule(
     clock,
     logger,
     pollMs: config.schedulerPollMs,
-    outboxRetryAfterMs: config.outboxRetryAfterMs,
   });
   return {
     components: [
       scheduler.component(),
+      outbox.component,
       gameEventsConsumer({ bus: infrastructure.bus, tournaments, logger }),
     ],
     registerRpc: tournamentRoutes({ tournaments, offline, clock }),
     tournaments,
     offline,
     scheduler,
+    outbox,
   };
 }
 

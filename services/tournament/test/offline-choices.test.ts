@@ -413,11 +413,11 @@ describe('offline choices on tournament.lifecycle (for the game engine)', () => 
         h.events.filter((event) => event.event.kind.case === 'offlineChoicesSaved');
       expect(offlineEvents()).toHaveLength(0);
       h.clock.advance(HOUR);
-      await h.module.scheduler.republishPendingEvents();
+      await h.module.outbox.sweep();
       await waitFor(() => offlineEvents().length === 1, 'the swept event');
       expect(offlineEvents()[0]!.id).toBe(`${tournamentId}:offline:bob`);
       // Published now: the next sweep has nothing to send.
-      await h.module.scheduler.republishPendingEvents();
+      await h.module.outbox.sweep();
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(offlineEvents()).toHaveLength(1);
     } finally {

@@ -82,7 +82,7 @@ describe('the scheduler', () => {
 
     h.clock.advance(MINUTE);
     expect(await h.module.scheduler.startDueTournaments()).toEqual([]);
-    await h.module.scheduler.republishPendingEvents();
+    await h.module.outbox.sweep();
     await settle();
     expect(eventsOfType(LIVE)).toHaveLength(1);
   });
@@ -134,17 +134,17 @@ describe('the scheduler', () => {
 
       broker.state.down = false;
       // Not before the retry delay, so an in-flight publish is not duplicated.
-      await h.module.scheduler.republishPendingEvents();
+      await h.module.outbox.sweep();
       await settle();
       expect(eventsOfType(LIVE)).toEqual([]);
 
       h.clock.advance(5_000);
-      expect(await h.module.scheduler.republishPendingEvents()).toBe(1);
+      expect(await h.module.outbox.sweep()).toBe(1);
       await waitFor(() => eventsOfType(LIVE).length === 1, 'the republished live event');
       expect(eventsOfType(LIVE)[0]!.id).toBe(`${tournamentId}:live`);
 
       h.clock.advance(5_000);
-      expect(await h.module.scheduler.republishPendingEvents()).toBe(0);
+      expect(await h.module.outbox.sweep()).toBe(0);
       await settle();
       expect(eventsOfType(LIVE)).toHaveLength(1);
     });
@@ -164,7 +164,7 @@ describe('the scheduler', () => {
       });
       broker.state.down = false;
       h.clock.advance(5_000);
-      expect(await h.module.scheduler.republishPendingEvents()).toBe(2);
+      expect(await h.module.outbox.sweep()).toBe(2);
       const afterCreation = () =>
         h.events.filter((e) => e.key === tournamentId && e.event.kind.case !== 'created');
       await waitFor(() => afterCreation().length === 2, 'the live and updated events');
@@ -186,7 +186,7 @@ describe('the scheduler', () => {
     });
     broker.state.down = false;
     h.clock.advance(5_000);
-    await h.module.scheduler.republishPendingEvents();
+    await h.module.outbox.sweep();
     await waitFor(
       () => h.events.some((e) => e.key === tournament!.id && e.event.kind.case === 'created'),
       'the created event',

@@ -1,5 +1,10 @@
-import type { EventBus, OutgoingMessage } from '@underdog/bus';
-import type { Logger } from '@underdog/kit';
+import {
+  createOutboxRelay,
+  type EventBus,
+  type OutboxRelay,
+  type OutgoingMessage,
+} from '@underdog/bus';
+import type { Clock, Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
   TournamentLifecycleEventSchema,
@@ -46,107 +51,130 @@ export function lifecycleMessage(publication: PendingPublication): OutgoingMessa
   });
 }
 
-/**
- * Publishes `tournament.lifecycle` events from the outbox kept in the tournament documents.
- * Each change writes its event into its document in the same atomic update; the event is then
- * published and cleared. If the process dies (or Kafka refuses) in between, the event stays
- * pending and `republishPending` sends it again later with the same `event-id`, so delivery is
- * at least once and consumers recognise a repeat.
- */
-export class LifecycleOutbox {
-  constructor(
-    private readonly bus: EventBus,
-    private readonly repository: TournamentRepository,
-    private readonly logger: Logger,
-    private readonly offline?: OfflineRepository,
-  ) {}
+/** `OfflineChoicesSaved` for a saved registration: the registration is its own outbox marker. */
+export interface OfflineChoicesPublication {
+  kind: 'offlineChoicesSaved';
+  saved: SavedRegistration;
+  occurredAt: Date;
+}
 
-  /**
-   * `OfflineChoicesSaved` for a saved registration (event id `<tournamentId>:offline:<userId>`),
-   * then the registration marked published; false leaves it for the sweep.
-   */
-  async publishOfflineChoices(saved: SavedRegistration, occurredAt: Date): Promise<boolean> {
-    const context = { tournamentId: saved.tournamentId, userId: saved.userId };
-    const event = create(TournamentLifecycleEventSchema, {
-      tournamentId: saved.tournamentId,
-      occurredAt: timestampFromDate(occurredAt),
-      kind: {
-        case: 'offlineChoicesSaved',
-        value: {
-          userId: saved.userId,
-          username: saved.username,
-          deviceId: saved.deviceId,
-          choices: saved.choices.map(({ roundNumber, selectedImageId }) => ({
-            roundNumber,
-            selectedImageId,
-          })),
-        },
+/** What the lifecycle outbox publishes: an event pending in a tournament, or offline choices. */
+export type LifecyclePublication = PendingPublication | OfflineChoicesPublication;
+
+export type LifecycleOutbox = OutboxRelay<LifecyclePublication>;
+
+/** How often (real time) a replica looks for events left pending by a crash or a Kafka outage. */
+const SWEEP_EVERY_MS = 1_000;
+/** Pending items of each kind per sweep; more wait for the next one. */
+const SWEEP_LIMIT = 100;
+
+function offlineChoicesMessage({ saved, occurredAt }: OfflineChoicesPublication): OutgoingMessage {
+  const event = create(TournamentLifecycleEventSchema, {
+    tournamentId: saved.tournamentId,
+    occurredAt: timestampFromDate(occurredAt),
+    kind: {
+      case: 'offlineChoicesSaved',
+      value: {
+        userId: saved.userId,
+        username: saved.username,
+        deviceId: saved.deviceId,
+        choices: saved.choices.map(({ roundNumber, selectedImageId }) => ({
+          roundNumber,
+          selectedImageId,
+        })),
       },
-    });
-    try {
-      await this.bus.publish(topics.tournamentLifecycle.name, [
-        encodeEvent(TournamentLifecycleEventSchema, event, {
-          key: saved.tournamentId,
-          id: `${saved.tournamentId}:offline:${saved.userId}`,
-        }),
-      ]);
-    } catch (error) {
-      this.logger.warn(
-        { ...context, err: error },
-        'offline choices event not published; will retry',
-      );
-      return false;
-    }
-    await this.offline
-      ?.markPublished(saved.tournamentId, saved.userId)
-      .catch((error: unknown) =>
-        this.logger.warn({ ...context, err: error }, 'published offline choices not marked'),
-      );
-    return true;
-  }
+    },
+  });
+  return encodeEvent(TournamentLifecycleEventSchema, event, {
+    key: saved.tournamentId,
+    id: `${saved.tournamentId}:offline:${saved.userId}`,
+  });
+}
 
-  /** True once the bus has the event; false leaves it pending for the next sweep. */
-  async publish(publication: PendingPublication): Promise<boolean> {
-    const { kind, event, tournament } = publication;
-    const context = { tournamentId: tournament.id, eventKind: kind, eventId: event.id };
-    try {
-      await this.bus.publish(topics.tournamentLifecycle.name, [lifecycleMessage(publication)]);
-    } catch (error) {
-      this.logger.warn({ ...context, err: error }, 'lifecycle event not published; will retry');
-      return false;
-    }
-    try {
-      if (kind === 'deleted') await this.repository.purge(tournament.id);
-      else await this.repository.clearPending(tournament.id, kind, event.id);
-    } catch (error) {
-      // Still marked pending: the sweep publishes it once more, with the same event id.
-      this.logger.warn({ ...context, err: error }, 'published lifecycle event not cleared');
-    }
-    this.logger.info(context, 'lifecycle event published');
-    return true;
+function logContext(publication: LifecyclePublication): Record<string, unknown> {
+  if (publication.kind === 'offlineChoicesSaved') {
+    return { tournamentId: publication.saved.tournamentId, userId: publication.saved.userId };
   }
+  const { kind, event, tournament } = publication;
+  return { tournamentId: tournament.id, eventKind: kind, eventId: event.id };
+}
 
-  /** Publishes, oldest first, every event still pending since before `before`. */
-  async republishPending(before: Date, limit = 100): Promise<number> {
-    const pending = (
-      await Promise.all(kinds.map((kind) => this.repository.pendingSince(kind, before, limit)))
+export interface LifecycleOutboxOptions {
+  bus: EventBus;
+  repository: TournamentRepository;
+  offline: OfflineRepository;
+  clock: Clock;
+  /** How old a pending item must be before the sweep publishes it again. */
+  retryAfterMs: number;
+  logger: Logger;
+}
+
+/**
+ * `tournament.lifecycle` on the one outbox relay (`@underdog/bus` `createOutboxRelay`). Each
+ * change writes its event into its tournament document in the same atomic update
+ * (`pendingEvents.<kind>`); `publishNow` then publishes it and clears it (a deleted tournament
+ * is purged). A saved offline registration is its own marker (`published: false`), published
+ * as `OfflineChoicesSaved` (event id `<tournamentId>:offline:<userId>`) and marked published.
+ * If the process dies (or Kafka refuses) in between, the item stays pending and the sweep
+ * (every second) sends items older than `retryAfterMs` again, events oldest first, with the same
+ * `event-id`, so delivery is at least once and consumers recognise a repeat.
+ */
+export function createLifecycleOutbox(options: LifecycleOutboxOptions): LifecycleOutbox {
+  const { bus, repository, offline, clock, logger } = options;
+
+  async function pending(): Promise<LifecyclePublication[]> {
+    const before = new Date(clock.now().getTime() - options.retryAfterMs);
+    const events = (
+      await Promise.all(kinds.map((kind) => repository.pendingSince(kind, before, SWEEP_LIMIT)))
     )
       .flat()
       .sort((a, b) => a.event.occurredAt.getTime() - b.event.occurredAt.getTime());
-    let published = 0;
-    for (const publication of pending) {
-      if (await this.publish(publication)) published += 1;
-    }
-    const registrations = (await this.offline?.unpublishedSince(before, limit)) ?? [];
-    for (const registration of registrations) {
-      if (await this.publishOfflineChoices(registration, before)) published += 1;
-    }
-    if (pending.length > 0) {
-      this.logger.warn(
-        { pending: pending.length, published },
-        'republished pending lifecycle events',
-      );
-    }
-    return published;
+    const registrations = await offline.unpublishedSince(before, SWEEP_LIMIT);
+    return [
+      ...events,
+      ...registrations.map((saved): OfflineChoicesPublication => ({
+        kind: 'offlineChoicesSaved',
+        saved,
+        occurredAt: before,
+      })),
+    ];
   }
+
+  async function publish(publication: LifecyclePublication): Promise<void> {
+    if (publication.kind === 'offlineChoicesSaved') {
+      await bus.publish(topics.tournamentLifecycle.name, [offlineChoicesMessage(publication)]);
+      return;
+    }
+    await bus.publish(topics.tournamentLifecycle.name, [lifecycleMessage(publication)]);
+    logger.info(logContext(publication), 'lifecycle event published');
+  }
+
+  async function markDone(publication: LifecyclePublication): Promise<void> {
+    switch (publication.kind) {
+      case 'offlineChoicesSaved':
+        return offline.markPublished(publication.saved.tournamentId, publication.saved.userId);
+      case 'deleted':
+        return repository.purge(publication.tournament.id);
+      case 'created':
+      case 'updated':
+      case 'live':
+      case 'finished':
+        return repository.clearPending(
+          publication.tournament.id,
+          publication.kind,
+          publication.event.id,
+        );
+    }
+  }
+
+  return createOutboxRelay({
+    name: 'tournament-lifecycle-outbox',
+    what: 'lifecycle event',
+    intervalMs: SWEEP_EVERY_MS,
+    pending,
+    publish,
+    markDone,
+    logContext,
+    logger,
+  });
 }

@@ -78,10 +78,11 @@ export class OfflineChoices {
     }
     this.deps.logger.info({ tournamentId, userId }, 'offline choices saved');
     // After the save: a failure here leaves the registration unpublished for the sweep.
-    await this.deps.outbox?.publishOfflineChoices(
-      { tournamentId, userId, username, deviceId: deviceId ?? '', choices },
-      now,
-    );
+    await this.deps.outbox?.publishNow({
+      kind: 'offlineChoicesSaved',
+      saved: { tournamentId, userId, username, deviceId: deviceId ?? '', choices },
+      occurredAt: now,
+    });
     return { choices, tournament: counted };
   }
 

@@ -10,26 +10,21 @@ export interface SchedulerOptions {
   logger: Logger;
   /** How often to look for tournaments whose start has come. */
   pollMs: number;
-  /** How old a pending lifecycle event must be before the sweep publishes it again. */
-  outboxRetryAfterMs: number;
 }
 
 /** Due tournaments started per pass; more wait for the next one, a poll interval later. */
 const BATCH = 100;
-/** How often (real time) a replica looks for events left pending by a crash or a Kafka outage. */
-const SWEEP_EVERY_MS = 1_000;
 
 /**
  * Moves tournaments from upcoming to live at `startAt`, by the server clock, exactly once
  * however many replicas run it: each polls, and the conditional update lets one replica win
  * each tournament. Only the winner publishes TournamentLive, whose event id
- * (`<tournament id>:live`) is the same if the outbox sweep has to publish it again.
+ * (`<tournament id>:live`) is the same if the outbox's sweep has to publish it again.
  */
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private pass: Promise<void> | undefined;
   private running = false;
-  private lastSweep = 0;
 
   constructor(private readonly options: SchedulerOptions) {}
 
@@ -46,16 +41,10 @@ export class Scheduler {
         { tournamentId: id, lagMs: now.getTime() - tournament.startAt.getTime() },
         'tournament is live',
       );
-      await outbox.publish({ kind: 'live', event: live, tournament });
+      await outbox.publishNow({ kind: 'live', event: live, tournament });
       started.push(tournament);
     }
     return started;
-  }
-
-  /** Publishes lifecycle events still pending after the retry delay. */
-  async republishPendingEvents(): Promise<number> {
-    const before = new Date(this.options.clock.now().getTime() - this.options.outboxRetryAfterMs);
-    return this.options.outbox.republishPending(before);
   }
 
   component(): Component {
@@ -78,10 +67,6 @@ export class Scheduler {
   private async runPass(): Promise<void> {
     try {
       await this.startDueTournaments();
-      if (Date.now() - this.lastSweep >= SWEEP_EVERY_MS) {
-        this.lastSweep = Date.now();
-        await this.republishPendingEvents();
-      }
     } catch (error) {
       this.options.logger.error({ err: error }, 'scheduler pass failed');
     } finally {

@@ -54,7 +54,7 @@ export class Tournaments {
     };
     const created = newEvent(now);
     await this.deps.repository.insert(tournament, created);
-    await this.deps.outbox.publish({ kind: 'created', event: created, tournament });
+    await this.deps.outbox.publishNow({ kind: 'created', event: created, tournament });
     this.deps.logger.info({ tournamentId: tournament.id }, 'tournament created');
     return tournament;
   }
@@ -77,7 +77,7 @@ export class Tournaments {
         updated,
       );
       if (tournament) {
-        await this.deps.outbox.publish({ kind: 'updated', event: updated, tournament });
+        await this.deps.outbox.publishNow({ kind: 'updated', event: updated, tournament });
         this.deps.logger.info({ tournamentId: id }, 'tournament updated');
         return tournament;
       }
@@ -93,7 +93,7 @@ export class Tournaments {
       const deleted = newEvent(now);
       const tournament = await this.deps.repository.markDeleted(id, now, deleted);
       if (tournament) {
-        await this.deps.outbox.publish({ kind: 'deleted', event: deleted, tournament });
+        await this.deps.outbox.publishNow({ kind: 'deleted', event: deleted, tournament });
         await this.deps.offline.deleteForTournament(id);
         this.deps.logger.info({ tournamentId: id }, 'tournament deleted');
         return;
@@ -129,7 +129,7 @@ export class Tournaments {
     const finished: PendingEvent = { id: `${id}:finished`, occurredAt: now };
     const tournament = await this.deps.repository.finishIfLive(id, now, finished);
     if (tournament) {
-      await this.deps.outbox.publish({ kind: 'finished', event: finished, tournament });
+      await this.deps.outbox.publishNow({ kind: 'finished', event: finished, tournament });
       this.deps.logger.info({ tournamentId: id }, 'tournament finished');
     }
     return tournament;
