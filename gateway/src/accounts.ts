@@ -5,7 +5,7 @@ import { appErrorFromRpc } from '@underdog/rpc';
 import type { GatewayClients } from './clients';
 import type { RateLimits } from './config';
 import type { RateLimitBucket, RateLimiter } from './rate-limiter';
-import { notAuthenticated, type Caller, type SignedIn } from './session';
+import { notAuthenticated, type RequestOrigin, type SignedIn } from './session';
 import { toUserView, type UserView } from './users';
 
 export interface RegisterInput {
@@ -50,25 +50,25 @@ export class Accounts {
   ) {}
 
   /** The signed-in user, or null for a visitor. */
-  async me(caller: Caller): Promise<UserView | null> {
-    const signedIn = await caller.session.current();
+  async me(origin: RequestOrigin): Promise<UserView | null> {
+    const signedIn = await origin.session.current();
     return signedIn ? toUserView(signedIn.user) : null;
   }
 
   /** The signed-in user; 401 for a visitor. */
-  async currentUser(caller: Caller): Promise<UserView> {
-    return toUserView((await caller.session.require()).user);
+  async currentUser(origin: RequestOrigin): Promise<UserView> {
+    return toUserView((await origin.session.require()).user);
   }
 
   async register(
-    caller: Caller,
+    origin: RequestOrigin,
     input: RegisterInput,
   ): Promise<{ message: string; user: UserView }> {
-    await this.limiter.take([this.ipBucket('register', caller, this.limits.registrationsPerIp)]);
+    await this.limiter.take([this.ipBucket('register', origin, this.limits.registrationsPerIp)]);
     const response = await call(
-      this.clients.auth.register({ ...input, deviceId: caller.deviceId }),
+      this.clients.auth.register({ ...input, deviceId: origin.deviceId }),
     );
-    const user = await this.startSession(caller, response);
+    const user = await this.startSession(origin, response);
     return { message: response.message, user };
   }
 
@@ -78,21 +78,21 @@ export class Accounts {
    * cannot overrun the limit, and once it is reached the answer is the same 429 whether or not
    * the password was right.
    */
-  async login(caller: Caller, input: LoginInput): Promise<UserView> {
-    const response = await this.throttleLoginFailures(caller, input.email, () =>
-      this.clients.auth.login({ ...input, deviceId: caller.deviceId }),
+  async login(origin: RequestOrigin, input: LoginInput): Promise<UserView> {
+    const response = await this.throttleLoginFailures(origin, input.email, () =>
+      this.clients.auth.login({ ...input, deviceId: origin.deviceId }),
     );
-    return this.startSession(caller, response);
+    return this.startSession(origin, response);
   }
 
-  async logout(caller: Caller): Promise<void> {
-    const sessionId = caller.session.cookieSessionId;
+  async logout(origin: RequestOrigin): Promise<void> {
+    const sessionId = origin.session.cookieSessionId;
     if (sessionId) await this.endSession(sessionId);
-    caller.session.ended();
+    origin.session.ended();
   }
 
-  async updateProfile(caller: Caller, input: { displayName: string }): Promise<UserView> {
-    const { user } = await this.withSession(caller, (sessionId) =>
+  async updateProfile(origin: RequestOrigin, input: { displayName: string }): Promise<UserView> {
+    const { user } = await this.withSession(origin, (sessionId) =>
       this.clients.auth.updateProfile({ sessionId, displayName: input.displayName }),
     );
     return toUserView(required(user, 'user'));
@@ -102,12 +102,12 @@ export class Accounts {
    * The verified user for the caller's own session (and the link's holder); null when a code
    * was sent with an e-mail and no session of that account: a visitor learns nothing of it.
    */
-  async verifyEmail(caller: Caller, input: VerifyEmailInput): Promise<UserView | null> {
+  async verifyEmail(origin: RequestOrigin, input: VerifyEmailInput): Promise<UserView | null> {
     // A stale cookie is dropped here, so a code sent with an e-mail still reaches that account.
-    const signedIn = await caller.session.current();
+    const signedIn = await origin.session.current();
     const account = signedIn?.user.email ?? ('email' in input ? input.email : undefined);
     await this.limiter.take([
-      this.ipBucket('verify', caller, this.limits.verificationsPerIp),
+      this.ipBucket('verify', origin, this.limits.verificationsPerIp),
       ...(account ? [accountBucket('verify', account, this.limits.verificationsPerAccount)] : []),
     ]);
     const proof: VerifyEmailRequest['proof'] =
@@ -115,7 +115,7 @@ export class Accounts {
         ? { case: 'token', value: input.token }
         : { case: 'code', value: input.code };
     const { user } = await this.guardSession(
-      caller,
+      origin,
       this.clients.auth.verifyEmail({
         proof,
         sessionId: signedIn?.sessionId ?? '',
@@ -123,12 +123,12 @@ export class Accounts {
       }),
     );
     if (!user) return null;
-    if (signedIn && signedIn.user.id === user.id) caller.session.refreshed(user);
+    if (signedIn && signedIn.user.id === user.id) origin.session.refreshed(user);
     return toUserView(user);
   }
 
-  async resendVerification(caller: Caller, input: { email: string }): Promise<string> {
-    await this.limiter.take([this.ipBucket('resend', caller, this.limits.resendsPerIp)]);
+  async resendVerification(origin: RequestOrigin, input: { email: string }): Promise<string> {
+    await this.limiter.take([this.ipBucket('resend', origin, this.limits.resendsPerIp)]);
     const { message } = await call(this.clients.auth.resendVerification({ email: input.email }));
     return message;
   }
@@ -138,15 +138,15 @@ export class Accounts {
    * every other one). Wrong current passwords count as login failures of the account, so a
    * borrowed session cannot be used to guess the password.
    */
-  async changePassword(caller: Caller, input: ChangePasswordInput): Promise<string> {
-    const signedIn = await caller.session.require();
+  async changePassword(origin: RequestOrigin, input: ChangePasswordInput): Promise<string> {
+    const signedIn = await origin.session.require();
     const { session } = await this.guardSession(
-      caller,
-      this.throttleLoginFailures(caller, signedIn.user.email, () =>
+      origin,
+      this.throttleLoginFailures(origin, signedIn.user.email, () =>
         this.clients.auth.changePassword({ sessionId: signedIn.sessionId, ...input }),
       ),
     );
-    caller.session.started(required(session, 'session').id, signedIn.user);
+    origin.session.started(required(session, 'session').id, signedIn.user);
     return 'Password changed';
   }
 
@@ -163,13 +163,13 @@ export class Accounts {
   }
 
   private async throttleLoginFailures<T>(
-    caller: Caller,
+    origin: RequestOrigin,
     email: string,
     attempt: () => Promise<T>,
   ): Promise<T> {
     const slots = await this.limiter.take([
       accountBucket('login', email, this.limits.loginFailuresPerAccount),
-      this.ipBucket('login', caller, this.limits.loginFailuresPerIp),
+      this.ipBucket('login', origin, this.limits.loginFailuresPerIp),
     ]);
     try {
       const result = await call(attempt());
@@ -186,14 +186,14 @@ export class Accounts {
    * a login the old cookie is worth nothing, whoever holds a copy of it.
    */
   private async startSession(
-    caller: Caller,
+    origin: RequestOrigin,
     response: { user?: SignedIn['user'] | undefined; session?: { id: string } | undefined },
   ): Promise<UserView> {
     const user = required(response.user, 'user');
     const session = required(response.session, 'session');
-    const previous = caller.session.cookieSessionId;
+    const previous = origin.session.cookieSessionId;
     if (previous && previous !== session.id) await this.endSession(previous);
-    caller.session.started(session.id, user);
+    origin.session.started(session.id, user);
     return toUserView(user);
   }
 
@@ -206,26 +206,33 @@ export class Accounts {
     }
   }
 
-  private async withSession<T>(caller: Caller, run: (sessionId: string) => Promise<T>): Promise<T> {
-    const { sessionId } = await caller.session.require();
-    return this.guardSession(caller, run(sessionId));
+  private async withSession<T>(
+    origin: RequestOrigin,
+    run: (sessionId: string) => Promise<T>,
+  ): Promise<T> {
+    const { sessionId } = await origin.session.require();
+    return this.guardSession(origin, run(sessionId));
   }
 
   /** A call made with the caller's session: if the auth service has forgotten it, 401. */
-  private async guardSession<T>(caller: Caller, pending: Promise<T>): Promise<T> {
+  private async guardSession<T>(origin: RequestOrigin, pending: Promise<T>): Promise<T> {
     try {
       return await call(pending);
     } catch (error) {
       if (error instanceof AppError && error.reason === 'NO_SESSION') {
-        caller.session.ended();
+        origin.session.ended();
         throw notAuthenticated();
       }
       throw error;
     }
   }
 
-  private ipBucket(action: string, caller: Caller, rule: RateLimitBucket['rule']): RateLimitBucket {
-    return { key: `${action}:ip:${caller.ip}`, rule };
+  private ipBucket(
+    action: string,
+    origin: RequestOrigin,
+    rule: RateLimitBucket['rule'],
+  ): RateLimitBucket {
+    return { key: `${action}:ip:${origin.ip}`, rule };
   }
 }
 

@@ -1,6 +1,6 @@
 import { ActorSchema, create, type Actor } from '@underdog/proto';
 import { appErrorFromRpc } from '@underdog/rpc';
-import { notAuthenticated, type Caller } from './session';
+import { notAuthenticated, type RequestOrigin } from './session';
 import { roleName } from './users';
 
 /**
@@ -8,13 +8,13 @@ import { roleName } from './users';
  * session, or a visitor (empty user id and role), with the request's `X-Device-ID` either way.
  * The services enforce roles, verification and windows on it; the gateway only resolves it.
  */
-export async function actorOf(caller: Caller): Promise<Actor> {
-  const user = (await caller.session.current())?.user;
+export async function actorOf(origin: RequestOrigin): Promise<Actor> {
+  const user = (await origin.session.current())?.user;
   return create(ActorSchema, {
     userId: user?.id ?? '',
     role: user ? roleName(user.role) : '',
     isEmailVerified: user?.isEmailVerified ?? false,
-    deviceId: caller.deviceId,
+    deviceId: origin.deviceId,
     username: user?.username ?? '',
   });
 }

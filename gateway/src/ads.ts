@@ -1,7 +1,7 @@
 import { timestampDate, type Advertisement } from '@underdog/proto';
 import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
-import type { Caller } from './session';
+import type { RequestOrigin } from './session';
 
 /** An advertisement as both edges show it: the REST JSON and the GraphQL `Advertisement` type. */
 export interface AdvertisementView {
@@ -70,42 +70,45 @@ export class Advertisements {
   constructor(private readonly clients: Pick<GatewayClients, 'ads'>) {}
 
   /** The active ads of one position, oldest first (the client shows the first); for anyone. */
-  async listActive(caller: Caller, position: string): Promise<AdvertisementView[]> {
-    return this.list(caller, position);
+  async listActive(origin: RequestOrigin, position: string): Promise<AdvertisementView[]> {
+    return this.list(origin, position);
   }
 
   /** Every ad, active or not, newest first: the admin dashboard. */
-  async listAll(caller: Caller): Promise<AdvertisementView[]> {
-    return this.list(caller, undefined);
+  async listAll(origin: RequestOrigin): Promise<AdvertisementView[]> {
+    return this.list(origin, undefined);
   }
 
-  async create(caller: Caller, input: NewAdvertisementInput): Promise<AdvertisementView> {
+  async create(origin: RequestOrigin, input: NewAdvertisementInput): Promise<AdvertisementView> {
     const { advertisement } = await delegate(
-      this.clients.ads.createAdvertisement({ actor: await actorOf(caller), ...input }),
+      this.clients.ads.createAdvertisement({ actor: await actorOf(origin), ...input }),
     );
     return toAdvertisementView(required(advertisement));
   }
 
   async update(
-    caller: Caller,
+    origin: RequestOrigin,
     id: string,
     input: AdvertisementChangesInput,
   ): Promise<AdvertisementView> {
     const { advertisement } = await delegate(
-      this.clients.ads.updateAdvertisement({ actor: await actorOf(caller), id, ...input }),
+      this.clients.ads.updateAdvertisement({ actor: await actorOf(origin), id, ...input }),
     );
     return toAdvertisementView(required(advertisement));
   }
 
-  async delete(caller: Caller, id: string): Promise<void> {
-    await delegate(this.clients.ads.deleteAdvertisement({ actor: await actorOf(caller), id }));
+  async delete(origin: RequestOrigin, id: string): Promise<void> {
+    await delegate(this.clients.ads.deleteAdvertisement({ actor: await actorOf(origin), id }));
   }
 
   /** An absent position asks the ads service for every ad, which it allows admins only. */
-  private async list(caller: Caller, position: string | undefined): Promise<AdvertisementView[]> {
+  private async list(
+    origin: RequestOrigin,
+    position: string | undefined,
+  ): Promise<AdvertisementView[]> {
     const { advertisements } = await delegate(
       this.clients.ads.listAdvertisements({
-        actor: await actorOf(caller),
+        actor: await actorOf(origin),
         displayPosition: position,
       }),
     );

@@ -13,7 +13,7 @@ import type { LiveStore } from '@underdog/store';
 import { Accounts } from './accounts';
 import { Advertisements } from './ads';
 import { benchmarkRouter } from './benchmark';
-import { Callers } from './callers';
+import { RequestOrigins } from './request-origins';
 import type { GatewayClients } from './clients';
 import type { GatewaySettings } from './config';
 import { requireCsrfSafeMutation } from './csrf';
@@ -28,7 +28,7 @@ import { defaultRealtimeLimits, type LiveGamePort, type RealtimeLimits } from '.
 import { WsEndpoint } from './realtime/ws-endpoint';
 import { createRestRouter } from './rest';
 import { securityHeaders } from './security-headers';
-import { SessionCookie, type Caller } from './session';
+import { SessionCookie, type RequestOrigin } from './session';
 import { Tournaments } from './tournaments';
 import { webAppRouter } from './web-app';
 import { attachWebSockets } from './websockets';
@@ -64,7 +64,7 @@ export interface Gateway {
   /** The live game's join/vote/snapshot functions, the ones both edges call (the demo bots too). */
   games: Games;
   /** The caller of a session this process holds itself (the standalone demo's bots). */
-  callerOfSession(sessionId: string, deviceId: string): Caller;
+  originOfSession(sessionId: string, deviceId: string): RequestOrigin;
   /**
    * The HTTP listener as a lifecycle component, with the `/graphql` and `/ws` WebSocket
    * endpoints on the same server and the real-time consumer. Starting joins the consumer group
@@ -76,7 +76,7 @@ export interface Gateway {
 /** The gateway, the same in both run modes; only the clients and the store differ. */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { logger, clients, settings } = options;
-  const callers = new Callers(clients.auth, new SessionCookie(settings.cookieSecure));
+  const origins = new RequestOrigins(clients.auth, new SessionCookie(settings.cookieSecure));
   const accounts = new Accounts(clients, new RateLimiter(options.store), settings.rateLimits);
   const tournaments = new Tournaments(clients);
   const advertisements = new Advertisements(clients);
@@ -101,7 +101,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const liveGames: LiveGamePort = options.games ?? games;
   const graphql = await createGraphQLEndpoint({
     logger,
-    callers,
+    origins,
     services: { accounts, tournaments, advertisements, records, games, clients },
     introspection: settings.introspection,
     suggestions: settings.suggestions,
@@ -111,7 +111,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   const ws = new WsEndpoint({
     logger,
-    callers,
+    origins,
     limits,
     metrics,
     listTournaments,
@@ -146,18 +146,18 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       tournaments,
       advertisements,
       records,
-      callers,
+      origins,
       devMailbox: settings.devMailbox,
     }),
   );
-  if (settings.benchmarkSeed) app.use(benchmarkRouter({ clients, callers }));
+  if (settings.benchmarkSeed) app.use(benchmarkRouter({ clients, origins }));
   app.all('/graphql', graphql.http);
   if (options.webRoot) app.use(webAppRouter(options.webRoot));
   finishHttpApp(app, logger);
 
   return {
     games,
-    callerOfSession: (sessionId, deviceId) => callers.fromSession(sessionId, deviceId),
+    originOfSession: (sessionId, deviceId) => origins.fromSession(sessionId, deviceId),
     app,
     realtime: { hub, ws, feeds: graphql.feeds },
     listen(listenOptions) {

@@ -3,7 +3,7 @@ import { ActorSchema, create } from '@underdog/proto';
 import { Router } from 'express';
 import { z } from 'zod';
 import { delegate } from './actors';
-import type { Callers } from './callers';
+import type { RequestOrigins } from './request-origins';
 import type { GatewayClients } from './clients';
 import { roleName } from './users';
 import { parseBody } from './validation';
@@ -35,11 +35,11 @@ const JOINS_AT_ONCE = 64;
  */
 export function benchmarkRouter(deps: {
   clients: Pick<GatewayClients, 'auth' | 'game'>;
-  callers: Callers;
+  origins: RequestOrigins;
 }): Router {
   const router = Router();
   router.post('/api/benchmark/players', async (req, res) => {
-    const { user } = await deps.callers.fromHttp(req, res).session.require();
+    const { user } = await deps.origins.fromHttp(req, res).session.require();
     if (roleName(user.role) !== 'admin') {
       throw new AppError('FORBIDDEN', 'Admin access required', { reason: 'ADMIN_ONLY' });
     }
@@ -72,7 +72,7 @@ export function benchmarkRouter(deps: {
         );
       }
     }
-    res.json({ cookieName: deps.callers.cookie.name, players });
+    res.json({ cookieName: deps.origins.cookie.name, players });
   });
   return router;
 }

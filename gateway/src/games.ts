@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { EventBus } from '@underdog/bus';
-import { AppError, isAppError, type Logger, type Registry } from '@underdog/kit';
+import { AppError, commonErrors, isAppError, type Logger, type Registry } from '@underdog/kit';
 import {
   TOTAL_ROUNDS,
   VOTING_GRACE_MS,
@@ -25,7 +25,7 @@ import { Counter, Histogram, type Metric } from 'prom-client';
 import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
 import { DEFAULT_VOTE_ACK_MARGIN_MS } from './config';
-import type { Caller } from './session';
+import type { RequestOrigin } from './session';
 
 /** A vote as a client submits it; the same answer acknowledges it. */
 export interface VoteInput {
@@ -72,10 +72,6 @@ const refusals: Record<Refusal, () => AppError> = {
 };
 
 export const gameErrors = {
-  notVerified: () =>
-    new AppError('FORBIDDEN', 'Please verify your email address first', {
-      reason: 'NOT_VERIFIED',
-    }),
   invalidImage: (round: number) =>
     new AppError('BAD_REQUEST', `That image is not one of round ${round}'s images`, {
       reason: 'INVALID_IMAGE',
@@ -170,17 +166,17 @@ export class Games {
   }
 
   /** Verified users, while the tournament is upcoming or before round 1's voting ends. */
-  async join(caller: Caller, tournamentId: string): Promise<PlayerView> {
+  async join(origin: RequestOrigin, tournamentId: string): Promise<PlayerView> {
     const { player } = await delegate(
-      this.deps.clients.game.joinTournament({ actor: await actorOf(caller), tournamentId }),
+      this.deps.clients.game.joinTournament({ actor: await actorOf(origin), tournamentId }),
     );
     return player ?? create(PlayerViewSchema);
   }
 
   /** The game's snapshot, with the caller's own view when signed in. */
-  async liveGame(caller: Caller, tournamentId: string): Promise<LiveGame> {
+  async liveGame(origin: RequestOrigin, tournamentId: string): Promise<LiveGame> {
     const { game } = await delegate(
-      this.deps.clients.game.getLiveGame({ actor: await actorOf(caller), tournamentId }),
+      this.deps.clients.game.getLiveGame({ actor: await actorOf(origin), tournamentId }),
     );
     if (!game) throw new Error('the game engine answered without a game');
     return game;
@@ -192,10 +188,10 @@ export class Games {
    * is counted exactly once. A first vote in round 1 joins the caller (server rules). Refusals
    * are AppErrors with a stable reason.
    */
-  async vote(caller: Caller, vote: VoteInput): Promise<VoteInput> {
+  async vote(origin: RequestOrigin, vote: VoteInput): Promise<VoteInput> {
     const started = performance.now();
     try {
-      const answer = await this.admitAndProduce(caller, vote);
+      const answer = await this.admitAndProduce(origin, vote);
       this.metrics.accepted.inc();
       return answer;
     } catch (error) {
@@ -206,9 +202,9 @@ export class Games {
     }
   }
 
-  private async admitAndProduce(caller: Caller, vote: VoteInput): Promise<VoteInput> {
-    const { user } = await caller.session.require();
-    if (!user.isEmailVerified) throw gameErrors.notVerified();
+  private async admitAndProduce(origin: RequestOrigin, vote: VoteInput): Promise<VoteInput> {
+    const { user } = await origin.session.require();
+    if (!user.isEmailVerified) throw commonErrors.emailNotVerified();
     const { tournamentId, roundNumber, imageId } = vote;
     if (!Number.isInteger(roundNumber) || roundNumber < 1 || roundNumber > TOTAL_ROUNDS) {
       throw gameErrors.invalidRound();
@@ -220,14 +216,14 @@ export class Games {
       this.deps.store.run(
         admitVote,
         [keys.state, keys.players, keys.alive, keys.devices, keys.reserved(roundNumber)],
-        [user.id, roundNumber, imageId, now, caller.deviceId],
+        [user.id, roundNumber, imageId, now, origin.deviceId],
       );
     let castAt = this.now();
     let reply = await admit(castAt);
     if (reply === 'NOT_PARTICIPANT' && roundNumber === 1) {
       // Joining by a first vote: the engine checks the window, verification and the device.
       // Too late to join means the voter is simply not a participant.
-      await this.join(caller, tournamentId).catch((error: unknown) => {
+      await this.join(origin, tournamentId).catch((error: unknown) => {
         throw isAppError(error) && error.reason === 'JOIN_CLOSED'
           ? refusals.NOT_PARTICIPANT()
           : error;
@@ -257,7 +253,7 @@ export class Games {
           roundNumber,
           imageId,
           castAt: timestampFromDate(new Date(castAt)),
-          deviceId: caller.deviceId,
+          deviceId: origin.deviceId,
         },
       },
     });

@@ -3,7 +3,7 @@ export { createGatewayClients, type GatewayClients, type GatewayEndpoints } from
 export { gatewaySettings, type GatewaySettings } from './config';
 export { Games, type VoteInput } from './games';
 export { isWebRoot } from './web-app';
-export type { Caller } from './session';
+export type { RequestOrigin } from './session';
 export {
   createGatewayModule,
   gatewayService,

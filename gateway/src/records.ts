@@ -7,7 +7,7 @@ import {
 } from '@underdog/proto';
 import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
-import type { Caller } from './session';
+import type { RequestOrigin } from './session';
 import type { Tournaments, TournamentView } from './tournaments';
 
 /** A finished game's winner as the records show it; null (or absent in history) without one. */
@@ -82,8 +82,8 @@ export class GameRecordsReads {
   ) {}
 
   /** Public. 404 TOURNAMENT_NOT_FOUND for an unknown tournament. */
-  async statistics(caller: Caller, tournamentId: string): Promise<TournamentStatisticsView> {
-    const actor = await actorOf(caller);
+  async statistics(origin: RequestOrigin, tournamentId: string): Promise<TournamentStatisticsView> {
+    const actor = await actorOf(origin);
     const [tournament, { statistics }] = await Promise.all([
       this.tournaments.get(tournamentId),
       delegate(this.clients.game.getTournamentStatistics({ actor, tournamentId })),
@@ -111,18 +111,18 @@ export class GameRecordsReads {
   }
 
   /** Admin only: finished games, the most recently ended first. */
-  async history(caller: Caller): Promise<TournamentHistoryItemView[]> {
+  async history(origin: RequestOrigin): Promise<TournamentHistoryItemView[]> {
     const { items } = await delegate(
-      this.clients.game.listTournamentHistory({ actor: await actorOf(caller) }),
+      this.clients.game.listTournamentHistory({ actor: await actorOf(origin) }),
     );
     return items.map(toHistoryItemView);
   }
 
   /** Admin only. 404 TOURNAMENT_NOT_FOUND for an unknown tournament. */
-  async details(caller: Caller, tournamentId: string): Promise<TournamentDetailsView> {
+  async details(origin: RequestOrigin, tournamentId: string): Promise<TournamentDetailsView> {
     // The admin check first, so a non-admin learns nothing about which tournaments exist.
     const { details } = await delegate(
-      this.clients.game.getTournamentDetails({ actor: await actorOf(caller), tournamentId }),
+      this.clients.game.getTournamentDetails({ actor: await actorOf(origin), tournamentId }),
     );
     const tournament = await this.tournaments.get(tournamentId);
     if (!details) {

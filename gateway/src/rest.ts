@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Accounts } from './accounts';
 import { advertisementDeletedMessage, type Advertisements } from './ads';
-import type { Callers } from './callers';
+import type { RequestOrigins } from './request-origins';
 import type { GatewayClients } from './clients';
 import {
   advertisementChangesInput,
@@ -27,7 +27,7 @@ export interface RestOptions {
   tournaments: Tournaments;
   advertisements: Advertisements;
   records: GameRecordsReads;
-  callers: Callers;
+  origins: RequestOrigins;
   /** Serve `GET /api/dev/mailbox` (never in production). */
   devMailbox: boolean;
 }
@@ -43,43 +43,43 @@ export function createRestRouter({
   tournaments,
   advertisements,
   records,
-  callers,
+  origins,
   devMailbox,
 }: RestOptions): Router {
   const router = Router();
-  const caller = (req: Request, res: Response) => callers.fromHttp(req, res);
+  const origin = (req: Request, res: Response) => origins.fromHttp(req, res);
 
   router.get('/api/time', async (_req, res) => {
     res.json({ serverTime: await serverTime(clients) });
   });
 
   router.get('/api/user', async (req, res) => {
-    res.json(await accounts.currentUser(caller(req, res)));
+    res.json(await accounts.currentUser(origin(req, res)));
   });
   router.post('/api/register', async (req, res) => {
-    res.json(await accounts.register(caller(req, res), parseBody(registerInput, req.body)));
+    res.json(await accounts.register(origin(req, res), parseBody(registerInput, req.body)));
   });
   router.post('/api/login', async (req, res) => {
-    res.json(await accounts.login(caller(req, res), parseBody(loginInput, req.body)));
+    res.json(await accounts.login(origin(req, res), parseBody(loginInput, req.body)));
   });
   router.post('/api/logout', async (req, res) => {
-    await accounts.logout(caller(req, res));
+    await accounts.logout(origin(req, res));
     res.json({ message: 'Logged out' });
   });
   router.put('/api/user/profile', async (req, res) => {
-    res.json(await accounts.updateProfile(caller(req, res), parseBody(profileInput, req.body)));
+    res.json(await accounts.updateProfile(origin(req, res), parseBody(profileInput, req.body)));
   });
   router.put('/api/user/password', async (req, res) => {
     const input = parseBody(changePasswordInput, req.body);
-    res.json({ message: await accounts.changePassword(caller(req, res), input) });
+    res.json({ message: await accounts.changePassword(origin(req, res), input) });
   });
   router.post('/api/verify-email', async (req, res) => {
     const input = parseBody(verifyEmailInput, req.body);
-    res.json({ user: await accounts.verifyEmail(caller(req, res), input) });
+    res.json({ user: await accounts.verifyEmail(origin(req, res), input) });
   });
   router.post('/api/resend-verification', async (req, res) => {
     const input = parseBody(resendVerificationInput, req.body);
-    res.json({ message: await accounts.resendVerification(caller(req, res), input) });
+    res.json({ message: await accounts.resendVerification(origin(req, res), input) });
   });
 
   // Tournaments: reading is public, management is the admin's (201 on create).
@@ -88,62 +88,62 @@ export function createRestRouter({
   });
   router.post('/api/tournaments', async (req, res) => {
     const input = parseBody(tournamentInput, req.body);
-    res.status(201).json(await tournaments.create(caller(req, res), input));
+    res.status(201).json(await tournaments.create(origin(req, res), input));
   });
   router.get('/api/tournaments/:id', async (req, res) => {
     res.json(await tournaments.get(req.params.id));
   });
   router.put('/api/tournaments/:id', async (req, res) => {
     const input = parseBody(tournamentInput, req.body);
-    res.json(await tournaments.update(caller(req, res), req.params.id, input));
+    res.json(await tournaments.update(origin(req, res), req.params.id, input));
   });
   router.delete('/api/tournaments/:id', async (req, res) => {
-    await tournaments.delete(caller(req, res), req.params.id);
+    await tournaments.delete(origin(req, res), req.params.id);
     res.json({ message: tournamentDeletedMessage });
   });
 
   // Offline pre-registration: the caller's own choices.
   router.get('/api/tournaments/:id/has-offline-choices', async (req, res) => {
-    res.json({ hasChoices: await tournaments.hasOfflineChoices(caller(req, res), req.params.id) });
+    res.json({ hasChoices: await tournaments.hasOfflineChoices(origin(req, res), req.params.id) });
   });
   router.get('/api/tournaments/:id/offline-choices', async (req, res) => {
-    res.json(await tournaments.offlineChoices(caller(req, res), req.params.id));
+    res.json(await tournaments.offlineChoices(origin(req, res), req.params.id));
   });
   router.post('/api/tournaments/:id/offline-choices', async (req, res) => {
     const { choices } = parseBody(offlineChoicesInput, req.body);
-    const saved = await tournaments.saveOfflineChoices(caller(req, res), req.params.id, choices);
+    const saved = await tournaments.saveOfflineChoices(origin(req, res), req.params.id, choices);
     res.status(201).json(saved);
   });
 
   // Played games: statistics are public, history and details the admin's.
   router.get('/api/tournaments/:id/statistics', async (req, res) => {
-    res.json(await records.statistics(caller(req, res), req.params.id));
+    res.json(await records.statistics(origin(req, res), req.params.id));
   });
   router.get('/api/admin/tournaments/history', async (req, res) => {
-    res.json(await records.history(caller(req, res)));
+    res.json(await records.history(origin(req, res)));
   });
   router.get('/api/admin/tournaments/:id/details', async (req, res) => {
-    res.json(await records.details(caller(req, res), req.params.id));
+    res.json(await records.details(origin(req, res), req.params.id));
   });
 
   // Advertisements: the public list by position, and the admin's management.
   router.get('/api/advertisements', async (req, res) => {
     const { position } = parseBody(advertisementPositionQuery, req.query);
-    res.json(await advertisements.listActive(caller(req, res), position));
+    res.json(await advertisements.listActive(origin(req, res), position));
   });
   router.get('/api/admin/advertisements', async (req, res) => {
-    res.json(await advertisements.listAll(caller(req, res)));
+    res.json(await advertisements.listAll(origin(req, res)));
   });
   router.post('/api/admin/advertisements', async (req, res) => {
     const input = parseBody(newAdvertisementInput, req.body);
-    res.status(201).json(await advertisements.create(caller(req, res), input));
+    res.status(201).json(await advertisements.create(origin(req, res), input));
   });
   router.put('/api/admin/advertisements/:id', async (req, res) => {
     const input = parseBody(advertisementChangesInput, req.body);
-    res.json(await advertisements.update(caller(req, res), req.params.id, input));
+    res.json(await advertisements.update(origin(req, res), req.params.id, input));
   });
   router.delete('/api/admin/advertisements/:id', async (req, res) => {
-    await advertisements.delete(caller(req, res), req.params.id);
+    await advertisements.delete(origin(req, res), req.params.id);
     res.json({ message: advertisementDeletedMessage });
   });
 

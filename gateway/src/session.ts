@@ -118,8 +118,12 @@ export class RequestSession {
   }
 }
 
-/** Who is calling, as both edges (REST and GraphQL) describe it to the shared account logic. */
-export interface Caller {
+/**
+ * Where a request comes from — its address, device and session — as every edge (REST, GraphQL,
+ * the sockets) hands it to the shared logic. Not an `Actor`: the services' `Actor` (who makes
+ * the request) is resolved from its session by `actorOf` (actors.ts).
+ */
+export interface RequestOrigin {
   /** The client address (X-Forwarded-For is used only with TRUST_PROXY). */
   ip: string;
   /** The X-Device-ID header, '' when absent. */

@@ -7,7 +7,7 @@ import {
 } from '@underdog/proto';
 import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
-import type { Caller } from './session';
+import type { RequestOrigin } from './session';
 
 /** A tournament as both edges show it: the REST JSON and the GraphQL `Tournament` type. */
 export interface TournamentView {
@@ -99,10 +99,10 @@ export class Tournaments {
   }
 
   /** Admin only. */
-  async create(caller: Caller, input: TournamentInput): Promise<TournamentView> {
+  async create(origin: RequestOrigin, input: TournamentInput): Promise<TournamentView> {
     const { tournament } = await delegate(
       this.clients.tournament.createTournament({
-        actor: await actorOf(caller),
+        actor: await actorOf(origin),
         ...draftOf(input),
       }),
     );
@@ -110,10 +110,10 @@ export class Tournaments {
   }
 
   /** Admin only; the service compares the start with the stored one (unchanged is allowed). */
-  async update(caller: Caller, id: string, input: TournamentInput): Promise<TournamentView> {
+  async update(origin: RequestOrigin, id: string, input: TournamentInput): Promise<TournamentView> {
     const { tournament } = await delegate(
       this.clients.tournament.updateTournament({
-        actor: await actorOf(caller),
+        actor: await actorOf(origin),
         id,
         ...draftOf(input),
       }),
@@ -122,35 +122,35 @@ export class Tournaments {
   }
 
   /** Admin only; never a live tournament. */
-  async delete(caller: Caller, id: string): Promise<void> {
-    await delegate(this.clients.tournament.deleteTournament({ actor: await actorOf(caller), id }));
+  async delete(origin: RequestOrigin, id: string): Promise<void> {
+    await delegate(this.clients.tournament.deleteTournament({ actor: await actorOf(origin), id }));
   }
 
   /** The caller's pre-registered choices, by round; empty when they have none. */
-  async offlineChoices(caller: Caller, tournamentId: string): Promise<OfflineChoiceView[]> {
+  async offlineChoices(origin: RequestOrigin, tournamentId: string): Promise<OfflineChoiceView[]> {
     const { choices } = await delegate(
-      this.clients.tournament.getOfflineChoices({ actor: await actorOf(caller), tournamentId }),
+      this.clients.tournament.getOfflineChoices({ actor: await actorOf(origin), tournamentId }),
     );
     return choices.map(toOfflineChoiceView);
   }
 
   /** Whether the caller saved choices for the tournament; false for a visitor. */
-  async hasOfflineChoices(caller: Caller, tournamentId: string): Promise<boolean> {
+  async hasOfflineChoices(origin: RequestOrigin, tournamentId: string): Promise<boolean> {
     const { hasChoices } = await delegate(
-      this.clients.tournament.hasOfflineChoices({ actor: await actorOf(caller), tournamentId }),
+      this.clients.tournament.hasOfflineChoices({ actor: await actorOf(origin), tournamentId }),
     );
     return hasChoices;
   }
 
   /** Verified users, while the offline window is open; all 17 rounds, once per tournament. */
   async saveOfflineChoices(
-    caller: Caller,
+    origin: RequestOrigin,
     tournamentId: string,
     choices: OfflineChoiceView[],
   ): Promise<SavedOfflineChoices> {
     const saved = await delegate(
       this.clients.tournament.saveOfflineChoices({
-        actor: await actorOf(caller),
+        actor: await actorOf(origin),
         tournamentId,
         choices,
       }),

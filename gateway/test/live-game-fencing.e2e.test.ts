@@ -8,7 +8,7 @@ import {
   liveGameInfrastructure,
   logLines,
   metricValue,
-  playerCaller,
+  playerOrigin,
   publishLifecycle,
   recordGameEvents,
   startService,
@@ -83,13 +83,13 @@ describe('a frozen game owner cannot write once another engine took the game ove
     await waitFor(
       async () =>
         games
-          .join(playerCaller(players[0]!), tournamentId)
+          .join(playerOrigin(players[0]!), tournamentId)
           .then(() => true)
           .catch(() => false),
       'the engine to know the tournament',
     );
     await Promise.all(
-      players.map((player, i) => (i % 2 ? gamesB : games).join(playerCaller(player), tournamentId)),
+      players.map((player, i) => (i % 2 ? gamesB : games).join(playerOrigin(player), tournamentId)),
     );
     await publishLifecycle(
       infrastructure,
@@ -130,7 +130,7 @@ describe('a frozen game owner cannot write once another engine took the game ove
           const pick = round < 4 ? i % 4 : i === 0 ? 0 : 1;
           const imageId = `round-${round}-image-${pick}`;
           try {
-            await (i % 2 ? gamesB : games).vote(playerCaller(player), {
+            await (i % 2 ? gamesB : games).vote(playerOrigin(player), {
               tournamentId,
               roundNumber: round,
               imageId,

@@ -24,7 +24,7 @@ import {
 } from '@underdog/proto';
 import { createServiceClient } from '@underdog/rpc';
 import { Games } from '../src/games';
-import type { Caller, RequestSession } from '../src/session';
+import type { RequestOrigin, RequestSession } from '../src/session';
 
 /**
  * What the live-game end-to-end tests share: real service processes (game-engine, auth) on the
@@ -134,7 +134,7 @@ export interface Player {
 }
 
 /** A signed-in, verified player as the gateway resolves them from a session cookie. */
-export function playerCaller(player: Player, deviceId = `device-${player.id}`): Caller {
+export function playerOrigin(player: Player, deviceId = `device-${player.id}`): RequestOrigin {
   const user = create(UserSchema, {
     id: player.id,
     username: player.username,

@@ -23,7 +23,7 @@ import {
   gamesOn,
   liveGameInfrastructure,
   offlinePick,
-  playerCaller,
+  playerOrigin,
   publishLifecycle,
   recordGameEvents,
   registerOffline,
@@ -154,12 +154,12 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
     await waitFor(
       async () =>
         games
-          .join(playerCaller(live[0]!), tournamentId)
+          .join(playerOrigin(live[0]!), tournamentId)
           .then(() => true)
           .catch(() => false),
       'the engine to know the tournament',
     );
-    await Promise.all(live.map((player) => games.join(playerCaller(player), tournamentId)));
+    await Promise.all(live.map((player) => games.join(playerOrigin(player), tournamentId)));
     await publishLifecycle(
       infrastructure,
       tournamentId,
@@ -205,7 +205,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
           if (i % 7 === 3 || (round === 2 && i % 7 === 5)) return;
           const imageId = `round-${round}-image-${(i * 7 + round) % 4}`;
           try {
-            await games.vote(playerCaller(player), { tournamentId, roundNumber: round, imageId });
+            await games.vote(playerOrigin(player), { tournamentId, roundNumber: round, imageId });
             acks.set(player.id, imageId);
           } catch (error) {
             if (!isAppError(error)) throw error;
@@ -244,7 +244,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         expect(
           await refusal(
             games.vote(
-              playerCaller({ id: 'newcomer', username: 'newcomer' }, `device-${live[0]!.id}`),
+              playerOrigin({ id: 'newcomer', username: 'newcomer' }, `device-${live[0]!.id}`),
               {
                 tournamentId,
                 roundNumber: 1,
@@ -257,7 +257,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         await waitFor(() => Date.now() > deadline + 50, 'round 1 deadline');
         expect(
           await refusal(
-            games.vote(playerCaller(voters[10]!), {
+            games.vote(playerOrigin(voters[10]!), {
               tournamentId,
               roundNumber: 1,
               imageId: 'round-1-image-0',
@@ -271,12 +271,12 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         const voter = byId.get(voterId)!;
         expect(
           await refusal(
-            games.vote(playerCaller(voter), { tournamentId, roundNumber: 2, imageId: first }),
+            games.vote(playerOrigin(voter), { tournamentId, roundNumber: 2, imageId: first }),
           ),
         ).toBe('ALREADY_VOTED');
         expect(
           await refusal(
-            games.vote(playerCaller(voter), {
+            games.vote(playerOrigin(voter), {
               tournamentId,
               roundNumber: 3,
               imageId: 'round-3-image-0',
@@ -286,7 +286,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         const out = live.find((player) => !alive.has(player.id))!;
         expect(
           await refusal(
-            games.vote(playerCaller(out), {
+            games.vote(playerOrigin(out), {
               tournamentId,
               roundNumber: 2,
               imageId: 'round-2-image-0',
@@ -295,7 +295,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         ).toBe('ELIMINATED');
         expect(
           await refusal(
-            games.vote(playerCaller({ id: 'stranger', username: 'stranger' }), {
+            games.vote(playerOrigin({ id: 'stranger', username: 'stranger' }), {
               tournamentId,
               roundNumber: 2,
               imageId: 'round-2-image-0',
@@ -316,7 +316,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
           voters.map(async (player, i) => {
             if (i % 7 !== 5) return;
             const imageId = `round-${round}-image-${(i * 7 + round) % 4}`;
-            await games.vote(playerCaller(player), { tournamentId, roundNumber: round, imageId });
+            await games.vote(playerOrigin(player), { tournamentId, roundNumber: round, imageId });
             acks.set(player.id, imageId);
           }),
         );

@@ -13,9 +13,9 @@ function countingGames(): LiveGamePort & { votes: VoteRequest[] } {
   const votes: VoteRequest[] = [];
   return {
     votes,
-    liveGame: (_caller, tournamentId) => Promise.resolve(liveGame({ tournamentId })),
-    async vote(caller, vote) {
-      if (!(await caller.session.current())) {
+    liveGame: (_origin, tournamentId) => Promise.resolve(liveGame({ tournamentId })),
+    async vote(origin, vote) {
+      if (!(await origin.session.current())) {
         throw new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NOT_AUTHENTICATED' });
       }
       votes.push(vote);

@@ -33,11 +33,11 @@ function fakeGames(): LiveGamePort & { votes: VoteRequest[] } {
   const votes: VoteRequest[] = [];
   return {
     votes,
-    async liveGame(caller, tournamentId) {
+    async liveGame(origin, tournamentId) {
       if (tournamentId === 'missing') {
         throw new AppError('NOT_FOUND', 'Tournament not found', { reason: 'TOURNAMENT_NOT_FOUND' });
       }
-      const signedIn = await caller.session.current();
+      const signedIn = await origin.session.current();
       const mine = votes.find((vote) => vote.tournamentId === tournamentId);
       return liveGame({
         tournamentId,
@@ -54,8 +54,8 @@ function fakeGames(): LiveGamePort & { votes: VoteRequest[] } {
           : {}),
       });
     },
-    async vote(caller, vote) {
-      if (!(await caller.session.current())) {
+    async vote(origin, vote) {
+      if (!(await origin.session.current())) {
         throw new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NOT_AUTHENTICATED' });
       }
       if (votes.some((cast) => cast.roundNumber === vote.roundNumber)) {

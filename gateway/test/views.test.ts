@@ -10,7 +10,7 @@ import {
 } from '@underdog/proto';
 import { actorOf } from '../src/actors';
 import { toAdvertisementView } from '../src/ads';
-import type { Caller, RequestSession } from '../src/session';
+import type { RequestOrigin, RequestSession } from '../src/session';
 import { toTournamentView } from '../src/tournaments';
 import { userMessage } from './support';
 
@@ -94,7 +94,7 @@ describe('the advertisement clients see', () => {
 });
 
 describe('the actor passed to the services', () => {
-  const callerWith = (user: ReturnType<typeof userMessage> | undefined): Caller => ({
+  const originWith = (user: ReturnType<typeof userMessage> | undefined): RequestOrigin => ({
     ip: '127.0.0.1',
     deviceId: 'device-7',
     session: {
@@ -103,7 +103,7 @@ describe('the actor passed to the services', () => {
   });
 
   it('is empty for a visitor, but for the device id', async () => {
-    expect(await actorOf(callerWith(undefined))).toMatchObject({
+    expect(await actorOf(originWith(undefined))).toMatchObject({
       userId: '',
       role: '',
       isEmailVerified: false,
@@ -118,7 +118,7 @@ describe('the actor passed to the services', () => {
       role: Role.ADMIN,
       isEmailVerified: true,
     };
-    expect(await actorOf(callerWith(admin))).toMatchObject({
+    expect(await actorOf(originWith(admin))).toMatchObject({
       userId: 'user-boss@example.com',
       role: 'admin',
       isEmailVerified: true,

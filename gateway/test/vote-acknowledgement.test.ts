@@ -7,7 +7,7 @@ import { createMemoryStore, type LiveStore } from '@underdog/store';
 import { Registry } from 'prom-client';
 import type { GatewayClients } from '../src/clients';
 import { Games } from '../src/games';
-import { RequestSession, SessionCookie, type Caller } from '../src/session';
+import { RequestSession, SessionCookie, type RequestOrigin } from '../src/session';
 
 /**
  * The guarantee "a vote the player saw acknowledged before the deadline is counted exactly once"
@@ -68,7 +68,7 @@ describe('a vote is acknowledged only if its produce completed before the engine
     await store.close();
   });
 
-  async function player(): Promise<Caller> {
+  async function player(): Promise<RequestOrigin> {
     players += 1;
     const id = `player-${players}`;
     const keys = gameKeys(TOURNAMENT);
@@ -126,13 +126,13 @@ describe('a vote is acknowledged only if its produce completed before the engine
   });
 
   it('keeps the first vote reserved after a late produce: a retry is ALREADY_VOTED, never a second message', async () => {
-    const caller = await player();
+    const origin = await player();
     clock.now = DEADLINE - 10;
     slow.produceMs = VOTING_GRACE_MS * 2;
-    expect(await refusalOf(games.vote(caller, vote))).toBe('VOTING_CLOSED');
+    expect(await refusalOf(games.vote(origin, vote))).toBe('VOTING_CLOSED');
     clock.now = DEADLINE - 5; // a retry from a clock that has not moved on (another replica)
     slow.produceMs = 0;
-    expect(await refusalOf(games.vote(caller, vote))).toBe('ALREADY_VOTED');
+    expect(await refusalOf(games.vote(origin, vote))).toBe('ALREADY_VOTED');
     expect(await votesOnPartition()).toBe(1n);
   });
 });

@@ -5,12 +5,12 @@ import type { Advertisements } from '../ads';
 import type { GatewayClients } from '../clients';
 import type { GameRecordsReads } from '../records';
 import type { Games } from '../games';
-import type { Caller } from '../session';
+import type { RequestOrigin } from '../session';
 import type { Tournaments } from '../tournaments';
 
 /** What every resolver gets: who is calling (session, cookie setter) and what to delegate to. */
 export interface GraphQLContext {
-  caller: Caller;
+  origin: RequestOrigin;
   accounts: Accounts;
   tournaments: Tournaments;
   advertisements: Advertisements;

@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { Callers } from '../callers';
+import type { RequestOrigins } from '../request-origins';
 import type { RealtimeMetrics } from '../realtime/metrics';
 import type { RealtimeLimits } from '../realtime/ports';
 import type { GraphQLContext } from './context';
@@ -25,9 +25,9 @@ import { createSchema } from './schema';
 
 export interface GraphQLOptions {
   logger: Logger;
-  callers: Callers;
+  origins: RequestOrigins;
   /** The rest of the context, the same for every request. */
-  services: Omit<GraphQLContext, 'caller' | 'logger'>;
+  services: Omit<GraphQLContext, 'origin' | 'logger'>;
   /** Schema introspection (off in production, on both transports). */
   introspection: boolean;
   /** "Did you mean …" in error messages (off in production, on both transports). */
@@ -100,7 +100,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
       context: ({ extra }): GraphQLContext => ({
         ...options.services,
         logger,
-        caller: options.callers.fromUpgrade(extra.request),
+        origin: options.origins.fromUpgrade(extra.request),
         webSocket: extra.socket,
       }),
       onSubscribe: (_ctx, _id, payload): ExecutionArgs | GraphQLError[] => {
@@ -128,7 +128,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
       context: async ({ req, res }) => ({
         ...options.services,
         logger,
-        caller: options.callers.fromHttp(req, res),
+        origin: options.origins.fromHttp(req, res),
       }),
     }),
     webSocket,

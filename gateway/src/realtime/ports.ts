@@ -1,5 +1,5 @@
 import type { LiveGame } from '@underdog/proto';
-import type { Caller } from '../session';
+import type { RequestOrigin } from '../session';
 
 /** A vote as both real-time edges pass it on (the engine's answer echoes it). */
 export interface VoteRequest {
@@ -13,8 +13,8 @@ export interface VoteRequest {
  * the snapshot a subscriber starts from and the vote. Refusals are AppErrors with a reason.
  */
 export interface LiveGamePort {
-  vote(caller: Caller, vote: VoteRequest): Promise<VoteRequest>;
-  liveGame(caller: Caller, tournamentId: string): Promise<LiveGame>;
+  vote(origin: RequestOrigin, vote: VoteRequest): Promise<VoteRequest>;
+  liveGame(origin: RequestOrigin, tournamentId: string): Promise<LiveGame>;
 }
 
 /** The bounds that keep one connection from costing the gateway more than its share. */

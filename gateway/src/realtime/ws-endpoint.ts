@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { isAppError, type Logger } from '@underdog/kit';
 import { appErrorFromRpc } from '@underdog/rpc';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type { Callers } from '../callers';
-import type { Caller } from '../session';
+import type { RequestOrigins } from '../request-origins';
+import type { RequestOrigin } from '../session';
 import type { TournamentView } from '../tournaments';
 import { parseClientMessage, type ClientMessage } from './client-messages';
 import type { RealtimeListener } from './hub';
@@ -26,7 +26,7 @@ export const WsCloseCode = {
 
 export interface WsEndpointOptions {
   logger: Logger;
-  callers: Callers;
+  origins: RequestOrigins;
   limits: RealtimeLimits;
   metrics: RealtimeMetrics;
   /** The current tournament list, sent to each new connection. */
@@ -58,20 +58,20 @@ class WsConnection {
   alive = true;
   private tokens: number;
   private refilledAt: number;
-  private caller: Caller;
-  private callerAt: number;
+  private origin: RequestOrigin;
+  private originAt: number;
   private refreshing = false;
 
   constructor(
     readonly socket: WebSocket,
     private readonly request: IncomingMessage,
-    private readonly callers: Callers,
+    private readonly origins: RequestOrigins,
     private readonly limits: RealtimeLimits,
   ) {
     this.tokens = limits.messageBurst;
     this.refilledAt = Date.now();
-    this.caller = callers.fromUpgrade(request);
-    this.callerAt = Date.now();
+    this.origin = origins.fromUpgrade(request);
+    this.originAt = Date.now();
   }
 
   /**
@@ -83,29 +83,29 @@ class WsConnection {
    * have verified meanwhile) is read again before the action once `sessionTtlMs` old, and any
    * past `sessionMaxAgeMs` too.
    */
-  async currentCaller(): Promise<Caller> {
-    const age = Date.now() - this.callerAt;
-    if (age <= this.limits.sessionTtlMs) return this.caller;
-    const user = (await this.caller.session.current().catch(() => undefined))?.user;
+  async currentOrigin(): Promise<RequestOrigin> {
+    const age = Date.now() - this.originAt;
+    if (age <= this.limits.sessionTtlMs) return this.origin;
+    const user = (await this.origin.session.current().catch(() => undefined))?.user;
     if (user?.isEmailVerified && age <= this.limits.sessionMaxAgeMs) {
       if (age > this.limits.verifiedSessionTtlMs) this.refreshInBackground();
-      return this.caller;
+      return this.origin;
     }
-    this.caller = this.callers.fromUpgrade(this.request);
-    this.callerAt = Date.now();
-    return this.caller;
+    this.origin = this.origins.fromUpgrade(this.request);
+    this.originAt = Date.now();
+    return this.origin;
   }
 
   private refreshInBackground(): void {
     if (this.refreshing) return;
-    const fresh = this.callers.fromUpgrade(this.request);
+    const fresh = this.origins.fromUpgrade(this.request);
     this.refreshing = true;
     void fresh.session
       .current()
       .then(
         () => {
-          this.caller = fresh;
-          this.callerAt = Date.now();
+          this.origin = fresh;
+          this.originAt = Date.now();
         },
         () => undefined, // the auth service did not answer: the next action tries again
       )
@@ -199,7 +199,7 @@ export class WsEndpoint implements RealtimeListener {
   }
 
   private open(socket: WebSocket, request: IncomingMessage): void {
-    const connection = new WsConnection(socket, request, this.options.callers, this.options.limits);
+    const connection = new WsConnection(socket, request, this.options.origins, this.options.limits);
     this.connections.add(connection);
     this.options.metrics.connections.inc({ protocol: 'ws' });
     socket.on('pong', () => {
@@ -282,7 +282,7 @@ export class WsEndpoint implements RealtimeListener {
     connection.pending = [];
     let first: ServerMessage;
     try {
-      const game = await games.liveGame(await connection.currentCaller(), tournamentId);
+      const game = await games.liveGame(await connection.currentOrigin(), tournamentId);
       first = snapshotMessage(toLiveGameView(game, this.now()));
     } catch (error) {
       first = errorMessage(error, tournamentId, this.logger);
@@ -318,7 +318,7 @@ export class WsEndpoint implements RealtimeListener {
       return;
     }
     try {
-      const vote = await games.vote(await connection.currentCaller(), {
+      const vote = await games.vote(await connection.currentOrigin(), {
         tournamentId: action.tournamentId,
         roundNumber: action.round,
         imageId: action.imageId,

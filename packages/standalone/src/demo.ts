@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Caller, GatewayClients, Games } from '@underdog/gateway';
+import type { RequestOrigin, GatewayClients, Games } from '@underdog/gateway';
 import { isAppError, type Component, type Logger } from '@underdog/kit';
 import {
   ActorSchema,
@@ -18,7 +18,7 @@ export interface DemoDependencies {
   logger: Logger;
   clients: GatewayClients;
   games: Games;
-  callerOfSession(sessionId: string, deviceId: string): Caller;
+  originOfSession(sessionId: string, deviceId: string): RequestOrigin;
   admin: { email: string; password: string };
   bots: number;
   /**
@@ -288,7 +288,7 @@ export class Demo {
     for (const bot of this.bots) {
       if (joined.has(bot.index) || this.stopped) continue;
       try {
-        await this.deps.games.join(this.callerOf(bot), tournamentId);
+        await this.deps.games.join(this.originOf(bot), tournamentId);
         joined.add(bot.index);
       } catch (error) {
         const reason = reasonOf(error);
@@ -302,7 +302,7 @@ export class Demo {
 
   /** Casts the bots' votes of a round that just opened, spread over its voting time. */
   private async drive(): Promise<void> {
-    const visitor = this.deps.callerOfSession('', 'demo');
+    const visitor = this.deps.originOfSession('', 'demo');
     for (const [tournamentId, joined] of this.joined) {
       if (joined.size === 0) continue;
       const game = await this.deps.games.liveGame(visitor, tournamentId);
@@ -351,7 +351,7 @@ export class Demo {
     out: Set<number>,
   ): Promise<void> {
     try {
-      await this.deps.games.vote(this.callerOf(bot), { tournamentId, roundNumber, imageId });
+      await this.deps.games.vote(this.originOf(bot), { tournamentId, roundNumber, imageId });
     } catch (error) {
       const reason = reasonOf(error);
       if (reason === 'ELIMINATED' || reason === 'NOT_PARTICIPANT') out.add(bot.index);
@@ -360,8 +360,8 @@ export class Demo {
     }
   }
 
-  private callerOf(bot: Bot): Caller {
-    return this.deps.callerOfSession(bot.sessionId, bot.deviceId);
+  private originOf(bot: Bot): RequestOrigin {
+    return this.deps.originOfSession(bot.sessionId, bot.deviceId);
   }
 }
 

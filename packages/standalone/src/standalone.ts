@@ -103,7 +103,7 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
       logger: logger.child({ component: 'demo' }),
       clients,
       games: gateway.games,
-      callerOfSession: (sessionId, deviceId) => gateway.callerOfSession(sessionId, deviceId),
+      originOfSession: (sessionId, deviceId) => gateway.originOfSession(sessionId, deviceId),
       admin: options.demo.admin,
       bots: options.demo.bots,
       nextGameAfterMs: options.demo.nextGameAfterMs,

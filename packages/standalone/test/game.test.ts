@@ -158,7 +158,7 @@ describe('the live game end to end (standalone): join, vote and the tally over G
       status: 200,
       body: { data: { joinTournament: { isParticipant: true, isEliminated: false } } },
     });
-    expect(errorCode(await unverified.graphql(JOIN, { id }))).toBe('NOT_VERIFIED');
+    expect(errorCode(await unverified.graphql(JOIN, { id }))).toBe('EMAIL_NOT_VERIFIED');
     // Another account on ann's device: one device backs one participant.
     const annsDevice = await registeredUser(true, 'device-game-ann');
     expect(errorCode(await annsDevice.graphql(JOIN, { id }))).toBe('DEVICE_IN_USE');
@@ -189,7 +189,7 @@ describe('the live game end to end (standalone): join, vote and the tally over G
     expect(errorCode(await vote(ann, 2, 'round-2-image-0'))).toBe('WRONG_ROUND');
     expect(errorCode(await vote(ann, 1, 'round-2-image-0'))).toBe('INVALID_IMAGE');
     expect(errorCode(await vote(visitor, 1, 'round-1-image-0'))).toBe('UNAUTHENTICATED');
-    expect(errorCode(await vote(unverified, 1, 'round-1-image-0'))).toBe('NOT_VERIFIED');
+    expect(errorCode(await vote(unverified, 1, 'round-1-image-0'))).toBe('EMAIL_NOT_VERIFIED');
     // bob never pressed PLAY NOW: his first vote in round 1 joins him.
     expect((await vote(bob, 1, 'round-1-image-2')).status).toBe(200);
 

@@ -7,11 +7,9 @@ import {
   PlayerViewSchema,
   create,
   timestampFromDate,
-  type Actor,
   type LiveGame,
   type PlayerView,
 } from '@underdog/proto';
-import type { Caller } from './application/players';
 
 const phases: Record<StoredPhase, GamePhase> = {
   waiting: GamePhase.WAITING,
@@ -22,15 +20,6 @@ const phases: Record<StoredPhase, GamePhase> = {
   advertisement: GamePhase.ADVERTISEMENT,
   finished: GamePhase.FINISHED,
 };
-
-export function callerOf(actor: Actor | undefined): Caller {
-  return {
-    userId: actor?.userId || undefined,
-    username: actor?.username ?? '',
-    isEmailVerified: actor?.isEmailVerified ?? false,
-    deviceId: actor?.deviceId ?? '',
-  };
-}
 
 export function toPlayerView(player: PlayerSnapshot): PlayerView {
   return create(PlayerViewSchema, {

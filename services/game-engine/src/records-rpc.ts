@@ -15,7 +15,7 @@ const recordedTournament = (tournament: TournamentSnapshot) => ({
   startAt: timestampFromDate(tournament.startAt),
 });
 
-/** GameService's reads of the records: each handler checks the caller, reads and translates. */
+/** GameService's reads of the records: each handler checks the actor, reads and translates. */
 export function recordsRpc(reads: GameReads): RecordsRpc {
   return {
     getTournamentStatistics: async ({ tournamentId }) => {

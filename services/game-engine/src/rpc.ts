@@ -2,7 +2,7 @@ import { GameService } from '@underdog/proto';
 import type { RegisterRoutes } from '@underdog/rpc';
 import type { Players } from './application/players';
 import type { RecordsRpc } from './records-rpc';
-import { callerOf, toLiveGame, toPlayerView } from './mapping';
+import { toLiveGame, toPlayerView } from './mapping';
 
 /** The Connect handlers: each translates the request, delegates, and translates the answer. */
 export function gameRoutes(
@@ -14,12 +14,12 @@ export function gameRoutes(
     router.service(GameService, {
       ...records,
       joinTournament: async ({ actor, tournamentId }) => ({
-        player: toPlayerView(await players.join(callerOf(actor), tournamentId)),
+        player: toPlayerView(await players.join(actor, tournamentId)),
       }),
       getLiveGame: async ({ actor, tournamentId }) => ({
         game: toLiveGame(
           tournamentId,
-          await players.liveGame(callerOf(actor), tournamentId),
+          await players.liveGame(actor, tournamentId),
           new Date(now()),
         ),
       }),

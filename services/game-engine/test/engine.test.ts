@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { topics } from '@underdog/platform';
 import { TournamentStatus, type GameEvent } from '@underdog/proto';
+import { actors } from '@underdog/test-support';
 import {
   publishLifecycle,
   recordGameEvents,
@@ -12,12 +13,8 @@ import {
   type TestEngine,
 } from './support';
 
-const verified = (userId: string) => ({
-  userId,
-  username: userId,
-  isEmailVerified: true,
-  deviceId: `device-${userId}`,
-});
+/** A verified user's actor, on a device of their own. */
+const verified = (userId: string) => actors.user(userId, { deviceId: `device-${userId}` });
 
 describe('game engine on the in-memory adapters', () => {
   let infra: Awaited<ReturnType<typeof startInfrastructure>>;
@@ -87,11 +84,12 @@ describe('game engine on the in-memory adapters', () => {
       expect((await players.join(verified(user), tournamentId)).isParticipant).toBe(true);
     }
     await expect(
-      players.join({ ...verified('eve'), deviceId: 'device-ann' }, tournamentId),
+      players.join(actors.user('eve', { deviceId: 'device-ann' }), tournamentId),
     ).rejects.toMatchObject({ reason: 'DEVICE_IN_USE' });
-    await expect(
-      players.join({ ...verified('fay'), isEmailVerified: false }, tournamentId),
-    ).rejects.toMatchObject({ reason: 'NOT_VERIFIED' });
+    await expect(players.join(actors.unverified('fay'), tournamentId)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      reason: 'EMAIL_NOT_VERIFIED',
+    });
 
     await publishLifecycle(
       bus,

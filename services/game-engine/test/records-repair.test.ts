@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ComponentGroup, createMetricsRegistry } from '@underdog/kit';
 import { TournamentStatus } from '@underdog/proto';
-import { testContext } from '@underdog/test-support';
+import { actors, testContext } from '@underdog/test-support';
 import { createGameEngineModule, gameEngineConfig } from '../src';
 import { createGameReads, createGameRecords, type GameRecords } from '../src/persistence';
 import {
@@ -14,12 +14,8 @@ import {
   waitFor,
 } from './support';
 
-const verified = (userId: string) => ({
-  userId,
-  username: userId,
-  isEmailVerified: true,
-  deviceId: `device-${userId}`,
-});
+/** A verified user's actor, on a device of their own. */
+const verified = (userId: string) => actors.user(userId, { deviceId: `device-${userId}` });
 
 /**
  * The round loop never waits for MongoDB: a round's records are written in the background. When

@@ -5,23 +5,23 @@ import type { Resolvers } from '../context';
 
 export const accountsResolvers: Resolvers = {
   Query: {
-    me: (_parent, _args, { accounts, caller }) => accounts.me(caller),
+    me: (_parent, _args, { accounts, origin }) => accounts.me(origin),
   },
   Mutation: {
-    register: (_parent, { input }: { input: RegisterInput }, { accounts, caller }) =>
-      accounts.register(caller, input),
-    login: (_parent, args: LoginInput, { accounts, caller }) => accounts.login(caller, args),
-    logout: (_parent, _args, { accounts, caller }) => accounts.logout(caller).then(() => true),
-    verifyEmail: (_parent, args: unknown, { accounts, caller }) =>
-      accounts.verifyEmail(caller, parseBody(verifyEmailInput, args)),
-    resendVerification: (_parent, args: { email: string }, { accounts, caller }) =>
-      accounts.resendVerification(caller, args),
-    updateProfile: (_parent, args: { displayName: string }, { accounts, caller }) =>
-      accounts.updateProfile(caller, args),
+    register: (_parent, { input }: { input: RegisterInput }, { accounts, origin }) =>
+      accounts.register(origin, input),
+    login: (_parent, args: LoginInput, { accounts, origin }) => accounts.login(origin, args),
+    logout: (_parent, _args, { accounts, origin }) => accounts.logout(origin).then(() => true),
+    verifyEmail: (_parent, args: unknown, { accounts, origin }) =>
+      accounts.verifyEmail(origin, parseBody(verifyEmailInput, args)),
+    resendVerification: (_parent, args: { email: string }, { accounts, origin }) =>
+      accounts.resendVerification(origin, args),
+    updateProfile: (_parent, args: { displayName: string }, { accounts, origin }) =>
+      accounts.updateProfile(origin, args),
     changePassword: (
       _parent,
       args: { currentPassword: string; newPassword: string },
-      { accounts, caller },
-    ) => accounts.changePassword(caller, args),
+      { accounts, origin },
+    ) => accounts.changePassword(origin, args),
   },
 };

@@ -5,20 +5,20 @@ import type { Resolvers } from '../context';
 
 export const adsResolvers: Resolvers = {
   Query: {
-    advertisements: (_parent, args: { position?: string | null }, { advertisements, caller }) =>
-      advertisements.listActive(caller, args.position ?? defaultAdvertisementPosition),
-    adminAdvertisements: (_parent, _args, { advertisements, caller }) =>
-      advertisements.listAll(caller),
+    advertisements: (_parent, args: { position?: string | null }, { advertisements, origin }) =>
+      advertisements.listActive(origin, args.position ?? defaultAdvertisementPosition),
+    adminAdvertisements: (_parent, _args, { advertisements, origin }) =>
+      advertisements.listAll(origin),
   },
   Mutation: {
-    createAdvertisement: (_parent, { input }: { input: unknown }, { advertisements, caller }) =>
-      advertisements.create(caller, parseBody(newAdvertisementInput, input)),
+    createAdvertisement: (_parent, { input }: { input: unknown }, { advertisements, origin }) =>
+      advertisements.create(origin, parseBody(newAdvertisementInput, input)),
     updateAdvertisement: (
       _parent,
       args: { id: string; input: unknown },
-      { advertisements, caller },
-    ) => advertisements.update(caller, args.id, parseBody(advertisementChangesInput, args.input)),
-    deleteAdvertisement: (_parent, { id }: { id: string }, { advertisements, caller }) =>
-      advertisements.delete(caller, id).then(() => true),
+      { advertisements, origin },
+    ) => advertisements.update(origin, args.id, parseBody(advertisementChangesInput, args.input)),
+    deleteAdvertisement: (_parent, { id }: { id: string }, { advertisements, origin }) =>
+      advertisements.delete(origin, id).then(() => true),
   },
 };

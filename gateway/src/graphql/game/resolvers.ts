@@ -3,19 +3,19 @@ import type { Resolvers } from '../context';
 
 export const gameResolvers: Resolvers = {
   Query: {
-    liveGame: async (_parent, { tournamentId }: { tournamentId: string }, { games, caller }) =>
-      toLiveGameView(await games.liveGame(caller, tournamentId), new Date()),
+    liveGame: async (_parent, { tournamentId }: { tournamentId: string }, { games, origin }) =>
+      toLiveGameView(await games.liveGame(origin, tournamentId), new Date()),
   },
   Mutation: {
     joinTournament: async (
       _parent,
       { tournamentId }: { tournamentId: string },
-      { games, caller },
-    ) => toPlayerStateView(await games.join(caller, tournamentId)),
+      { games, origin },
+    ) => toPlayerStateView(await games.join(origin, tournamentId)),
     castVote: (
       _parent,
       args: { tournamentId: string; roundNumber: number; imageId: string },
-      { games, caller },
-    ) => games.vote(caller, args),
+      { games, origin },
+    ) => games.vote(origin, args),
   },
 };

@@ -16,12 +16,12 @@ export const gameTypeDefs = /* GraphQL */ `
   extend type Mutation {
     """
     Verified users, while the tournament is upcoming or live before round 1's voting ends.
-    Refusals: NOT_VERIFIED, JOIN_CLOSED, DEVICE_IN_USE, TOURNAMENT_NOT_FOUND. Joining twice is fine.
+    Refusals: EMAIL_NOT_VERIFIED, JOIN_CLOSED, DEVICE_IN_USE, TOURNAMENT_NOT_FOUND. Joining twice is fine.
     """
     joinTournament(tournamentId: ID!): PlayerState!
     """
     One vote per round, for one of the current round's images, before the deadline. A first vote
-    in round 1 joins. Refusals (extensions.code): NOT_VERIFIED, NOT_PARTICIPANT, ELIMINATED,
+    in round 1 joins. Refusals (extensions.code): EMAIL_NOT_VERIFIED, NOT_PARTICIPANT, ELIMINATED,
     ALREADY_VOTED, WRONG_ROUND, VOTING_CLOSED, NO_LIVE_GAME, INVALID_IMAGE, DEVICE_IN_USE,
     JOIN_CLOSED, VOTE_NOT_RECORDED.
     """

@@ -230,7 +230,7 @@ export class LiveFeeds implements RealtimeListener {
   private async snapshot(group: Group, feed: Feed, tournamentId: string) {
     let first: ExecutionResult;
     try {
-      const game = await this.options.games!.liveGame(feed.context.caller, tournamentId);
+      const game = await this.options.games!.liveGame(feed.context.origin, tournamentId);
       const view = toLiveGameView(game, this.now());
       const item: GameFeedItem = {
         type: 'GameSnapshot',

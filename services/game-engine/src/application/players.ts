@@ -1,4 +1,4 @@
-import type { Logger } from '@underdog/kit';
+import { requireVerifiedUser, type Logger } from '@underdog/kit';
 import {
   readLiveGame,
   readPlayer,
@@ -9,15 +9,8 @@ import type { GameEventsPublisher } from '../adapters/game-events';
 import type { LiveGames } from '../adapters/live-games';
 import { gameErrors } from '../domain/errors';
 import type { GameRecords } from '../persistence';
+import type { Actor } from '@underdog/proto';
 import type { LiveStore } from '@underdog/store';
-
-/** Who calls, as the gateway resolved it (proto Actor); a visitor has no user id. */
-export interface Caller {
-  userId: string | undefined;
-  username: string;
-  isEmailVerified: boolean;
-  deviceId: string;
-}
 
 /** Joining a game and reading it: what GameService answers. */
 export class Players {
@@ -36,14 +29,12 @@ export class Players {
    * Verified users, while the tournament is upcoming or live before round 1's voting ends; one
    * device backs one participant. Joining twice answers the same as once.
    */
-  async join(caller: Caller, tournamentId: string): Promise<PlayerSnapshot> {
-    if (caller.userId === undefined) throw gameErrors.notAuthenticated();
-    if (!caller.isEmailVerified) throw gameErrors.notVerified();
+  async join(actor: Actor | undefined, tournamentId: string): Promise<PlayerSnapshot> {
+    const userId = requireVerifiedUser(actor);
+    const player = { userId, username: actor?.username ?? '', deviceId: actor?.deviceId ?? '' };
     const now = this.deps.now();
     const reply = await this.deps.live.join(tournamentId, {
-      userId: caller.userId,
-      username: caller.username,
-      deviceId: caller.deviceId,
+      ...player,
       now,
     });
     if (reply === 'NO_TOURNAMENT') throw gameErrors.tournamentNotFound();
@@ -52,15 +43,15 @@ export class Players {
     const state = await this.deps.live.state(tournamentId);
     if (!state) throw gameErrors.tournamentNotFound();
     if (reply === 'JOINED') {
-      this.deps.logger.info({ tournamentId, userId: caller.userId }, 'player joined');
-      if (state.gameId) this.recordLateJoin(state.gameId, caller, now);
+      this.deps.logger.info({ tournamentId, userId }, 'player joined');
+      if (state.gameId) this.recordLateJoin(state.gameId, player, now);
       // So the tournament's participant count follows live joins before the game starts. Not
       // awaited by the player: a lost count is corrected by the next join or the game's start.
       void this.deps.events
         .participantJoined({
           tournamentId,
           gameId: state.gameId,
-          userId: caller.userId,
+          userId,
           participantCount: state.participantCount,
           at: new Date(now),
         })
@@ -68,21 +59,26 @@ export class Players {
           this.deps.logger.warn({ err: error, tournamentId }, 'participant count not published'),
         );
     }
-    return readPlayer(this.deps.store, tournamentId, state, caller.userId);
+    return readPlayer(this.deps.store, tournamentId, state, userId);
   }
 
-  async liveGame(caller: Caller, tournamentId: string): Promise<LiveGameSnapshot> {
-    const snapshot = await readLiveGame(this.deps.store, tournamentId, caller.userId);
+  /** Anyone may watch; a signed-in actor also gets their own place and vote. */
+  async liveGame(actor: Actor | undefined, tournamentId: string): Promise<LiveGameSnapshot> {
+    const snapshot = await readLiveGame(this.deps.store, tournamentId, actor?.userId || undefined);
     if (!snapshot.state) throw gameErrors.tournamentNotFound();
     return snapshot;
   }
 
-  private recordLateJoin(gameId: string, caller: Caller, now: number) {
+  private recordLateJoin(
+    gameId: string,
+    player: { userId: string; username: string },
+    now: number,
+  ) {
     this.deps.records
       .participantsJoined(gameId, [
         {
-          userId: caller.userId!,
-          username: caller.username,
+          userId: player.userId,
+          username: player.username,
           isOfflinePlayer: false,
           joinedAt: new Date(now),
         },

@@ -1,13 +1,11 @@
 import { AppError } from '@underdog/kit';
 
-/** The engine's refusals, with stable reasons (the gateway's vote refusals are in its Games). */
+/**
+ * The engine's own refusals, with stable reasons (the gateway's vote refusals are in its Games);
+ * a visitor or an unverified user gets the kit's `commonErrors` (`NO_SESSION`,
+ * `EMAIL_NOT_VERIFIED`) through `requireVerifiedUser`.
+ */
 export const gameErrors = {
-  notAuthenticated: () =>
-    new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NO_SESSION' }),
-  notVerified: () =>
-    new AppError('FORBIDDEN', 'Please verify your email address first', {
-      reason: 'NOT_VERIFIED',
-    }),
   tournamentNotFound: () =>
     new AppError('NOT_FOUND', 'Tournament not found', { reason: 'TOURNAMENT_NOT_FOUND' }),
   joinClosed: () =>

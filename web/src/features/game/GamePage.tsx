@@ -8,7 +8,7 @@ import {
   JoinTournamentDocument,
   TournamentDocument,
 } from '../../gql/operations';
-import { errorCodeOf } from '../../app/errors';
+import { messageOf } from '../../app/errors';
 import { useSocketStatus } from '../../app/socketStatus';
 import { useToast } from '../../app/toast';
 import { useGo } from '../../app/useGo';
@@ -157,7 +157,8 @@ export default function GamePage() {
         (error: unknown) =>
           toast({
             title: 'Vote not recorded',
-            description: errorCodeOf(error) ?? 'Please try again.',
+            // The server's text, e.g. 'Please verify your email address first'.
+            description: messageOf(error, 'Please try again.'),
             variant: 'destructive',
           }),
       );

@@ -1,17 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import type { GatewayClients } from './clients';
-import { RequestSession, SessionCookie, type Caller } from './session';
+import { RequestSession, SessionCookie, type RequestOrigin } from './session';
 
-/** Builds the `Caller` of an HTTP request or a WebSocket upgrade, for either edge. */
-export class Callers {
+/** Builds the `RequestOrigin` of an HTTP request or a WebSocket upgrade, for either edge. */
+export class RequestOrigins {
   constructor(
     private readonly auth: GatewayClients['auth'],
     readonly cookie: SessionCookie,
   ) {}
 
   /** An HTTP request: the session cookie can be set and cleared on its response. */
-  fromHttp(req: Request, res: Response): Caller {
+  fromHttp(req: Request, res: Response): RequestOrigin {
     return {
       // `req.ip` honours X-Forwarded-For only as far as express's 'trust proxy' allows.
       ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
@@ -30,7 +30,7 @@ export class Callers {
    * so clearing a stale one is left to the next HTTP request.
    */
   /** A session this process holds itself (the standalone demo's bots): no cookie to set. */
-  fromSession(sessionId: string, deviceId: string): Caller {
+  fromSession(sessionId: string, deviceId: string): RequestOrigin {
     return {
       ip: '127.0.0.1',
       deviceId,
@@ -38,7 +38,7 @@ export class Callers {
     };
   }
 
-  fromUpgrade(req: IncomingMessage): Caller {
+  fromUpgrade(req: IncomingMessage): RequestOrigin {
     return {
       ip: req.socket.remoteAddress ?? 'unknown',
       // A browser cannot set headers on a WebSocket handshake: the device id may come as the
