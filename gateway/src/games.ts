@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { EventBus } from '@underdog/bus';
-import { AppError, commonErrors, isAppError, type Logger, type Registry } from '@underdog/kit';
+import {
+  AppError,
+  commonErrors,
+  isAppError,
+  systemClock,
+  type Clock,
+  type Logger,
+  type Registry,
+} from '@underdog/kit';
 import {
   TOTAL_ROUNDS,
   VOTING_GRACE_MS,
@@ -136,8 +144,8 @@ export interface GamesDependencies {
   bus: EventBus;
   registry: Registry;
   logger: Logger;
-  /** The server clock, ms since the epoch. */
-  now?: () => number;
+  /** The server clock; default: the system clock. */
+  clock?: Clock;
   /**
    * How long before the end of the grace (deadline + `VOTING_GRACE_MS`) a vote's produce must
    * have completed for it to be acknowledged (VOTE_ACK_MARGIN_MS; default 250 ms): it covers the
@@ -154,15 +162,20 @@ export interface GamesDependencies {
  * replicas, and only then acknowledged.
  */
 export class Games {
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly metrics: ReturnType<typeof voteMetrics>;
 
   private readonly ackMarginMs: number;
 
   constructor(private readonly deps: GamesDependencies) {
-    this.now = deps.now ?? (() => Date.now());
+    this.clock = deps.clock ?? systemClock;
     this.ackMarginMs = deps.ackMarginMs ?? DEFAULT_VOTE_ACK_MARGIN_MS;
     this.metrics = voteMetrics(deps.registry);
+  }
+
+  /** The server time in ms since the epoch, the unit of the live store's deadlines. */
+  private now(): number {
+    return this.clock.now().getTime();
   }
 
   /** Verified users, while the tournament is upcoming or before round 1's voting ends. */

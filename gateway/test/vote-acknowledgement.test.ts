@@ -51,7 +51,7 @@ describe('a vote is acknowledged only if its produce completed before the engine
       bus: slow as unknown as EventBus,
       registry: new Registry(),
       logger: createLogger({ service: 'test', level: 'silent' }),
-      now: () => clock.now,
+      clock: { now: () => new Date(clock.now) },
       ackMarginMs: MARGIN_MS,
     });
     const keys = gameKeys(TOURNAMENT);

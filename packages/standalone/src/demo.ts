@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestOrigin, GatewayClients, Games } from '@underdog/gateway';
-import { isAppError, type Component, type Logger } from '@underdog/kit';
+import { isAppError, systemClock, type Clock, type Component, type Logger } from '@underdog/kit';
 import {
   ActorSchema,
   GamePhase,
@@ -26,7 +26,8 @@ export interface DemoDependencies {
    * is scheduled at once, whatever the bots' sign-up takes (bots join as they become ready).
    */
   nextGameAfterMs?: number;
-  now?: () => Date;
+  /** Default: the system clock. */
+  clock?: Clock;
 }
 
 /** Every demo tournament's title starts with this, so the demo never touches an admin's own. */
@@ -87,7 +88,7 @@ interface Bot {
  * When a demo game ends, the next one is scheduled, so the demo never runs dry.
  */
 export class Demo {
-  private readonly now: () => Date;
+  private readonly clock: Clock;
   private readonly bots: Bot[] = [];
   private readonly joined = new Map<string, Set<number>>();
   /** The demo tournaments bots may join now (from the last reconciliation). */
@@ -101,7 +102,7 @@ export class Demo {
   private created = 0;
 
   constructor(private readonly deps: DemoDependencies) {
-    this.now = deps.now ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
   }
 
   component(): Component {
@@ -141,10 +142,10 @@ export class Demo {
     await this.reconcile();
     this.every(RECONCILE_EVERY_MS, () => this.reconcile());
     this.every(DRIVE_EVERY_MS, () => this.drive());
-    const started = this.now().getTime();
+    const started = this.clock.now().getTime();
     await this.signUpBots();
     this.deps.logger.info(
-      { bots: this.bots.length, seconds: (this.now().getTime() - started) / 1000 },
+      { bots: this.bots.length, seconds: (this.clock.now().getTime() - started) / 1000 },
       'demo: bots ready',
     );
   }
@@ -221,7 +222,7 @@ export class Demo {
 
   /** Keeps a demo game coming up and one with its offline window open; bots join the next one. */
   private async reconcile(): Promise<void> {
-    const now = this.now().getTime();
+    const now = this.clock.now().getTime();
     const { tournaments } = await this.deps.clients.tournament.listTournaments({});
     const demo = tournaments.filter((t) => t.title.startsWith(DEMO_TITLE_PREFIX));
     const startOf = (t: Tournament) => (t.startAt ? timestampDate(t.startAt).getTime() : 0);
@@ -316,7 +317,7 @@ export class Demo {
       }
       if (game.phase !== GamePhase.VOTING) continue;
       const deadline = game.phaseEndsAt ? timestampDate(game.phaseEndsAt).getTime() : 0;
-      const window = deadline - this.now().getTime() - 1_200;
+      const window = deadline - this.clock.now().getTime() - 1_200;
       // Too close to the deadline to plan votes (bots that joined this late sit the round out).
       if (window <= 0) continue;
       const key = `${tournamentId}:${game.roundNumber}`;

@@ -1,3 +1,4 @@
+import type { Clock } from '@underdog/kit';
 import { GameService } from '@underdog/proto';
 import type { RegisterRoutes } from '@underdog/rpc';
 import type { Players } from './application/players';
@@ -5,11 +6,7 @@ import type { RecordsRpc } from './records-rpc';
 import { toLiveGame, toPlayerView } from './mapping';
 
 /** The Connect handlers: each translates the request, delegates, and translates the answer. */
-export function gameRoutes(
-  players: Players,
-  now: () => number,
-  records: RecordsRpc,
-): RegisterRoutes {
+export function gameRoutes(players: Players, clock: Clock, records: RecordsRpc): RegisterRoutes {
   return (router) =>
     router.service(GameService, {
       ...records,
@@ -17,11 +14,7 @@ export function gameRoutes(
         player: toPlayerView(await players.join(actor, tournamentId)),
       }),
       getLiveGame: async ({ actor, tournamentId }) => ({
-        game: toLiveGame(
-          tournamentId,
-          await players.liveGame(actor, tournamentId),
-          new Date(now()),
-        ),
+        game: toLiveGame(tournamentId, await players.liveGame(actor, tournamentId), clock.now()),
       }),
     });
 }

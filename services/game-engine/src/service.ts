@@ -50,8 +50,6 @@ export function createGameEngineModule(
   const { infrastructure, logger, registry } = context;
   const { bus, store } = infrastructure;
   const clock = adapters.clock ?? systemClock;
-  // The engine measures in ms since the epoch.
-  const now = () => clock.now().getTime();
   const owner = context.instanceId;
   const live = new LiveGames(store);
   const metrics = engineMetrics(registry);
@@ -76,7 +74,7 @@ export function createGameEngineModule(
       },
       votesWaitMaxMs: config.GAME_VOTES_WAIT_MAX_MS,
       owner,
-      now,
+      clock,
       logger,
       metrics,
     },
@@ -84,9 +82,9 @@ export function createGameEngineModule(
     config.GAME_SWEEP_MS,
     logger,
   );
-  const lifecycle = new LifecycleHandler(live, runners, now, logger);
+  const lifecycle = new LifecycleHandler(live, runners, clock, logger);
   const votes = new VotesApplier(live, metrics, logger);
-  const players = new Players({ live, store, records, events, now, logger });
+  const players = new Players({ live, store, records, events, clock, logger });
 
   const consumer = (
     name: string,
@@ -128,7 +126,7 @@ export function createGameEngineModule(
       }),
       runners.component(),
     ],
-    registerRpc: gameRoutes(players, now, recordsRpc(createGameReads(infrastructure.documents))),
+    registerRpc: gameRoutes(players, clock, recordsRpc(createGameReads(infrastructure.documents))),
     players,
     runners,
     live,

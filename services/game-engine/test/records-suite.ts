@@ -110,7 +110,7 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
 
     beforeAll(async () => {
       fixture = await connect();
-      records = createGameRecords(fixture.store, { batchSize: 3, now: () => T0 });
+      records = createGameRecords(fixture.store, { batchSize: 3, clock: { now: () => T0 } });
       reads = createGameReads(fixture.store);
       await fixture.store.init();
     });

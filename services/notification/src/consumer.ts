@@ -1,5 +1,5 @@
 import { inMessageContext, type BusMessage, type EventBus, type Subscription } from '@underdog/bus';
-import type { Component, Logger, Registry } from '@underdog/kit';
+import { systemClock, type Clock, type Component, type Logger, type Registry } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
   EventHeader,
@@ -55,7 +55,8 @@ export interface NotificationConsumerOptions {
   publicUrl: PublicUrl;
   logger: Logger;
   registry: Registry;
-  now?: () => Date;
+  /** What a link's expiry is checked against; default: the system clock. */
+  clock?: Clock;
 }
 
 interface MessageContext {
@@ -79,12 +80,12 @@ const verificationEmailFields = z.object({
 /** Turns notification requests into e-mails; the bus-facing half of the consumer. */
 export class NotificationRequestHandler {
   private readonly handled = new RecentIds();
-  private readonly now: () => Date;
+  private readonly clock: Clock;
   private readonly requests: Counter<'outcome'>;
   private readonly sendFailures: Counter;
 
   constructor(private readonly options: Omit<NotificationConsumerOptions, 'bus'>) {
-    this.now = options.now ?? (() => new Date());
+    this.clock = options.clock ?? systemClock;
     this.requests = new Counter({
       name: 'notification_requests_total',
       help: 'Notification requests consumed, by outcome (sent, duplicate, or why it was skipped)',
@@ -165,7 +166,7 @@ export class NotificationRequestHandler {
       return 'invalid';
     }
 
-    const now = this.now().getTime();
+    const now = this.clock.now().getTime();
     const expiresAt = request.expiresAt === undefined ? undefined : timestampMs(request.expiresAt);
     if (expiresAt !== undefined && expiresAt <= now) {
       logger.info(context, 'verification code expired before its e-mail could be sent; skipped');

@@ -1,4 +1,4 @@
-import { withTimeout, type Component } from '@underdog/kit';
+import { systemClock, withTimeout, type Clock, type Component } from '@underdog/kit';
 import type { ServiceContext, ServiceDefinition, ServiceModule } from '@underdog/platform';
 import { NotificationService, timestampFromDate } from '@underdog/proto';
 import type { RegisterRoutes } from '@underdog/rpc';
@@ -16,6 +16,8 @@ import {
 export interface NotificationAdapters {
   /** Where e-mails are delivered; default: SMTP when `SMTP_URL` is set, else an in-memory outbox. */
   mailer?: Mailer;
+  /** When mail is sent and links expire; default: the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -28,13 +30,14 @@ export function createNotificationModule(
   config: NotificationConfig,
   adapters: NotificationAdapters = {},
 ): ServiceModule {
+  const clock = adapters.clock ?? systemClock;
   const delivery =
     adapters.mailer ??
     (config.smtpUrl === undefined
-      ? createMemoryMailer({ from: config.mailFrom })
+      ? createMemoryMailer({ from: config.mailFrom, clock })
       : createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom }));
   const mailbox = nodeEnv === 'production' ? undefined : new Mailbox();
-  const mailer = mailbox === undefined ? delivery : capturingMailer(delivery, mailbox);
+  const mailer = mailbox === undefined ? delivery : capturingMailer(delivery, mailbox, clock);
   // Never the URL itself: it may carry the SMTP password.
   logger.info(
     {
@@ -60,6 +63,7 @@ export function createNotificationModule(
         publicUrl: config.publicUrl,
         logger,
         registry,
+        clock,
       }),
     ],
     registerRpc: mailbox === undefined ? undefined : mailboxRoutes(mailbox),

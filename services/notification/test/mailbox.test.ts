@@ -6,12 +6,10 @@ const mail = (to: string): OutgoingMail => ({ to, subject: 's', text: 't', html:
 describe('the development mailbox', () => {
   it('lists what was sent newest first, with the time it was sent', async () => {
     const mailbox = new Mailbox();
-    let clock = 1_000;
-    const mailer = capturingMailer(
-      createMemoryMailer({ from: 'x@underdog.test' }),
-      mailbox,
-      () => new Date(clock++),
-    );
+    let time = 1_000;
+    const mailer = capturingMailer(createMemoryMailer({ from: 'x@underdog.test' }), mailbox, {
+      now: () => new Date(time++),
+    });
     await mailer.send(mail('a@example.test'));
     await mailer.send(mail('b@example.test'));
 

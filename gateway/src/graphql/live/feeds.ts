@@ -1,4 +1,4 @@
-import type { Logger } from '@underdog/kit';
+import { systemClock, type Clock, type Logger } from '@underdog/kit';
 import {
   GraphQLError,
   Kind,
@@ -124,7 +124,8 @@ export interface LiveFeedsOptions {
   limits: RealtimeLimits;
   metrics: RealtimeMetrics;
   games?: LiveGamePort | undefined;
-  now?: () => Date;
+  /** The server clock the snapshot's time left is measured by; default: the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -137,10 +138,10 @@ export class LiveFeeds implements RealtimeListener {
   private readonly groups = new Map<string, Group>();
   private readonly byTournament = new Map<string, Set<Group>>();
   private readonly listGroups = new Set<Group>();
-  private readonly now: () => Date;
+  private readonly clock: Clock;
 
   constructor(private readonly options: LiveFeedsOptions) {
-    this.now = options.now ?? (() => new Date());
+    this.clock = options.clock ?? systemClock;
   }
 
   /** graphql-ws's `subscribe`: only called for subscription operations. */
@@ -231,7 +232,7 @@ export class LiveFeeds implements RealtimeListener {
     let first: ExecutionResult;
     try {
       const game = await this.options.games!.liveGame(feed.context.origin, tournamentId);
-      const view = toLiveGameView(game, this.now());
+      const view = toLiveGameView(game, this.clock.now());
       const item: GameFeedItem = {
         type: 'GameSnapshot',
         tournamentId,

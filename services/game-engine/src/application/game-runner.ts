@@ -1,4 +1,4 @@
-import type { Logger } from '@underdog/kit';
+import type { Clock, Logger } from '@underdog/kit';
 import { roundImages, type GameState, type StoredAdvertisement } from '@underdog/live-game';
 import { timestampFromDate, type Advertisement } from '@underdog/proto';
 import type { AdPosition, AdsCatalog } from '../adapters/ads-catalog';
@@ -34,7 +34,8 @@ export interface RunnerDependencies {
   votesWaitMaxMs: number;
   /** This replica's name, the lease owner. */
   owner: string;
-  now: () => number;
+  /** The engine's time source; it measures in ms since the epoch (`now()` below). */
+  clock: Clock;
   logger: Logger;
   metrics: EngineMetrics;
 }
@@ -67,6 +68,11 @@ export class GameRunner {
   ) {
     this.log = deps.logger.child({ tournamentId });
     this.finished = this.loop();
+  }
+
+  /** The time in ms since the epoch, the unit of the stored deadlines. */
+  private now(): number {
+    return this.deps.clock.now().getTime();
   }
 
   /** Stops acting; `release` gives the lease up so another replica takes over at once. */
@@ -159,7 +165,7 @@ export class GameRunner {
     return reply === 'OK';
   }
 
-  private context(state: GameState, at = this.deps.now()) {
+  private context(state: GameState, at = this.now()) {
     return { tournamentId: this.tournamentId, gameId: state.gameId, at: new Date(at) };
   }
 
@@ -187,7 +193,7 @@ export class GameRunner {
   // ---- phases ----
 
   private async begin(state: GameState): Promise<Step> {
-    const now = this.deps.now();
+    const now = this.now();
     const ad = this.deps.ads.pick('before_game');
     const moved = await this.advance(
       { phase: 'waiting', round: 0 },
@@ -320,7 +326,7 @@ export class GameRunner {
   }
 
   private async voting(state: GameState): Promise<Step> {
-    const now = this.deps.now();
+    const now = this.now();
     if (this.offlineCastRound !== state.round) await this.castOfflineChoices(state);
     if (now >= state.votingEndsAt) {
       const moved = await this.advance(
@@ -358,7 +364,7 @@ export class GameRunner {
    * produced before that capture, so it is in the tally when the round resolves.
    */
   private async votingEnded(state: GameState): Promise<Step> {
-    const now = this.deps.now();
+    const now = this.now();
     if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
     const { votes } = this.deps;
     if (state.votesEndOffset === '') {
@@ -399,7 +405,7 @@ export class GameRunner {
       ballots: new Map([...ballots].map(([userId, ballot]) => [userId, ballot.imageId])),
       drawSeed: state.gameId,
     });
-    const now = this.deps.now();
+    const now = this.now();
     const winner = outcome.end && 'winnerUserId' in outcome.end ? outcome.end.winnerUserId : '';
     const winnerName = winner
       ? ((await live.player(this.tournamentId, winner))?.username ?? '')
@@ -491,7 +497,7 @@ export class GameRunner {
     end: Parameters<GameRecords['gameEnded']>[0],
   ): Promise<void> {
     const { live, records } = this.deps;
-    await records.gameStarted(this.gameStartedRecord(state, participants, this.deps.now()));
+    await records.gameStarted(this.gameStartedRecord(state, participants, this.now()));
     for (let round = 1; round <= state.round; round += 1) {
       const facts = await live.roundFacts(this.tournamentId, round);
       if (!facts) continue;
@@ -505,7 +511,7 @@ export class GameRunner {
   }
 
   private async afterResults(state: GameState): Promise<Step> {
-    const now = this.deps.now();
+    const now = this.now();
     if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
     const ended = state.decidedBy !== '' || state.round >= state.totalRounds;
     const position: AdPosition = ended ? 'after_game' : 'between_rounds';
@@ -561,7 +567,7 @@ export class GameRunner {
   }
 
   private async afterAdvertisement(state: GameState): Promise<Step> {
-    const now = this.deps.now();
+    const now = this.now();
     if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
     if (state.adPosition === 'after_game') {
       await this.advance(
@@ -582,7 +588,7 @@ export class GameRunner {
   /** The end: the announcement, one outcome per participant, the records; then the game is done. */
   private async finish(state: GameState): Promise<Step> {
     const participants = await this.deps.live.participants(this.tournamentId);
-    const endedAt = state.phaseEndsAt || this.deps.now();
+    const endedAt = state.phaseEndsAt || this.now();
     const winner = state.winner;
     await this.emit(
       state,

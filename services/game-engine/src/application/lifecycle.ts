@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BusMessage } from '@underdog/bus';
-import type { Logger } from '@underdog/kit';
+import type { Clock, Logger } from '@underdog/kit';
 import { TOTAL_ROUNDS } from '@underdog/live-game';
 import { timestampDate, type Tournament, type TournamentLifecycleEvent } from '@underdog/proto';
 import type { LiveGames } from '../adapters/live-games';
@@ -14,7 +14,7 @@ export class LifecycleHandler {
   constructor(
     private readonly live: LiveGames,
     private readonly runners: GameRunners,
-    private readonly now: () => number,
+    private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
 
@@ -42,7 +42,7 @@ export class LifecycleHandler {
           .join('');
         const reply = await this.live.join(
           tournamentId,
-          { userId, username, deviceId, now: this.now() },
+          { userId, username, deviceId, now: this.clock.now().getTime() },
           picks,
         );
         this.logger.info({ tournamentId, userId, reply }, 'offline participant recorded');
@@ -58,7 +58,7 @@ export class LifecycleHandler {
     const { created, gameId } = await this.live.createGame(
       tournamentId,
       randomUUID(),
-      this.now(),
+      this.clock.now().getTime(),
       TOTAL_ROUNDS,
     );
     const state = await this.live.state(tournamentId);

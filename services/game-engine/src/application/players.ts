@@ -1,4 +1,4 @@
-import { requireVerifiedUser, type Logger } from '@underdog/kit';
+import { requireVerifiedUser, type Clock, type Logger } from '@underdog/kit';
 import {
   readLiveGame,
   readPlayer,
@@ -20,7 +20,7 @@ export class Players {
       store: LiveStore;
       records: GameRecords;
       events: Pick<GameEventsPublisher, 'participantJoined'>;
-      now: () => number;
+      clock: Clock;
       logger: Logger;
     },
   ) {}
@@ -32,7 +32,7 @@ export class Players {
   async join(actor: Actor | undefined, tournamentId: string): Promise<PlayerSnapshot> {
     const userId = requireVerifiedUser(actor);
     const player = { userId, username: actor?.username ?? '', deviceId: actor?.deviceId ?? '' };
-    const now = this.deps.now();
+    const now = this.deps.clock.now().getTime();
     const reply = await this.deps.live.join(tournamentId, {
       ...player,
       now,

@@ -5,6 +5,7 @@ import {
   type Filter,
   type Identified,
 } from '@underdog/documents';
+import { systemClock, type Clock } from '@underdog/kit';
 import {
   gamesCollection,
   participantId,
@@ -77,7 +78,8 @@ export interface GameRecords {
 export interface GameRecordsOptions {
   /** Documents per bulk write (and ids per `$in`). */
   batchSize?: number;
-  now?: () => Date;
+  /** The time stamp of created records; default: the system clock. */
+  clock?: Clock;
 }
 
 const DEFAULT_BATCH_SIZE = 1000;
@@ -95,7 +97,7 @@ class DocumentGameRecords implements GameRecords {
   private readonly rounds: Collection<RoundDocument>;
   private readonly votes: Collection<VoteDocument>;
   private readonly batchSize: number;
-  private readonly now: () => Date;
+  private readonly clock: Clock;
 
   constructor(documents: DocumentStore, options: GameRecordsOptions) {
     this.games = documents.collection(gamesCollection);
@@ -103,7 +105,7 @@ class DocumentGameRecords implements GameRecords {
     this.rounds = documents.collection(roundsCollection);
     this.votes = documents.collection(votesCollection);
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    this.now = options.now ?? (() => new Date());
+    this.clock = options.clock ?? systemClock;
   }
 
   async gameStarted(game: GameStartedRecord): Promise<void> {
@@ -125,7 +127,7 @@ class DocumentGameRecords implements GameRecords {
       participantCount: 0,
       offlineParticipantCount: 0,
       startedAt: game.startedAt,
-      createdAt: this.now(),
+      createdAt: this.clock.now(),
     });
     await this.participantsJoined(game.gameId, game.participants);
   }
@@ -197,7 +199,7 @@ class DocumentGameRecords implements GameRecords {
       eliminatedCount: eliminatedIds.length,
       startedAt: round.startedAt,
       endedAt: round.endedAt,
-      createdAt: this.now(),
+      createdAt: this.clock.now(),
     });
     const game = await this.games.findById(gameId);
     if (!game) return;

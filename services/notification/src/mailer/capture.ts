@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '@underdog/kit';
 import type { Mailer, OutgoingMail } from './port';
 
 export interface CapturedMail extends OutgoingMail {
@@ -35,12 +36,12 @@ export class Mailbox {
 export function capturingMailer(
   mailer: Mailer,
   mailbox: Mailbox,
-  now: () => Date = () => new Date(),
+  clock: Clock = systemClock,
 ): Mailer {
   return {
     async send(mail) {
       await mailer.send(mail);
-      mailbox.record(mail, now());
+      mailbox.record(mail, clock.now());
     },
     verify: () => mailer.verify(),
     close: () => mailer.close(),

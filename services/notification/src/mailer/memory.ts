@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '@underdog/kit';
 import { MailRejectedError, type Mailer, type OutgoingMail } from './port';
 
 export interface SentMail extends OutgoingMail {
@@ -10,7 +11,8 @@ export interface MemoryMailerOptions {
   from: string;
   /** How many sent messages the outbox keeps; older ones are dropped. */
   limit?: number;
-  now?: () => Date;
+  /** The `sentAt` of each message; default: the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -25,7 +27,7 @@ export function createMemoryMailer(options: MemoryMailerOptions): MemoryMailer {
 export class MemoryMailer implements Mailer {
   private readonly outbox: SentMail[] = [];
   private readonly limit: number;
-  private readonly now: () => Date;
+  private readonly clock: Clock;
   private reachable = true;
   private readonly failOnce = new Set<string>();
   private readonly refused = new Set<string>();
@@ -33,7 +35,7 @@ export class MemoryMailer implements Mailer {
 
   constructor(private readonly options: MemoryMailerOptions) {
     this.limit = options.limit ?? 1_000;
-    this.now = options.now ?? (() => new Date());
+    this.clock = options.clock ?? systemClock;
   }
 
   async send(mail: OutgoingMail): Promise<void> {
@@ -45,7 +47,7 @@ export class MemoryMailer implements Mailer {
     if (this.refused.has(mail.to)) {
       throw new MailRejectedError('memory mailer: 550 mailbox unavailable');
     }
-    this.outbox.unshift({ ...mail, from: this.options.from, sentAt: this.now() });
+    this.outbox.unshift({ ...mail, from: this.options.from, sentAt: this.clock.now() });
     if (this.outbox.length > this.limit) this.outbox.length = this.limit;
   }
 
