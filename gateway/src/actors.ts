@@ -1,7 +1,6 @@
 import { ActorSchema, create, type Actor } from '@underdog/proto';
 import { appErrorFromRpc } from '@underdog/rpc';
 import { notAuthenticated, type RequestOrigin } from './session';
-import { roleName } from './users';
 
 /**
  * The caller as the services see it (`underdog.common.v1.Actor`): the signed-in user from the
@@ -9,13 +8,13 @@ import { roleName } from './users';
  * The services enforce roles, verification and windows on it; the gateway only resolves it.
  */
 export async function actorOf(origin: RequestOrigin): Promise<Actor> {
-  const user = (await origin.session.current())?.user;
+  const actor = await origin.session.actor();
   return create(ActorSchema, {
-    userId: user?.id ?? '',
-    role: user ? roleName(user.role) : '',
-    isEmailVerified: user?.isEmailVerified ?? false,
+    userId: actor?.userId ?? '',
+    role: actor?.role ?? '',
+    isEmailVerified: actor?.isEmailVerified ?? false,
     deviceId: origin.deviceId,
-    username: user?.username ?? '',
+    username: actor?.username ?? '',
   });
 }
 

@@ -216,8 +216,8 @@ export class Games {
   }
 
   private async admitAndProduce(origin: RequestOrigin, vote: VoteInput): Promise<VoteInput> {
-    const { user } = await origin.session.require();
-    if (!user.isEmailVerified) throw commonErrors.emailNotVerified();
+    const actor = await origin.session.requireActor();
+    if (!actor.isEmailVerified) throw commonErrors.emailNotVerified();
     const { tournamentId, roundNumber, imageId } = vote;
     if (!Number.isInteger(roundNumber) || roundNumber < 1 || roundNumber > TOTAL_ROUNDS) {
       throw gameErrors.invalidRound();
@@ -229,7 +229,7 @@ export class Games {
       this.deps.store.run(
         admitVote,
         [keys.state, keys.players, keys.alive, keys.devices, keys.reserved(roundNumber)],
-        [user.id, roundNumber, imageId, now, origin.deviceId],
+        [actor.userId, roundNumber, imageId, now, origin.deviceId],
       );
     let castAt = this.now();
     let reply = await admit(castAt);
@@ -261,8 +261,8 @@ export class Games {
         value: {
           voteId,
           gameId,
-          userId: user.id,
-          username: user.username,
+          userId: actor.userId,
+          username: actor.username,
           roundNumber,
           imageId,
           castAt: timestampFromDate(new Date(castAt)),
@@ -277,7 +277,7 @@ export class Games {
     } catch (error) {
       this.deps.logger.warn({ err: error, tournamentId, voteId }, 'vote not produced');
       await this.deps.store
-        .run(releaseVote, [keys.reserved(roundNumber)], [user.id, imageId])
+        .run(releaseVote, [keys.reserved(roundNumber)], [actor.userId, imageId])
         .catch((releaseError: unknown) =>
           this.deps.logger.error({ err: releaseError, voteId }, 'vote reservation not released'),
         );

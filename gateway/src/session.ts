@@ -1,8 +1,9 @@
 import { AppError } from '@underdog/kit';
-import type { User } from '@underdog/proto';
+import { ActorSchema, create, type Actor, type User } from '@underdog/proto';
 import { appErrorFromRpc } from '@underdog/rpc';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { GatewayClients } from './clients';
+import { roleName } from './users';
 
 /** Sessions last at most 30 days (server rules); the auth service also ends idle ones. */
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
@@ -66,6 +67,7 @@ export function notAuthenticated(): AppError {
  */
 export class RequestSession {
   private resolved: Promise<SignedIn | undefined> | undefined;
+  private resolvedActor: Promise<Actor | undefined> | undefined;
 
   constructor(
     private readonly auth: GatewayClients['auth'],
@@ -80,27 +82,49 @@ export class RequestSession {
     return this.resolved;
   }
 
+  /**
+   * The session's user as an actor (device id empty: the request's is the caller's), or
+   * undefined for a visitor. Through AuthService.GetSessionActor, which answers from the session
+   * record without reading the user, unless the whole user is already resolved.
+   */
+  actor(): Promise<Actor | undefined> {
+    this.resolvedActor ??= this.resolved
+      ? this.resolved.then((signedIn) => signedIn && actorOfUser(signedIn.user))
+      : this.lookUpActor();
+    return this.resolvedActor;
+  }
+
   async require(): Promise<SignedIn> {
     const signedIn = await this.current();
     if (!signedIn) throw notAuthenticated();
     return signedIn;
   }
 
+  /** The actor of a signed-in caller; a visitor gets 401 `UNAUTHENTICATED`. */
+  async requireActor(): Promise<Actor> {
+    const actor = await this.actor();
+    if (!actor) throw notAuthenticated();
+    return actor;
+  }
+
   /** A new session for this client: sets the cookie. */
   started(sessionId: string, user: User): void {
     this.setCookie(this.cookie.issue(sessionId));
     this.resolved = Promise.resolve({ sessionId, user });
+    this.resolvedActor = undefined;
   }
 
   /** The same session with fresher user data (e.g. just verified). */
   refreshed(user: User): void {
     this.resolved = this.resolved?.then((signedIn) => signedIn && { ...signedIn, user });
+    this.resolvedActor = undefined;
   }
 
   /** The session is over (logout, or the auth service forgot it): clears the cookie. */
   ended(): void {
     this.setCookie(this.cookie.clear());
     this.resolved = Promise.resolve(undefined);
+    this.resolvedActor = undefined;
   }
 
   private async lookUp(): Promise<SignedIn | undefined> {
@@ -116,6 +140,29 @@ export class RequestSession {
     this.ended();
     return undefined;
   }
+
+  private async lookUpActor(): Promise<Actor | undefined> {
+    const sessionId = this.cookieSessionId;
+    if (!sessionId) return undefined;
+    try {
+      const { actor } = await this.auth.getSessionActor({ sessionId });
+      if (actor) return actor;
+    } catch (error) {
+      const appError = appErrorFromRpc(error);
+      if (appError.code !== 'UNAUTHENTICATED') throw appError;
+    }
+    this.ended();
+    return undefined;
+  }
+}
+
+function actorOfUser(user: User): Actor {
+  return create(ActorSchema, {
+    userId: user.id,
+    role: roleName(user.role),
+    isEmailVerified: user.isEmailVerified,
+    username: user.username,
+  });
 }
 
 /**

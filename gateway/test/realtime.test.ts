@@ -37,7 +37,7 @@ function fakeGames(): LiveGamePort & { votes: VoteRequest[] } {
       if (tournamentId === 'missing') {
         throw new AppError('NOT_FOUND', 'Tournament not found', { reason: 'TOURNAMENT_NOT_FOUND' });
       }
-      const signedIn = await origin.session.current();
+      const signedIn = await origin.session.actor();
       const mine = votes.find((vote) => vote.tournamentId === tournamentId);
       return liveGame({
         tournamentId,
@@ -55,7 +55,7 @@ function fakeGames(): LiveGamePort & { votes: VoteRequest[] } {
       });
     },
     async vote(origin, vote) {
-      if (!(await origin.session.current())) {
+      if (!(await origin.session.actor())) {
         throw new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NOT_AUTHENTICATED' });
       }
       if (votes.some((cast) => cast.roundNumber === vote.roundNumber)) {

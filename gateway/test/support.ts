@@ -84,6 +84,12 @@ export function stubAuth(calls: AuthCalls): Partial<ServiceImpl<typeof AuthServi
       if (!email) throw noSession();
       return { user: userMessage(email, 'Ann'), session: { id: sessionId } };
     },
+    getSessionActor: ({ sessionId }) => {
+      calls.getSession.push(sessionId);
+      const email = sessions.get(sessionId);
+      if (!email) throw noSession();
+      return { actor: actorOfUserMessage(userMessage(email, 'Ann')), session: { id: sessionId } };
+    },
     updateProfile: ({ sessionId, displayName }) => {
       const email = sessions.get(sessionId);
       if (!email) throw noSession();
@@ -93,6 +99,38 @@ export function stubAuth(calls: AuthCalls): Partial<ServiceImpl<typeof AuthServi
       throw new AppError('BAD_REQUEST', 'Invalid verification code', { reason: 'CODE_INVALID' });
     },
     resendVerification: () => ({ message: 'A new verification email has been sent.' }),
+  };
+}
+
+/** The actor the real auth service's session claims give for this user. */
+function actorOfUserMessage(user: MessageInitShape<typeof UserSchema>) {
+  return {
+    userId: user.id ?? '',
+    username: user.username ?? '',
+    role: user.role === Role.ADMIN ? 'admin' : 'user',
+    isEmailVerified: user.isEmailVerified ?? false,
+  };
+}
+
+type AuthImpl = Partial<ServiceImpl<typeof AuthService>>;
+
+/**
+ * A test that replaces GetSession gets GetSessionActor answered from it (same user, same
+ * lookups counted), as the real service answers both from one session; unless it replaces that
+ * too.
+ */
+function withActorLookup(auth: AuthImpl | undefined): AuthImpl {
+  const getSession = auth?.getSession;
+  if (!getSession || auth.getSessionActor) return auth ?? {};
+  return {
+    ...auth,
+    getSessionActor: async (request, context) => {
+      const { user, session } = await getSession(
+        { $typeName: 'underdog.auth.v1.GetSessionRequest', sessionId: request.sessionId },
+        context,
+      );
+      return { actor: user && actorOfUserMessage(user), session };
+    },
   };
 }
 
@@ -157,7 +195,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const clients = createGatewayClients({
     auth: {
       mode: 'in-process',
-      routes: (router) => router.service(AuthService, { ...stubAuth(calls), ...options.auth }),
+      routes: (router) =>
+        router.service(AuthService, { ...stubAuth(calls), ...withActorLookup(options.auth) }),
     },
     tournament: {
       mode: 'in-process',

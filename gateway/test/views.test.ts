@@ -3,14 +3,13 @@ import {
   Role,
   TournamentSchema,
   TournamentStatus,
-  UserSchema,
   create,
   timestampFromDate,
   type MessageInitShape,
 } from '@underdog/proto';
 import { actorOf } from '../src/actors';
 import { toAdvertisementView } from '../src/ads';
-import type { RequestOrigin, RequestSession } from '../src/session';
+import { RequestSession, SessionCookie, type RequestOrigin } from '../src/session';
 import { toTournamentView } from '../src/tournaments';
 import { userMessage } from './support';
 
@@ -94,13 +93,26 @@ describe('the advertisement clients see', () => {
 });
 
 describe('the actor passed to the services', () => {
-  const originWith = (user: ReturnType<typeof userMessage> | undefined): RequestOrigin => ({
-    ip: '127.0.0.1',
-    deviceId: 'device-7',
-    session: {
-      current: () => Promise.resolve(user && { sessionId: 's-1', user: create(UserSchema, user) }),
-    } as unknown as RequestSession,
-  });
+  /** A session whose auth service answers only GetSessionActor: the actor needs no user read. */
+  const originWith = (user: ReturnType<typeof userMessage> | undefined): RequestOrigin => {
+    const auth = {
+      getSessionActor: () =>
+        Promise.resolve({
+          actor: user && {
+            userId: user.id,
+            username: user.username,
+            role: user.role === Role.ADMIN ? 'admin' : 'user',
+            isEmailVerified: user.isEmailVerified,
+          },
+        }),
+      getSession: () => Promise.reject(new Error('the actor must not read the whole user')),
+    } as unknown as ConstructorParameters<typeof RequestSession>[0];
+    return {
+      ip: '127.0.0.1',
+      deviceId: 'device-7',
+      session: new RequestSession(auth, new SessionCookie(false), user && 's-1', () => undefined),
+    };
+  };
 
   it('is empty for a visitor, but for the device id', async () => {
     expect(await actorOf(originWith(undefined))).toMatchObject({

@@ -86,8 +86,8 @@ class WsConnection {
   async currentOrigin(): Promise<RequestOrigin> {
     const age = Date.now() - this.originAt;
     if (age <= this.limits.sessionTtlMs) return this.origin;
-    const user = (await this.origin.session.current().catch(() => undefined))?.user;
-    if (user?.isEmailVerified && age <= this.limits.sessionMaxAgeMs) {
+    const actor = await this.origin.session.actor().catch(() => undefined);
+    if (actor?.isEmailVerified && age <= this.limits.sessionMaxAgeMs) {
       if (age > this.limits.verifiedSessionTtlMs) this.refreshInBackground();
       return this.origin;
     }
@@ -101,7 +101,7 @@ class WsConnection {
     const fresh = this.origins.fromUpgrade(this.request);
     this.refreshing = true;
     void fresh.session
-      .current()
+      .actor()
       .then(
         () => {
           this.origin = fresh;

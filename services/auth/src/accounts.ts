@@ -12,7 +12,13 @@ import type { SessionStore } from './adapters/sessions';
 import type { ResendThrottle } from './adapters/throttle';
 import type { UsersRepository } from './adapters/users';
 import { authErrors } from './domain/errors';
-import { isSessionAlive, type Session } from './domain/session';
+import {
+  claimsOf,
+  isSessionAlive,
+  sameClaims,
+  type Session,
+  type SessionClaims,
+} from './domain/session';
 import { emptyStatistics, type PendingVerification, type Role, type User } from './domain/user';
 import { maxUsernameAttempts, usernameBase, usernameCandidate } from './domain/username';
 import { passwordLength } from './domain/validation';
@@ -38,6 +44,13 @@ export interface AccountsDependencies {
 /** A user with a session just opened or resolved for them. */
 export interface SignedIn {
   user: User;
+  session: Session;
+}
+
+/** A session resolved to what acting for its user needs, without reading the user. */
+export interface SessionActor {
+  userId: string;
+  claims: SessionClaims;
   session: Session;
 }
 
@@ -117,7 +130,7 @@ export class Accounts {
       value: { email: user.email, displayName: user.displayName, username: user.username },
     });
     this.logger.info({ userId: user.id }, 'user registered');
-    return { user, session: await this.openSession(user.id, registration.deviceId) };
+    return { user, session: await this.openSession(user, registration.deviceId) };
   }
 
   /** Every failure is the same error; an unknown e-mail costs the same hashing as a known one. */
@@ -128,7 +141,7 @@ export class Accounts {
     const matches = await verifySecret(user?.passwordHash ?? this.deps.dummyPasswordHash, password);
     if (!user || !matches) throw authErrors.invalidCredentials();
     this.logger.info({ userId: user.id }, 'user logged in');
-    return { user, session: await this.openSession(user.id, deviceId) };
+    return { user, session: await this.openSession(user, deviceId) };
   }
 
   /** Ends the session; an unknown or expired one is already ended. */
@@ -148,7 +161,39 @@ export class Accounts {
       throw commonErrors.noSession();
     }
     if (!(await this.sessions.touch(session, now))) throw commonErrors.noSession();
-    return { user, session: { ...session, lastSeenAt: now } };
+    const claims = claimsOf(user);
+    // A record from before claims, or one a failed rewrite left behind, is repaired here.
+    if (!sameClaims(session.claims, claims)) await this.sessions.setClaims(session, claims);
+    return { user, session: { ...session, lastSeenAt: now, claims } };
+  }
+
+  /**
+   * The session's user as an actor, from the session record alone (no user read): what every
+   * delegated call and every `/ws` action needs, thousands of times a round. Same expiry rules
+   * and touch as `resolveSession`; a record without claims falls back to it.
+   */
+  async resolveActor(sessionId: string): Promise<SessionActor> {
+    const session = sessionId ? await this.sessions.find(sessionId) : null;
+    if (!session) throw commonErrors.noSession();
+    if (!session.claims) {
+      const signedIn = await this.resolveSession(sessionId);
+      return {
+        userId: signedIn.user.id,
+        claims: claimsOf(signedIn.user),
+        session: signedIn.session,
+      };
+    }
+    const now = this.clock.now();
+    if (!isSessionAlive(session, now)) {
+      await this.sessions.delete(session);
+      throw commonErrors.noSession();
+    }
+    if (!(await this.sessions.touch(session, now))) throw commonErrors.noSession();
+    return {
+      userId: session.userId,
+      claims: session.claims,
+      session: { ...session, lastSeenAt: now },
+    };
   }
 
   /**
@@ -239,7 +284,7 @@ export class Accounts {
       throw commonErrors.noSession();
     }
     await this.sessions.deleteAllOf(user.id);
-    const fresh = await this.openSession(user.id, session.deviceId);
+    const fresh = await this.openSession(user, session.deviceId);
     await this.events.userChanged(user.id, { case: 'passwordChanged', value: {} });
     this.logger.info({ userId: user.id }, 'password changed; other sessions ended');
     return fresh;
@@ -249,6 +294,7 @@ export class Accounts {
     const result = await this.users.setRole(email, role);
     if (!result) throw authErrors.userNotFound();
     if (result.changed) {
+      await this.sessions.setClaimsOfUser(result.user.id, claimsOf(result.user));
       await this.events.userChanged(result.user.id, { case: 'roleChanged', value: { role } });
       this.logger.info({ userId: result.user.id, role }, 'role changed');
     }
@@ -284,7 +330,7 @@ export class Accounts {
     for (let start = 0; start < users.length; start += sessionsAtOnce) {
       const batch = users.slice(start, start + sessionsAtOnce);
       const sessions = await Promise.all(
-        batch.map((user, offset) => this.openSession(user.id, `bench-${label}-${start + offset}`)),
+        batch.map((user, offset) => this.openSession(user, `bench-${label}-${start + offset}`)),
       );
       sessions.forEach((session, offset) => seeded.push({ user: batch[offset]!, session }));
     }
@@ -338,6 +384,7 @@ export class Accounts {
       if (current?.isEmailVerified) return current;
       throw authErrors.codeInvalid();
     }
+    await this.sessions.setClaimsOfUser(user.id, claimsOf(verified));
     await this.events.userChanged(user.id, { case: 'emailVerified', value: {} });
     this.logger.info({ userId: user.id }, 'e-mail verified');
     return verified;
@@ -397,14 +444,15 @@ export class Accounts {
     }
   }
 
-  private async openSession(userId: string, deviceId: string): Promise<Session> {
+  private async openSession(user: User, deviceId: string): Promise<Session> {
     const now = this.clock.now();
-    const session: Session = {
+    const session = {
       id: randomSecret(),
-      userId,
+      userId: user.id,
       deviceId,
       createdAt: now,
       lastSeenAt: now,
+      claims: claimsOf(user),
     };
     await this.sessions.create(session);
     return session;

@@ -64,6 +64,19 @@ export function authRoutes(
         return { user: toUserMessage(user), session: toSessionMessage(session) };
       },
 
+      getSessionActor: async (request) => {
+        const { userId, claims, session } = await accounts.resolveActor(request.sessionId);
+        return {
+          actor: {
+            userId,
+            username: claims.username,
+            role: claims.role,
+            isEmailVerified: claims.isEmailVerified,
+          },
+          session: toSessionMessage(session),
+        };
+      },
+
       verifyEmail: async (request) => {
         const sessionId = request.sessionId || undefined;
         const { proof } = request;

@@ -131,6 +131,27 @@ describe('the auth service on real servers', () => {
     });
   });
 
+  it("keeps the session's claims in Redis: GetSessionActor, rewritten on verification", async () => {
+    const { player, user, sessionId, code } = await registerPlayer(auth, {
+      email: email('claims'),
+    });
+    const other = await auth.client.login({ ...player, deviceId: 'tablet' });
+    const before = await auth.client.getSessionActor({ sessionId: other.session?.id ?? '' });
+    expect(before.actor).toMatchObject({ userId: user.id, role: 'user', isEmailVerified: false });
+
+    await auth.client.verifyEmail({ proof: { case: 'code', value: code }, sessionId });
+
+    for (const id of [sessionId, other.session?.id ?? '']) {
+      const { actor } = await auth.client.getSessionActor({ sessionId: id });
+      expect(actor).toMatchObject({ userId: user.id, username: user.username });
+      expect(actor?.isEmailVerified).toBe(true);
+    }
+    await auth.client.logout({ sessionId });
+    expect(await rpcFailure(auth.client.getSessionActor({ sessionId }))).toMatchObject({
+      reason: 'NO_SESSION',
+    });
+  });
+
   it('created the first admin at start, and creates one once when replicas race', async () => {
     const started = await auth.client.login({
       email: adminEmail,

@@ -1,16 +1,22 @@
 import { defineScript, type LiveStore } from '@underdog/store';
-import { sessionExpiresAt, sessionRules, type Session } from '../domain/session';
+import {
+  sessionExpiresAt,
+  sessionRules,
+  type Session,
+  type SessionClaims,
+} from '../domain/session';
 import { sha256 } from './secrets';
 
 /**
  * KEYS: [session, userSessions]. ARGV: [userId, deviceId, createdAt, lastSeenAt, ttlMs,
- * userSessionsTtlMs]. Writes the session with its expiry and lists it under its user, in one
- * step, so no session ever exists without an expiry or outside its user's list.
+ * userSessionsTtlMs, username, role, verified]. Writes the session with its claims and its
+ * expiry and lists it under its user, in one step, so no session ever exists without an expiry
+ * or outside its user's list.
  */
 const createSessionScript = defineScript<number>({
   name: 'authCreateSession',
   lua: `
-redis.call('HSET', KEYS[1], 'userId', ARGV[1], 'deviceId', ARGV[2], 'createdAt', ARGV[3], 'lastSeenAt', ARGV[4])
+redis.call('HSET', KEYS[1], 'userId', ARGV[1], 'deviceId', ARGV[2], 'createdAt', ARGV[3], 'lastSeenAt', ARGV[4], 'username', ARGV[7], 'role', ARGV[8], 'verified', ARGV[9])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('SADD', KEYS[2], KEYS[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[6])
@@ -19,9 +25,19 @@ return 1
   memory: (
     redis,
     [session = '', userSessions = ''],
-    [userId = '', deviceId = '', createdAt = '', lastSeenAt = '', ttlMs = '', listTtlMs = ''],
+    [
+      userId = '',
+      deviceId = '',
+      createdAt = '',
+      lastSeenAt = '',
+      ttlMs = '',
+      listTtlMs = '',
+      username = '',
+      role = '',
+      verified = '',
+    ],
   ) => {
-    redis.hSet(session, { userId, deviceId, createdAt, lastSeenAt });
+    redis.hSet(session, { userId, deviceId, createdAt, lastSeenAt, username, role, verified });
     redis.expire(session, Number(ttlMs));
     redis.sAdd(userSessions, session);
     redis.expire(userSessions, Number(listTtlMs));
@@ -51,6 +67,39 @@ return 1
   },
 });
 
+/**
+ * KEYS: [session]. ARGV: [username, role, verified]. Rewrites the claims only if the session
+ * still exists: a logout racing with a verification must not bring the session back.
+ */
+const setClaimsScript = defineScript<number>({
+  name: 'authSetSessionClaims',
+  lua: `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'username', ARGV[1], 'role', ARGV[2], 'verified', ARGV[3])
+return 1
+`,
+  memory: (redis, [session = ''], [username = '', role = '', verified = '']) => {
+    if (redis.ttlMs(session) === -2) return 0;
+    redis.hSet(session, { username, role, verified });
+    return 1;
+  },
+});
+
+const claimArguments = (claims: SessionClaims) => [
+  claims.username,
+  claims.role,
+  claims.isEmailVerified ? '1' : '0',
+];
+
+function claimsFrom(fields: Record<string, string>): SessionClaims | undefined {
+  const { username, role, verified } = fields;
+  if (username === undefined || (role !== 'user' && role !== 'admin')) return undefined;
+  if (verified !== '1' && verified !== '0') return undefined;
+  return { username, role, isEmailVerified: verified === '1' };
+}
+
 const sessionKey = (id: string) => `auth:session:${sha256(id)}`;
 const userSessionsKey = (userId: string) => `auth:user-sessions:${userId}`;
 
@@ -62,7 +111,7 @@ const userSessionsKey = (userId: string) => `auth:user-sessions:${userId}`;
 export class SessionStore {
   constructor(private readonly store: LiveStore) {}
 
-  async create(session: Session): Promise<void> {
+  async create(session: Session & { claims: SessionClaims }): Promise<void> {
     const key = sessionKey(session.id);
     const list = userSessionsKey(session.userId);
     await this.store.run(
@@ -75,6 +124,7 @@ export class SessionStore {
         session.lastSeenAt.getTime(),
         remainingMs(session, session.lastSeenAt),
         sessionRules.absoluteTimeoutMs,
+        ...claimArguments(session.claims),
       ],
     );
     await this.forgetEnded(list, key);
@@ -84,13 +134,33 @@ export class SessionStore {
     const fields = await this.store.hGetAll(sessionKey(id));
     const { userId, deviceId = '', createdAt, lastSeenAt } = fields;
     if (userId === undefined || createdAt === undefined || lastSeenAt === undefined) return null;
+    const claims = claimsFrom(fields);
     return {
       id,
       userId,
       deviceId,
       createdAt: new Date(Number(createdAt)),
       lastSeenAt: new Date(Number(lastSeenAt)),
+      ...(claims ? { claims } : {}),
     };
+  }
+
+  /** Rewrites one session's claims; false when the session was deleted meanwhile. */
+  async setClaims(session: Pick<Session, 'id'>, claims: SessionClaims): Promise<boolean> {
+    const set = await this.store.run(
+      setClaimsScript,
+      [sessionKey(session.id)],
+      claimArguments(claims),
+    );
+    return set === 1;
+  }
+
+  /** Rewrites the claims of every live session of a user (verified, role changed). */
+  async setClaimsOfUser(userId: string, claims: SessionClaims): Promise<void> {
+    const keys = await this.store.sMembers(userSessionsKey(userId));
+    await Promise.all(
+      keys.map((key) => this.store.run(setClaimsScript, [key], claimArguments(claims))),
+    );
   }
 
   /** Records a use at `now`; false when the session was deleted meanwhile. */

@@ -6,13 +6,15 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Actor } from "../../common/v1/actor_pb";
+import { file_underdog_common_v1_actor } from "../../common/v1/actor_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file underdog/auth/v1/auth.proto.
  */
 export const file_underdog_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("Cht1bmRlcmRvZy9hdXRoL3YxL2F1dGgucHJvdG8SEHVuZGVyZG9nLmF1dGgudjEi8AEKBFVzZXISCgoCaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSFAoMZGlzcGxheV9uYW1lGAQgASgJEiQKBHJvbGUYBSABKA4yFi51bmRlcmRvZy5hdXRoLnYxLlJvbGUSGQoRaXNfZW1haWxfdmVyaWZpZWQYBiABKAgSLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNAoKc3RhdGlzdGljcxgIIAEoCzIgLnVuZGVyZG9nLmF1dGgudjEuVXNlclN0YXRpc3RpY3MioAIKDlVzZXJTdGF0aXN0aWNzEhQKDGdhbWVzX3BsYXllZBgBIAEoDRIMCgR3aW5zGAIgASgNEhQKDHRvdGFsX3ByaXplcxgDIAEoARISCgpyb3VuZHNfd29uGAQgASgNEhsKE3RvdGFsX3JvdW5kc19wbGF5ZWQYBSABKA0SGgoSbG9uZ2VzdF93aW5fc3RyZWFrGAYgASgNEhoKEmN1cnJlbnRfd2luX3N0cmVhaxgHIAEoDRIfChdiaWdnZXN0X3RvdXJuYW1lbnRfc2l6ZRgIIAEoDRI3Cg5maXJzdF93aW5fZGF0ZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUIRCg9fZmlyc3Rfd2luX2RhdGUimQEKB1Nlc3Npb24SCgoCaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIRCglkZXZpY2VfaWQYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiWwoPUmVnaXN0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRIRCglkZXZpY2VfaWQYBCABKAkidQoQUmVnaXN0ZXJSZXNwb25zZRIkCgR1c2VyGAEgASgLMhYudW5kZXJkb2cuYXV0aC52MS5Vc2VyEioKB3Nlc3Npb24YAiABKAsyGS51bmRlcmRvZy5hdXRoLnYxLlNlc3Npb24SDwoHbWVzc2FnZRgDIAEoCSJCCgxMb2dpblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkSEQoJZGV2aWNlX2lkGAMgASgJImEKDUxvZ2luUmVzcG9uc2USJAoEdXNlchgBIAEoCzIWLnVuZGVyZG9nLmF1dGgudjEuVXNlchIqCgdzZXNzaW9uGAIgASgLMhkudW5kZXJkb2cuYXV0aC52MS5TZXNzaW9uIiMKDUxvZ291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSIQCg5Mb2dvdXRSZXNwb25zZSInChFHZXRTZXNzaW9uUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJImYKEkdldFNlc3Npb25SZXNwb25zZRIkCgR1c2VyGAEgASgLMhYudW5kZXJkb2cuYXV0aC52MS5Vc2VyEioKB3Nlc3Npb24YAiABKAsyGS51bmRlcmRvZy5hdXRoLnYxLlNlc3Npb24iYQoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg4KBGNvZGUYASABKAlIABIPCgV0b2tlbhgCIAEoCUgAEhIKCnNlc3Npb25faWQYAyABKAkSDQoFZW1haWwYBCABKAlCBwoFcHJvb2YiOwoTVmVyaWZ5RW1haWxSZXNwb25zZRIkCgR1c2VyGAEgASgLMhYudW5kZXJkb2cuYXV0aC52MS5Vc2VyIioKGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkiLQoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSJAChRVcGRhdGVQcm9maWxlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSI9ChVVcGRhdGVQcm9maWxlUmVzcG9uc2USJAoEdXNlchgBIAEoCzIWLnVuZGVyZG9nLmF1dGgudjEuVXNlciJbChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIYChBjdXJyZW50X3Bhc3N3b3JkGAIgASgJEhQKDG5ld19wYXNzd29yZBgDIAEoCSJEChZDaGFuZ2VQYXNzd29yZFJlc3BvbnNlEioKB3Nlc3Npb24YASABKAsyGS51bmRlcmRvZy5hdXRoLnYxLlNlc3Npb24iRQoOU2V0Um9sZVJlcXVlc3QSDQoFZW1haWwYASABKAkSJAoEcm9sZRgCIAEoDjIWLnVuZGVyZG9nLmF1dGgudjEuUm9sZSI3Cg9TZXRSb2xlUmVzcG9uc2USJAoEdXNlchgBIAEoCzIWLnVuZGVyZG9nLmF1dGgudjEuVXNlciI5ChlTZWVkQmVuY2htYXJrVXNlcnNSZXF1ZXN0Eg0KBWNvdW50GAEgASgNEg0KBWxhYmVsGAIgASgJIl0KEVNlZWRCZW5jaG1hcmtVc2VyEg8KB3VzZXJfaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIRCglkZXZpY2VfaWQYBCABKAkiUAoaU2VlZEJlbmNobWFya1VzZXJzUmVzcG9uc2USMgoFdXNlcnMYASADKAsyIy51bmRlcmRvZy5hdXRoLnYxLlNlZWRCZW5jaG1hcmtVc2VyKjsKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEg4KClJPTEVfQURNSU4QAjKlBwoLQXV0aFNlcnZpY2USUQoIUmVnaXN0ZXISIS51bmRlcmRvZy5hdXRoLnYxLlJlZ2lzdGVyUmVxdWVzdBoiLnVuZGVyZG9nLmF1dGgudjEuUmVnaXN0ZXJSZXNwb25zZRJICgVMb2dpbhIeLnVuZGVyZG9nLmF1dGgudjEuTG9naW5SZXF1ZXN0Gh8udW5kZXJkb2cuYXV0aC52MS5Mb2dpblJlc3BvbnNlEksKBkxvZ291dBIfLnVuZGVyZG9nLmF1dGgudjEuTG9nb3V0UmVxdWVzdBogLnVuZGVyZG9nLmF1dGgudjEuTG9nb3V0UmVzcG9uc2USVwoKR2V0U2Vzc2lvbhIjLnVuZGVyZG9nLmF1dGgudjEuR2V0U2Vzc2lvblJlcXVlc3QaJC51bmRlcmRvZy5hdXRoLnYxLkdldFNlc3Npb25SZXNwb25zZRJaCgtWZXJpZnlFbWFpbBIkLnVuZGVyZG9nLmF1dGgudjEuVmVyaWZ5RW1haWxSZXF1ZXN0GiUudW5kZXJkb2cuYXV0aC52MS5WZXJpZnlFbWFpbFJlc3BvbnNlEm8KElJlc2VuZFZlcmlmaWNhdGlvbhIrLnVuZGVyZG9nLmF1dGgudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVxdWVzdBosLnVuZGVyZG9nLmF1dGgudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USYAoNVXBkYXRlUHJvZmlsZRImLnVuZGVyZG9nLmF1dGgudjEuVXBkYXRlUHJvZmlsZVJlcXVlc3QaJy51bmRlcmRvZy5hdXRoLnYxLlVwZGF0ZVByb2ZpbGVSZXNwb25zZRJjCg5DaGFuZ2VQYXNzd29yZBInLnVuZGVyZG9nLmF1dGgudjEuQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0GigudW5kZXJkb2cuYXV0aC52MS5DaGFuZ2VQYXNzd29yZFJlc3BvbnNlEk4KB1NldFJvbGUSIC51bmRlcmRvZy5hdXRoLnYxLlNldFJvbGVSZXF1ZXN0GiEudW5kZXJkb2cuYXV0aC52MS5TZXRSb2xlUmVzcG9uc2USbwoSU2VlZEJlbmNobWFya1VzZXJzEisudW5kZXJkb2cuYXV0aC52MS5TZWVkQmVuY2htYXJrVXNlcnNSZXF1ZXN0GiwudW5kZXJkb2cuYXV0aC52MS5TZWVkQmVuY2htYXJrVXNlcnNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Cht1bmRlcmRvZy9hdXRoL3YxL2F1dGgucHJvdG8SEHVuZGVyZG9nLmF1dGgudjEi8AEKBFVzZXISCgoCaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSFAoMZGlzcGxheV9uYW1lGAQgASgJEiQKBHJvbGUYBSABKA4yFi51bmRlcmRvZy5hdXRoLnYxLlJvbGUSGQoRaXNfZW1haWxfdmVyaWZpZWQYBiABKAgSLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNAoKc3RhdGlzdGljcxgIIAEoCzIgLnVuZGVyZG9nLmF1dGgudjEuVXNlclN0YXRpc3RpY3MioAIKDlVzZXJTdGF0aXN0aWNzEhQKDGdhbWVzX3BsYXllZBgBIAEoDRIMCgR3aW5zGAIgASgNEhQKDHRvdGFsX3ByaXplcxgDIAEoARISCgpyb3VuZHNfd29uGAQgASgNEhsKE3RvdGFsX3JvdW5kc19wbGF5ZWQYBSABKA0SGgoSbG9uZ2VzdF93aW5fc3RyZWFrGAYgASgNEhoKEmN1cnJlbnRfd2luX3N0cmVhaxgHIAEoDRIfChdiaWdnZXN0X3RvdXJuYW1lbnRfc2l6ZRgIIAEoDRI3Cg5maXJzdF93aW5fZGF0ZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUIRCg9fZmlyc3Rfd2luX2RhdGUimQEKB1Nlc3Npb24SCgoCaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIRCglkZXZpY2VfaWQYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiWwoPUmVnaXN0ZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRIRCglkZXZpY2VfaWQYBCABKAkidQoQUmVnaXN0ZXJSZXNwb25zZRIkCgR1c2VyGAEgASgLMhYudW5kZXJkb2cuYXV0aC52MS5Vc2VyEioKB3Nlc3Npb24YAiABKAsyGS51bmRlcmRvZy5hdXRoLnYxLlNlc3Npb24SDwoHbWVzc2FnZRgDIAEoCSJCCgxMb2dpblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkSEQoJZGV2aWNlX2lkGAMgASgJImEKDUxvZ2luUmVzcG9uc2USJAoEdXNlchgBIAEoCzIWLnVuZGVyZG9nLmF1dGgudjEuVXNlchIqCgdzZXNzaW9uGAIgASgLMhkudW5kZXJkb2cuYXV0aC52MS5TZXNzaW9uIiMKDUxvZ291dFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSIQCg5Mb2dvdXRSZXNwb25zZSInChFHZXRTZXNzaW9uUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJImYKEkdldFNlc3Npb25SZXNwb25zZRIkCgR1c2VyGAEgASgLMhYudW5kZXJkb2cuYXV0aC52MS5Vc2VyEioKB3Nlc3Npb24YAiABKAsyGS51bmRlcmRvZy5hdXRoLnYxLlNlc3Npb24iLAoWR2V0U2Vzc2lvbkFjdG9yUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJIm8KF0dldFNlc3Npb25BY3RvclJlc3BvbnNlEigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEioKB3Nlc3Npb24YAiABKAsyGS51bmRlcmRvZy5hdXRoLnYxLlNlc3Npb24iYQoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg4KBGNvZGUYASABKAlIABIPCgV0b2tlbhgCIAEoCUgAEhIKCnNlc3Npb25faWQYAyABKAkSDQoFZW1haWwYBCABKAlCBwoFcHJvb2YiOwoTVmVyaWZ5RW1haWxSZXNwb25zZRIkCgR1c2VyGAEgASgLMhYudW5kZXJkb2cuYXV0aC52MS5Vc2VyIioKGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkiLQoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USDwoHbWVzc2FnZRgBIAEoCSJAChRVcGRhdGVQcm9maWxlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSI9ChVVcGRhdGVQcm9maWxlUmVzcG9uc2USJAoEdXNlchgBIAEoCzIWLnVuZGVyZG9nLmF1dGgudjEuVXNlciJbChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIYChBjdXJyZW50X3Bhc3N3b3JkGAIgASgJEhQKDG5ld19wYXNzd29yZBgDIAEoCSJEChZDaGFuZ2VQYXNzd29yZFJlc3BvbnNlEioKB3Nlc3Npb24YASABKAsyGS51bmRlcmRvZy5hdXRoLnYxLlNlc3Npb24iRQoOU2V0Um9sZVJlcXVlc3QSDQoFZW1haWwYASABKAkSJAoEcm9sZRgCIAEoDjIWLnVuZGVyZG9nLmF1dGgudjEuUm9sZSI3Cg9TZXRSb2xlUmVzcG9uc2USJAoEdXNlchgBIAEoCzIWLnVuZGVyZG9nLmF1dGgudjEuVXNlciI5ChlTZWVkQmVuY2htYXJrVXNlcnNSZXF1ZXN0Eg0KBWNvdW50GAEgASgNEg0KBWxhYmVsGAIgASgJIl0KEVNlZWRCZW5jaG1hcmtVc2VyEg8KB3VzZXJfaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIRCglkZXZpY2VfaWQYBCABKAkiUAoaU2VlZEJlbmNobWFya1VzZXJzUmVzcG9uc2USMgoFdXNlcnMYASADKAsyIy51bmRlcmRvZy5hdXRoLnYxLlNlZWRCZW5jaG1hcmtVc2VyKjsKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEg4KClJPTEVfQURNSU4QAjKNCAoLQXV0aFNlcnZpY2USUQoIUmVnaXN0ZXISIS51bmRlcmRvZy5hdXRoLnYxLlJlZ2lzdGVyUmVxdWVzdBoiLnVuZGVyZG9nLmF1dGgudjEuUmVnaXN0ZXJSZXNwb25zZRJICgVMb2dpbhIeLnVuZGVyZG9nLmF1dGgudjEuTG9naW5SZXF1ZXN0Gh8udW5kZXJkb2cuYXV0aC52MS5Mb2dpblJlc3BvbnNlEksKBkxvZ291dBIfLnVuZGVyZG9nLmF1dGgudjEuTG9nb3V0UmVxdWVzdBogLnVuZGVyZG9nLmF1dGgudjEuTG9nb3V0UmVzcG9uc2USVwoKR2V0U2Vzc2lvbhIjLnVuZGVyZG9nLmF1dGgudjEuR2V0U2Vzc2lvblJlcXVlc3QaJC51bmRlcmRvZy5hdXRoLnYxLkdldFNlc3Npb25SZXNwb25zZRJmCg9HZXRTZXNzaW9uQWN0b3ISKC51bmRlcmRvZy5hdXRoLnYxLkdldFNlc3Npb25BY3RvclJlcXVlc3QaKS51bmRlcmRvZy5hdXRoLnYxLkdldFNlc3Npb25BY3RvclJlc3BvbnNlEloKC1ZlcmlmeUVtYWlsEiQudW5kZXJkb2cuYXV0aC52MS5WZXJpZnlFbWFpbFJlcXVlc3QaJS51bmRlcmRvZy5hdXRoLnYxLlZlcmlmeUVtYWlsUmVzcG9uc2USbwoSUmVzZW5kVmVyaWZpY2F0aW9uEisudW5kZXJkb2cuYXV0aC52MS5SZXNlbmRWZXJpZmljYXRpb25SZXF1ZXN0GiwudW5kZXJkb2cuYXV0aC52MS5SZXNlbmRWZXJpZmljYXRpb25SZXNwb25zZRJgCg1VcGRhdGVQcm9maWxlEiYudW5kZXJkb2cuYXV0aC52MS5VcGRhdGVQcm9maWxlUmVxdWVzdBonLnVuZGVyZG9nLmF1dGgudjEuVXBkYXRlUHJvZmlsZVJlc3BvbnNlEmMKDkNoYW5nZVBhc3N3b3JkEicudW5kZXJkb2cuYXV0aC52MS5DaGFuZ2VQYXNzd29yZFJlcXVlc3QaKC51bmRlcmRvZy5hdXRoLnYxLkNoYW5nZVBhc3N3b3JkUmVzcG9uc2USTgoHU2V0Um9sZRIgLnVuZGVyZG9nLmF1dGgudjEuU2V0Um9sZVJlcXVlc3QaIS51bmRlcmRvZy5hdXRoLnYxLlNldFJvbGVSZXNwb25zZRJvChJTZWVkQmVuY2htYXJrVXNlcnMSKy51bmRlcmRvZy5hdXRoLnYxLlNlZWRCZW5jaG1hcmtVc2Vyc1JlcXVlc3QaLC51bmRlcmRvZy5hdXRoLnYxLlNlZWRCZW5jaG1hcmtVc2Vyc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_underdog_common_v1_actor]);
 
 /**
  * @generated from message underdog.auth.v1.User
@@ -340,6 +342,47 @@ export const GetSessionResponseSchema: GenMessage<GetSessionResponse> = /*@__PUR
   messageDesc(file_underdog_auth_v1_auth, 10);
 
 /**
+ * @generated from message underdog.auth.v1.GetSessionActorRequest
+ */
+export type GetSessionActorRequest = Message<"underdog.auth.v1.GetSessionActorRequest"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+};
+
+/**
+ * Describes the message underdog.auth.v1.GetSessionActorRequest.
+ * Use `create(GetSessionActorRequestSchema)` to create a new message.
+ */
+export const GetSessionActorRequestSchema: GenMessage<GetSessionActorRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_auth_v1_auth, 11);
+
+/**
+ * @generated from message underdog.auth.v1.GetSessionActorResponse
+ */
+export type GetSessionActorResponse = Message<"underdog.auth.v1.GetSessionActorResponse"> & {
+  /**
+   * The session's user as an actor; device_id is left empty: the caller's is the request's.
+   *
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: underdog.auth.v1.Session session = 2;
+   */
+  session?: Session | undefined;
+};
+
+/**
+ * Describes the message underdog.auth.v1.GetSessionActorResponse.
+ * Use `create(GetSessionActorResponseSchema)` to create a new message.
+ */
+export const GetSessionActorResponseSchema: GenMessage<GetSessionActorResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_auth_v1_auth, 12);
+
+/**
  * @generated from message underdog.auth.v1.VerifyEmailRequest
  */
 export type VerifyEmailRequest = Message<"underdog.auth.v1.VerifyEmailRequest"> & {
@@ -378,7 +421,7 @@ export type VerifyEmailRequest = Message<"underdog.auth.v1.VerifyEmailRequest"> 
  * Use `create(VerifyEmailRequestSchema)` to create a new message.
  */
 export const VerifyEmailRequestSchema: GenMessage<VerifyEmailRequest> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 11);
+  messageDesc(file_underdog_auth_v1_auth, 13);
 
 /**
  * @generated from message underdog.auth.v1.VerifyEmailResponse
@@ -398,7 +441,7 @@ export type VerifyEmailResponse = Message<"underdog.auth.v1.VerifyEmailResponse"
  * Use `create(VerifyEmailResponseSchema)` to create a new message.
  */
 export const VerifyEmailResponseSchema: GenMessage<VerifyEmailResponse> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 12);
+  messageDesc(file_underdog_auth_v1_auth, 14);
 
 /**
  * @generated from message underdog.auth.v1.ResendVerificationRequest
@@ -415,7 +458,7 @@ export type ResendVerificationRequest = Message<"underdog.auth.v1.ResendVerifica
  * Use `create(ResendVerificationRequestSchema)` to create a new message.
  */
 export const ResendVerificationRequestSchema: GenMessage<ResendVerificationRequest> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 13);
+  messageDesc(file_underdog_auth_v1_auth, 15);
 
 /**
  * @generated from message underdog.auth.v1.ResendVerificationResponse
@@ -432,7 +475,7 @@ export type ResendVerificationResponse = Message<"underdog.auth.v1.ResendVerific
  * Use `create(ResendVerificationResponseSchema)` to create a new message.
  */
 export const ResendVerificationResponseSchema: GenMessage<ResendVerificationResponse> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 14);
+  messageDesc(file_underdog_auth_v1_auth, 16);
 
 /**
  * @generated from message underdog.auth.v1.UpdateProfileRequest
@@ -454,7 +497,7 @@ export type UpdateProfileRequest = Message<"underdog.auth.v1.UpdateProfileReques
  * Use `create(UpdateProfileRequestSchema)` to create a new message.
  */
 export const UpdateProfileRequestSchema: GenMessage<UpdateProfileRequest> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 15);
+  messageDesc(file_underdog_auth_v1_auth, 17);
 
 /**
  * @generated from message underdog.auth.v1.UpdateProfileResponse
@@ -471,7 +514,7 @@ export type UpdateProfileResponse = Message<"underdog.auth.v1.UpdateProfileRespo
  * Use `create(UpdateProfileResponseSchema)` to create a new message.
  */
 export const UpdateProfileResponseSchema: GenMessage<UpdateProfileResponse> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 16);
+  messageDesc(file_underdog_auth_v1_auth, 18);
 
 /**
  * @generated from message underdog.auth.v1.ChangePasswordRequest
@@ -498,7 +541,7 @@ export type ChangePasswordRequest = Message<"underdog.auth.v1.ChangePasswordRequ
  * Use `create(ChangePasswordRequestSchema)` to create a new message.
  */
 export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 17);
+  messageDesc(file_underdog_auth_v1_auth, 19);
 
 /**
  * @generated from message underdog.auth.v1.ChangePasswordResponse
@@ -515,7 +558,7 @@ export type ChangePasswordResponse = Message<"underdog.auth.v1.ChangePasswordRes
  * Use `create(ChangePasswordResponseSchema)` to create a new message.
  */
 export const ChangePasswordResponseSchema: GenMessage<ChangePasswordResponse> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 18);
+  messageDesc(file_underdog_auth_v1_auth, 20);
 
 /**
  * @generated from message underdog.auth.v1.SetRoleRequest
@@ -537,7 +580,7 @@ export type SetRoleRequest = Message<"underdog.auth.v1.SetRoleRequest"> & {
  * Use `create(SetRoleRequestSchema)` to create a new message.
  */
 export const SetRoleRequestSchema: GenMessage<SetRoleRequest> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 19);
+  messageDesc(file_underdog_auth_v1_auth, 21);
 
 /**
  * @generated from message underdog.auth.v1.SetRoleResponse
@@ -554,7 +597,7 @@ export type SetRoleResponse = Message<"underdog.auth.v1.SetRoleResponse"> & {
  * Use `create(SetRoleResponseSchema)` to create a new message.
  */
 export const SetRoleResponseSchema: GenMessage<SetRoleResponse> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 20);
+  messageDesc(file_underdog_auth_v1_auth, 22);
 
 /**
  * @generated from message underdog.auth.v1.SeedBenchmarkUsersRequest
@@ -580,7 +623,7 @@ export type SeedBenchmarkUsersRequest = Message<"underdog.auth.v1.SeedBenchmarkU
  * Use `create(SeedBenchmarkUsersRequestSchema)` to create a new message.
  */
 export const SeedBenchmarkUsersRequestSchema: GenMessage<SeedBenchmarkUsersRequest> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 21);
+  messageDesc(file_underdog_auth_v1_auth, 23);
 
 /**
  * @generated from message underdog.auth.v1.SeedBenchmarkUser
@@ -612,7 +655,7 @@ export type SeedBenchmarkUser = Message<"underdog.auth.v1.SeedBenchmarkUser"> & 
  * Use `create(SeedBenchmarkUserSchema)` to create a new message.
  */
 export const SeedBenchmarkUserSchema: GenMessage<SeedBenchmarkUser> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 22);
+  messageDesc(file_underdog_auth_v1_auth, 24);
 
 /**
  * @generated from message underdog.auth.v1.SeedBenchmarkUsersResponse
@@ -629,7 +672,7 @@ export type SeedBenchmarkUsersResponse = Message<"underdog.auth.v1.SeedBenchmark
  * Use `create(SeedBenchmarkUsersResponseSchema)` to create a new message.
  */
 export const SeedBenchmarkUsersResponseSchema: GenMessage<SeedBenchmarkUsersResponse> = /*@__PURE__*/
-  messageDesc(file_underdog_auth_v1_auth, 23);
+  messageDesc(file_underdog_auth_v1_auth, 25);
 
 /**
  * @generated from enum underdog.auth.v1.Role
@@ -706,6 +749,20 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof GetSessionRequestSchema;
     output: typeof GetSessionResponseSchema;
+  },
+  /**
+   * GetSessionActor resolves a session id to what a service needs to know of its user (id,
+   * username, role, verification) from the session record alone, without reading the user,
+   * and extends the idle timeout like GetSession. The record carries these claims from login on;
+   * a verification or a role change rewrites them in every session of the user. The gateway
+   * uses it wherever it only needs the actor (every call it delegates, every /ws action).
+   *
+   * @generated from rpc underdog.auth.v1.AuthService.GetSessionActor
+   */
+  getSessionActor: {
+    methodKind: "unary";
+    input: typeof GetSessionActorRequestSchema;
+    output: typeof GetSessionActorResponseSchema;
   },
   /**
    * VerifyEmail verifies with the 6-digit code (for the session's user, or the given e-mail) or
