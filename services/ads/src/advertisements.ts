@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { parseInput, requireAdmin, type Clock } from '@underdog/kit';
+import { requireAdmin, type Clock } from '@underdog/kit';
 import type { Actor } from '@underdog/proto';
 import type { AdvertisementRepository } from './adapters/advertisement-repository';
 import type { CatalogSync } from './catalog-sync';
-import type { Advertisement } from './domain/advertisement';
+import type {
+  Advertisement,
+  AdvertisementChanges,
+  AdvertisementFields,
+  DisplayPosition,
+} from './domain/advertisement';
 import { adsErrors } from './domain/errors';
-import {
-  advertisementChangesInput,
-  newAdvertisementInput,
-  parseDisplayPosition,
-} from './domain/validation';
 
 export interface AdvertisementsDependencies {
   repository: AdvertisementRepository;
@@ -18,8 +18,9 @@ export interface AdvertisementsDependencies {
 }
 
 /**
- * The ads use cases: who may do what, the rules, and the catalog publication after each change.
- * Inputs are unchecked values (from a request); access is checked before the input is.
+ * The ads use cases: who may do what, the change, and the catalog publication after it. Inputs
+ * arrive parsed and valid (the handlers in rpc.ts parse them with domain/validation.ts); each use
+ * case still checks its own access rule, so no caller reaches a change without it.
  */
 export class Advertisements {
   constructor(private readonly deps: AdvertisementsDependencies) {}
@@ -28,17 +29,19 @@ export class Advertisements {
    * With a position: the active ads of that position, oldest first, for anyone (the client
    * shows the first). Without: every ad, newest first, for admins (the dashboard).
    */
-  async list(actor: Actor | undefined, position: string | undefined): Promise<Advertisement[]> {
+  async list(
+    actor: Actor | undefined,
+    position: DisplayPosition | undefined,
+  ): Promise<Advertisement[]> {
     if (position === undefined) {
       requireAdmin(actor);
       return this.deps.repository.listAll();
     }
-    return this.deps.repository.listActive(parseDisplayPosition(position));
+    return this.deps.repository.listActive(position);
   }
 
-  async create(actor: Actor | undefined, input: unknown): Promise<Advertisement> {
+  async create(actor: Actor | undefined, fields: AdvertisementFields): Promise<Advertisement> {
     requireAdmin(actor);
-    const fields = parseInput(newAdvertisementInput, input);
     const now = this.deps.clock.now();
     const advertisement: Advertisement = {
       id: randomUUID(),
@@ -52,9 +55,12 @@ export class Advertisements {
   }
 
   /** Changes only the fields given; `isActive` hides or shows the ad. */
-  async update(actor: Actor | undefined, id: string, input: unknown): Promise<Advertisement> {
+  async update(
+    actor: Actor | undefined,
+    id: string,
+    changes: AdvertisementChanges,
+  ): Promise<Advertisement> {
     requireAdmin(actor);
-    const changes = parseInput(advertisementChangesInput, input);
     const updated = await this.deps.repository.update(id, changes, this.deps.clock.now());
     if (!updated) throw adsErrors.notFound();
     await this.deps.catalog.publishNow(id);

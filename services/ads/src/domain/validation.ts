@@ -1,4 +1,3 @@
-import { parseInput } from '@underdog/kit';
 import { z } from 'zod';
 import {
   advertisementRules as rules,
@@ -6,12 +5,12 @@ import {
   displayPositions,
   type AdvertisementChanges,
   type AdvertisementFields,
-  type DisplayPosition,
 } from './advertisement';
 
 /**
- * Input rules with the product's messages (spec §5, server-enforced). Handlers parse requests
- * with these, so the rest of the service works with values that are already valid.
+ * Input rules with the product's messages (spec §5, server-enforced). The handlers in rpc.ts
+ * parse requests with these (kit `parseInput`), so the use cases and the store work with values
+ * that are already valid.
  */
 
 /** Lengths in characters (code points), so an emoji counts once, as a person would count it. */
@@ -71,7 +70,3 @@ export const advertisementChangesInput = z.object({
   duration: duration.optional(),
   isActive: z.boolean().optional(),
 }) satisfies z.ZodType<AdvertisementChanges>;
-
-export function parseDisplayPosition(value: string): DisplayPosition {
-  return parseInput(displayPosition, value);
-}
