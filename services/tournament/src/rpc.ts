@@ -1,8 +1,9 @@
-import type { Clock } from '@underdog/kit';
+import { requireAdmin, requireVerifiedUser, type Clock } from '@underdog/kit';
 import { TournamentService, timestampFromDate } from '@underdog/proto';
 import type { RegisterRoutes } from '@underdog/rpc';
 import type { OfflineChoices } from './application/offline-choices';
 import type { Tournaments } from './application/tournaments';
+import { parseDraft, validateOfflineChoices } from './domain/validation';
 import { draftOf, offlineChoicesOf, toProtoOfflineChoices, toProtoTournament } from './mapping';
 
 export interface TournamentRpcDependencies {
@@ -11,7 +12,11 @@ export interface TournamentRpcDependencies {
   clock: Clock;
 }
 
-/** The Connect handlers: each translates the request, delegates, and translates the answer. */
+/**
+ * The Connect handlers: each checks access first where the call has a rule that must not depend
+ * on the input, applies the input rules of domain/validation.ts (the one validation layer),
+ * delegates the typed values, and translates the answer.
+ */
 export function tournamentRoutes({
   tournaments,
   offline,
@@ -26,20 +31,26 @@ export function tournamentRoutes({
       getTournament: async ({ id }) => ({
         tournament: toProtoTournament(await tournaments.get(id)),
       }),
-      createTournament: async (request) => ({
-        tournament: toProtoTournament(await tournaments.create(request.actor, draftOf(request))),
-      }),
-      updateTournament: async (request) => ({
-        tournament: toProtoTournament(
-          await tournaments.update(request.actor, request.id, draftOf(request)),
-        ),
-      }),
+      createTournament: async (request) => {
+        requireAdmin(request.actor);
+        const draft = parseDraft(draftOf(request));
+        return { tournament: toProtoTournament(await tournaments.create(request.actor, draft)) };
+      },
+      updateTournament: async (request) => {
+        requireAdmin(request.actor);
+        const draft = parseDraft(draftOf(request));
+        return {
+          tournament: toProtoTournament(await tournaments.update(request.actor, request.id, draft)),
+        };
+      },
       deleteTournament: async ({ actor, id }) => {
         await tournaments.delete(actor, id);
         return {};
       },
       saveOfflineChoices: async ({ actor, tournamentId, choices }) => {
-        const saved = await offline.save(actor, tournamentId, offlineChoicesOf(choices));
+        requireVerifiedUser(actor);
+        const valid = validateOfflineChoices(offlineChoicesOf(choices));
+        const saved = await offline.save(actor, tournamentId, valid);
         return {
           choices: toProtoOfflineChoices(saved.choices),
           tournament: toProtoTournament(saved.tournament),

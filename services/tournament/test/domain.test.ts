@@ -1,4 +1,5 @@
-import { isOfflineWindowOpen, validateOfflineChoices } from '../src/domain/offline';
+import { isOfflineWindowOpen } from '../src/domain/offline';
+import { validateOfflineChoices } from '../src/domain/validation';
 import { compareForListing, isSameStart, type Tournament } from '../src/domain/tournament';
 
 const START = new Date('2030-01-01T12:00:00.000Z');

@@ -114,6 +114,16 @@ describe('offline choices', () => {
       });
     });
 
+    it('refuses them before looking at the choices', async () => {
+      expect(await failureOf(save(actors.visitor(), []))).toMatchObject({ reason: 'NO_SESSION' });
+      expect(await failureOf(save(actors.unverified(), []))).toMatchObject({
+        reason: 'EMAIL_NOT_VERIFIED',
+      });
+      expect(await failureOf(save(actors.user('ann'), []))).toMatchObject({
+        reason: 'VALIDATION_FAILED',
+      });
+    });
+
     it('refuses users who have not verified their e-mail', async () => {
       expect(await failureOf(save(actors.unverified()))).toEqual({
         code: 'FORBIDDEN',

@@ -61,6 +61,25 @@ describe('tournament management', () => {
         'Friday night',
       ]);
     });
+
+    it('refuses before looking at the input: a bad draft from a visitor or a user is still refused', async () => {
+      const { tournament } = await newTournament();
+      const bad = { title: '', roundTimeSeconds: 1 };
+      expect(
+        await failureOf(h.client.createTournament({ ...bad, actor: actors.visitor() })),
+      ).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'NO_SESSION' });
+      expect(
+        await failureOf(h.client.createTournament({ ...bad, actor: actors.user() })),
+      ).toMatchObject({ code: 'FORBIDDEN', reason: 'ADMIN_ONLY' });
+      expect(
+        await failureOf(
+          h.client.updateTournament({ ...bad, actor: actors.user(), id: tournament!.id }),
+        ),
+      ).toMatchObject({ code: 'FORBIDDEN', reason: 'ADMIN_ONLY' });
+      expect(
+        await failureOf(h.client.createTournament({ ...bad, actor: actors.admin() })),
+      ).toMatchObject({ code: 'BAD_REQUEST', reason: 'VALIDATION_FAILED' });
+    });
   });
 
   describe('creating', () => {

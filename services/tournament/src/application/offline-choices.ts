@@ -4,7 +4,7 @@ import type { LifecycleOutbox } from '../adapters/lifecycle-outbox';
 import type { DeviceClaim, OfflineRepository } from '../adapters/offline-repository';
 import type { TournamentRepository } from '../adapters/tournament-repository';
 import { tournamentErrors } from '../domain/errors';
-import { isOfflineWindowOpen, validateOfflineChoices, type OfflineChoice } from '../domain/offline';
+import { isOfflineWindowOpen, type OfflineChoice } from '../domain/offline';
 import type { Tournament } from '../domain/tournament';
 
 export interface OfflineChoicesDependencies {
@@ -28,10 +28,10 @@ export class OfflineChoices {
   async save(
     actor: Actor | undefined,
     tournamentId: string,
-    submitted: readonly OfflineChoice[],
+    /** A full, valid set by round (`validateOfflineChoices`, applied by the handler). */
+    choices: OfflineChoice[],
   ): Promise<SavedOfflineChoices> {
     const userId = requireVerifiedUser(actor);
-    const choices = validateOfflineChoices(submitted);
     const tournament = await this.tournament(tournamentId);
     const now = this.deps.clock.now();
     if (!isOfflineWindowOpen(tournament, now)) throw tournamentErrors.offlineWindowClosed();

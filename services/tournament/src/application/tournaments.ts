@@ -5,13 +5,13 @@ import type { LifecycleOutbox } from '../adapters/lifecycle-outbox';
 import type { OfflineRepository } from '../adapters/offline-repository';
 import type { PendingEvent, TournamentRepository } from '../adapters/tournament-repository';
 import { tournamentErrors } from '../domain/errors';
+import type { ParsedDraft } from '../domain/validation';
 import {
   assertDeletable,
   compareForListing,
   fieldsForCreate,
   fieldsForUpdate,
   type Tournament,
-  type TournamentDraft,
 } from '../domain/tournament';
 
 export interface TournamentsDependencies {
@@ -38,7 +38,7 @@ export class Tournaments {
     return tournament;
   }
 
-  async create(actor: Actor | undefined, draft: TournamentDraft): Promise<Tournament> {
+  async create(actor: Actor | undefined, draft: ParsedDraft): Promise<Tournament> {
     requireAdmin(actor);
     const now = this.deps.clock.now();
     const { description, prize, ...fields } = fieldsForCreate(draft, now);
@@ -59,7 +59,7 @@ export class Tournaments {
     return tournament;
   }
 
-  async update(actor: Actor | undefined, id: string, draft: TournamentDraft): Promise<Tournament> {
+  async update(actor: Actor | undefined, id: string, draft: ParsedDraft): Promise<Tournament> {
     requireAdmin(actor);
     // The write is conditional on the status the edit was judged against. If the scheduler
     // started the tournament meanwhile, the edit is judged again under the live rules; status

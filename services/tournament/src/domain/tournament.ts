@@ -1,6 +1,6 @@
-import { commonErrors, parseInput } from '@underdog/kit';
-import { z } from 'zod';
+import { commonErrors } from '@underdog/kit';
 import { tournamentErrors } from './errors';
+import type { ParsedDraft } from './validation';
 
 export type TournamentStatus = 'upcoming' | 'live' | 'finished';
 
@@ -26,7 +26,7 @@ export const DESCRIPTION_MAX_LENGTH = 2000;
 export const PRIZE_MAX_LENGTH = 100;
 export const ROUND_TIME_SECONDS = { default: 15, min: 5, max: 120 } as const;
 
-/** What an admin submits when creating or editing a tournament, before validation. */
+/** What an admin submits when creating or editing a tournament, before validation (validation.ts). */
 export interface TournamentDraft {
   title: string;
   description?: string | undefined;
@@ -45,44 +45,8 @@ export interface TournamentFields {
   roundTimeSeconds: number;
 }
 
-/** Trimmed; blank means absent. */
-const optionalText = (max: number, label: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .optional()
-    .transform((value) => (value === '' ? undefined : value));
-
-const roundTimeMessage = `Round time must be between ${ROUND_TIME_SECONDS.min} and ${ROUND_TIME_SECONDS.max} seconds`;
-
-// Keys in the order problems are reported: the first one becomes the error message.
-const draftSchema = z.object({
-  title: z
-    .string()
-    .trim()
-    .min(1, 'Title is required')
-    .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
-  startAt: z.date({ error: 'Start time is required' }),
-  roundTimeSeconds: z
-    .number()
-    .int(roundTimeMessage)
-    .min(ROUND_TIME_SECONDS.min, roundTimeMessage)
-    .max(ROUND_TIME_SECONDS.max, roundTimeMessage)
-    .optional(),
-  description: optionalText(DESCRIPTION_MAX_LENGTH, 'Description'),
-  prize: optionalText(PRIZE_MAX_LENGTH, 'Prize'),
-});
-
-type ParsedDraft = z.infer<typeof draftSchema>;
-
-function parseDraft(draft: TournamentDraft): ParsedDraft {
-  return parseInput(draftSchema, draft);
-}
-
-/** A new tournament's fields: valid, and starting in the future. */
-export function fieldsForCreate(draft: TournamentDraft, now: Date): TournamentFields {
-  const parsed = parseDraft(draft);
+/** A new tournament's fields, from a parsed draft: it must start in the future. */
+export function fieldsForCreate(parsed: ParsedDraft, now: Date): TournamentFields {
   if (parsed.startAt.getTime() <= now.getTime()) {
     throw commonErrors.invalid('Start time must be in the future');
   }
@@ -111,11 +75,10 @@ export function isSameStart(submitted: Date, stored: Date): boolean {
  */
 export function fieldsForUpdate(
   current: Tournament,
-  draft: TournamentDraft,
+  parsed: ParsedDraft,
   now: Date,
 ): TournamentFields {
   if (current.status === 'finished') throw tournamentErrors.finishedReadOnly();
-  const parsed = parseDraft(draft);
   const startUnchanged = isSameStart(parsed.startAt, current.startAt);
   const roundTimeSeconds = parsed.roundTimeSeconds ?? current.roundTimeSeconds;
   switch (current.status) {
