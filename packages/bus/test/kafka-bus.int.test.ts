@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createLogger, createMetricsRegistry, type Registry } from '@underdog/kit';
 import { createKafkaBus, type BusMessage } from '../src';
-import { describeEventBusContract, waitFor } from './contract';
+import { describeEventBusContract, waitFor } from './event-bus.contract';
 
 function brokers(): string[] {
   const value = process.env.UNDERDOG_TEST_KAFKA_BROKERS;

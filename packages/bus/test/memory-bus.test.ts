@@ -1,5 +1,5 @@
 import { createMemoryBus } from '../src';
-import { describeEventBusContract } from './contract';
+import { describeEventBusContract } from './event-bus.contract';
 
 describeEventBusContract('in-memory', async () => {
   const bus = createMemoryBus();

@@ -1,5 +1,5 @@
 import { createMemoryDocumentStore } from '../src';
-import { describeDocumentStoreContract } from './contract';
+import { describeDocumentStoreContract } from './document-store.contract';
 
 describeDocumentStoreContract('memory', async () => {
   const store = createMemoryDocumentStore();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { createMongoDocumentStore, type DocumentStore } from '../src';
-import { describeDocumentStoreContract } from './contract';
+import { describeDocumentStoreContract } from './document-store.contract';
 
 const url = process.env.UNDERDOG_TEST_MONGO_URL;
 if (!url) {

@@ -1,5 +1,5 @@
 import { createMemoryStore } from '../src';
-import { describeLiveStoreContract } from './contract';
+import { describeLiveStoreContract } from './live-store.contract';
 
 describeLiveStoreContract('memory', async () => {
   const store = createMemoryStore();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createRedisStore, incrementIfBelow, type LiveStore } from '../src';
-import { describeLiveStoreContract } from './contract';
+import { describeLiveStoreContract } from './live-store.contract';
 
 const url = process.env.UNDERDOG_TEST_REDIS_URL;
 if (!url) {

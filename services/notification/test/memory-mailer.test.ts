@@ -1,5 +1,5 @@
 import { createMemoryMailer, type MemoryMailer } from '../src/mailer';
-import { describeMailerContract } from './mailer-contract';
+import { describeMailerContract } from './mailer.contract';
 
 const from = 'Underdog <no-reply@underdog.test>';
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { freePort, smtpSinkClient, testInfra } from '@underdog/harness';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { MailRejectedError, createSmtpMailer, type Mailer } from '../src/mailer';
-import { describeMailerContract, uniqueAddress } from './mailer-contract';
+import { describeMailerContract, uniqueAddress } from './mailer.contract';
 
 const from = 'Underdog <no-reply@underdog.test>';
 
