@@ -5,7 +5,7 @@
 // was counted.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import WebSocket from 'ws';
@@ -563,6 +563,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     log(`playing round 1 (${options.roundSeconds} s of voting)…`);
     const report = await drivers.finish((options.roundSeconds + 90) * 1000);
     const after = sampleProcesses(named);
+    await saveMetrics(target.gatewayUrls, options.logDir, log);
 
     const results: TournamentResult[] = [];
     for (const [index, tournament] of tournaments.entries()) {
@@ -605,6 +606,25 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
   } finally {
     drivers?.stop();
     await target.stop();
+  }
+}
+
+/**
+ * Each gateway's Prometheus metrics after the round (`gateway-<n>.metrics` in the log folder):
+ * its own view of the votes (admission outcomes, acknowledgement histogram, RPC counts).
+ */
+async function saveMetrics(
+  gatewayUrls: string[],
+  logDir: string,
+  log: (line: string) => void,
+): Promise<void> {
+  for (const [index, url] of gatewayUrls.entries()) {
+    try {
+      const response = await fetch(`${url}/metrics`);
+      writeFileSync(join(logDir, `gateway-${index + 1}.metrics`), await response.text());
+    } catch (error) {
+      log(`metrics of ${url} not saved: ${String(error)}`);
+    }
   }
 }
 

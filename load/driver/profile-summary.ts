@@ -1,6 +1,7 @@
-// `tsx load/driver/profile-summary.ts <file.cpuprofile> [top]`: where a V8 CPU profile spent its
-// time, by function (self time) and by package (bundles keep `node_modules/<pkg>` in their
-// source paths only through source maps, so the file and line are printed as recorded).
+// `tsx load/driver/profile-summary.ts <file.cpuprofile> [top] [last-seconds]`: where a V8 CPU
+// profile spent its time, by function (self time; bundles keep file and line as recorded). With
+// `last-seconds`, only the profile's last seconds count: the bench stops its processes right
+// after the round's results, so `30` is the round (voting and results) without connecting.
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -18,9 +19,9 @@ interface Profile {
   timeDeltas?: number[];
 }
 
-const [file, topArg] = process.argv.slice(2);
+const [file, topArg, lastArg] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: profile-summary.ts <file.cpuprofile> [top]');
+  console.error('usage: profile-summary.ts <file.cpuprofile> [top] [last-seconds]');
   process.exit(2);
 }
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
@@ -28,7 +29,12 @@ const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfMs = new Map<number, number>();
 const samples = profile.samples ?? [];
 const deltas = profile.timeDeltas ?? [];
+// Sample times in µs since the profile's start, to keep only the last seconds if asked.
+const sampledAt: number[] = [];
+deltas.reduce((at, delta, index) => (sampledAt[index] = at + delta), profile.startTime);
+const from = lastArg ? profile.endTime - Number(lastArg) * 1e6 : -Infinity;
 samples.forEach((id, index) => {
+  if ((sampledAt[index] ?? 0) < from) return;
   selfMs.set(id, (selfMs.get(id) ?? 0) + (deltas[index] ?? 0) / 1000);
 });
 const total = [...selfMs.values()].reduce((sum, ms) => sum + ms, 0);

@@ -40,6 +40,11 @@ export interface RealtimeLimits {
   verifiedSessionTtlMs: number;
   /** A session lookup older than this is never used: the action waits for a fresh one. */
   sessionMaxAgeMs: number;
+  /**
+   * Sockets written per turn of the event loop when one event goes to many: between slices the
+   * votes that arrived meanwhile are handled (`SlicedFanOut`).
+   */
+  fanOutSliceSize: number;
 }
 
 export const defaultRealtimeLimits: RealtimeLimits = {
@@ -51,4 +56,5 @@ export const defaultRealtimeLimits: RealtimeLimits = {
   sessionTtlMs: 60_000,
   verifiedSessionTtlMs: 10 * 60_000,
   sessionMaxAgeMs: 15 * 60_000,
+  fanOutSliceSize: 500,
 };

@@ -4,6 +4,7 @@ import { appErrorFromRpc } from '@underdog/rpc';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { RequestOrigins } from '../request-origins';
 import type { RequestOrigin } from '../session';
+import { SlicedFanOut } from './sliced-fan-out';
 import type { TournamentView } from '../tournaments';
 import { parseClientMessage, type ClientMessage } from './client-messages';
 import type { RealtimeListener } from './hub';
@@ -141,6 +142,7 @@ export class WsEndpoint implements RealtimeListener {
   private readonly logger: Logger;
   private readonly now: () => Date;
   private heartbeat: NodeJS.Timeout | undefined;
+  private readonly fanOut: SlicedFanOut<WsConnection>;
   /**
    * The `tournaments_update` frame for new connections, serialised once: a thousand sockets
    * opening in a second cost one list read, not a thousand (docs/benchmarks.md).
@@ -150,6 +152,9 @@ export class WsEndpoint implements RealtimeListener {
   constructor(private readonly options: WsEndpointOptions) {
     this.logger = options.logger.child({ component: 'ws' });
     this.now = options.now ?? (() => new Date());
+    this.fanOut = new SlicedFanOut(options.limits.fanOutSliceSize, (error) =>
+      this.logger.error({ err: error }, 'ws broadcast to one socket failed'),
+    );
     this.server = new WebSocketServer({
       noServer: true,
       maxPayload: options.limits.maxPayloadBytes,
@@ -171,7 +176,11 @@ export class WsEndpoint implements RealtimeListener {
     const subscribers = this.byTournament.get(view.tournamentId);
     if (!subscribers || subscribers.size === 0) return;
     const frames = gameEventMessages(view).map(frameOf);
-    for (const connection of subscribers) this.write(connection, frames);
+    const { tournamentId } = view;
+    this.fanOut.push([...subscribers], (connection) => {
+      // Unsubscribed, or moved to another tournament, while the broadcast was under way.
+      if (connection.tournamentId === tournamentId) this.write(connection, frames);
+    });
   }
 
   tournamentChange(change: TournamentChange, list: TournamentView[] | null): void {
@@ -185,12 +194,13 @@ export class WsEndpoint implements RealtimeListener {
     const messages = tournamentChangeMessages(change, list ?? []);
     // Without the list (the tournament service did not answer) only the live/finished news go.
     const frames = (list ? messages : messages.slice(1)).map(frameOf);
-    for (const connection of this.connections) this.write(connection, frames);
+    this.fanOut.push([...this.connections], (connection) => this.write(connection, frames));
   }
 
   /** Closes every connection (1001, going away) and stops the heartbeat. */
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    this.fanOut.clear();
     for (const connection of this.connections) {
       connection.socket.close(WsCloseCode.goingAway, 'Server shutting down');
     }

@@ -6,14 +6,17 @@ export interface GameTimings {
   graceMs: number;
   /** How long the results show (10 s by the rules). */
   resultsMs: number;
-  /** How often a live vote total may be published, at most. */
+  /**
+   * How often a live vote total may be published, at most. Once a second: every subscriber gets
+   * each one, so at 10,000 players this is most of the fan-out (docs/benchmarks.md).
+   */
   voteTotalEveryMs: number;
 }
 
 export const ruleTimings: GameTimings = {
   graceMs: VOTING_GRACE_MS,
   resultsMs: 10_000,
-  voteTotalEveryMs: 500,
+  voteTotalEveryMs: 1_000,
 };
 
 /** The numeric part of a prize as typed ("$5,000" → 5000; none → 0). */
