@@ -564,6 +564,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     const report = await drivers.finish((options.roundSeconds + 90) * 1000);
     const after = sampleProcesses(named);
     await saveMetrics(target.gatewayUrls, options.logDir, log);
+    // Every player's outcome (vote time, answer, latencies), for looking into a slow tail.
+    writeFileSync(join(options.logDir, 'outcomes.json'), JSON.stringify(report.outcomes));
 
     const results: TournamentResult[] = [];
     for (const [index, tournament] of tournaments.entries()) {

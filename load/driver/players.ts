@@ -37,6 +37,8 @@ export interface PlayerOutcome {
   votedImageId?: string;
   /** ms from sending the vote to its answer. */
   ackMs?: number;
+  /** When the vote was sent (epoch ms): lines slow answers up with what happened then. */
+  votedAt?: number;
   /** `vote_processed`, or the refusal's code. */
   answer?: string;
   /** ms from the round's deadline (`phaseEndsAt` of its voting) to its `results_started`. */
@@ -214,6 +216,7 @@ export class PlayerDriver {
             this.timers.delete(timer);
             outcome.votedImageId = imageId;
             voteSentAt = performance.now();
+            outcome.votedAt = Date.now();
             socket.send(
               JSON.stringify({
                 type: 'game_action',
