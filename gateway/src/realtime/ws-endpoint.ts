@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { isAppError, type Logger } from '@underdog/kit';
 import { appErrorFromRpc } from '@underdog/rpc';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -41,6 +42,19 @@ export interface WsEndpointOptions {
 type Frame = Buffer;
 
 const frameOf = (message: ServerMessage): Frame => Buffer.from(JSON.stringify(message));
+
+/**
+ * The TCP socket under a `ws` WebSocket, which keeps it in a private field: corking it around
+ * several `send`s makes them one write (ws corks it around each frame's header and payload too,
+ * and Node counts nested corks). Undefined if a future ws drops the field: then each frame is
+ * its own write, as before.
+ */
+function tcpSocketOf(socket: WebSocket): { cork(): void; uncork(): void } | undefined {
+  const tcp = (socket as unknown as { _socket?: Partial<Duplex> })._socket;
+  return typeof tcp?.cork === 'function' && typeof tcp.uncork === 'function'
+    ? (tcp as Duplex)
+    : undefined;
+}
 
 /**
  * How long the list frame sent to new connections may be reused. Every change replaces it at
@@ -365,7 +379,12 @@ export class WsEndpoint implements RealtimeListener {
       this.drop(connection);
       return;
     }
+    // Several frames of one event (round_update + round_voting_started, a tournament change)
+    // leave in one write instead of one each: at 10,000 sockets that is 10,000 fewer writes.
+    const tcp = frames.length > 1 ? tcpSocketOf(socket) : undefined;
+    tcp?.cork();
     for (const frame of frames) socket.send(frame, { binary: false });
+    tcp?.uncork();
   }
 
   /** A slow or stuck reader: its buffered data goes with it; a close frame would only queue. */
