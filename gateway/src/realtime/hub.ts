@@ -1,5 +1,5 @@
 import type { BusMessage, EventBus, Subscription } from '@underdog/bus';
-import type { Component, Logger } from '@underdog/kit';
+import { systemClock, type Clock, type Component, type Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
   EventHeader,
@@ -31,7 +31,8 @@ export interface RealtimeHubOptions {
   instanceId: string;
   /** The tournament list after a change (one call per batch of lifecycle events). */
   listTournaments: () => Promise<TournamentView[]>;
-  now?: () => Date;
+  /** The server clock the views measure time left by; default: the system clock. */
+  clock?: Clock;
 }
 
 /** How many recent event ids are remembered to drop a redelivered batch's repeats. */
@@ -46,11 +47,11 @@ const rememberedEventIds = 4096;
 export class RealtimeHub {
   private readonly listeners: RealtimeListener[] = [];
   private readonly recentIds = new Set<string>();
-  private readonly now: () => Date;
+  private readonly clock: Clock;
   private readonly logger: Logger;
 
   constructor(private readonly options: RealtimeHubOptions) {
-    this.now = options.now ?? (() => new Date());
+    this.clock = options.clock ?? systemClock;
     this.logger = options.logger.child({ component: 'realtime-hub' });
   }
 
@@ -89,7 +90,10 @@ export class RealtimeHub {
       if (!message.value || this.seen(message)) continue;
       try {
         if (message.topic === topics.gameEvents.name) {
-          const view = toGameEventView(fromBinary(GameEventSchema, message.value), this.now());
+          const view = toGameEventView(
+            fromBinary(GameEventSchema, message.value),
+            this.clock.now(),
+          );
           if (view) await this.toEach((listener) => listener.gameEvent(view));
         } else if (message.topic === topics.tournamentLifecycle.name) {
           const change = toTournamentChange(

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { isAppError, type Logger } from '@underdog/kit';
+import { isAppError, systemClock, type Clock, type Logger } from '@underdog/kit';
 import { appErrorFromRpc } from '@underdog/rpc';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { RequestOrigins } from '../request-origins';
@@ -35,7 +35,8 @@ export interface WsEndpointOptions {
   listTournaments: () => Promise<TournamentView[]>;
   /** The game; absent until the engine is wired (no snapshot, votes refused). */
   games?: LiveGamePort | undefined;
-  now?: () => Date;
+  /** The server clock the views measure time left by; default: the system clock. */
+  clock?: Clock;
 }
 
 /** A frame serialised once and written as is to every subscriber (a text frame). */
@@ -154,7 +155,7 @@ export class WsEndpoint implements RealtimeListener {
   private readonly connections = new Set<WsConnection>();
   private readonly byTournament = new Map<string, Set<WsConnection>>();
   private readonly logger: Logger;
-  private readonly now: () => Date;
+  private readonly clock: Clock;
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly fanOut: SlicedFanOut<WsConnection>;
   /**
@@ -165,7 +166,7 @@ export class WsEndpoint implements RealtimeListener {
 
   constructor(private readonly options: WsEndpointOptions) {
     this.logger = options.logger.child({ component: 'ws' });
-    this.now = options.now ?? (() => new Date());
+    this.clock = options.clock ?? systemClock;
     this.fanOut = new SlicedFanOut(options.limits.fanOutSliceSize, (error) =>
       this.logger.error({ err: error }, 'ws broadcast to one socket failed'),
     );
@@ -307,7 +308,7 @@ export class WsEndpoint implements RealtimeListener {
     let first: ServerMessage;
     try {
       const game = await games.liveGame(await connection.currentOrigin(), tournamentId);
-      first = snapshotMessage(toLiveGameView(game, this.now()));
+      first = snapshotMessage(toLiveGameView(game, this.clock.now()));
     } catch (error) {
       first = errorMessage(error, tournamentId, this.logger);
     }
