@@ -1,14 +1,7 @@
 import { Role } from '@underdog/proto';
-import { Code } from '@underdog/rpc';
 import { sha256 } from '../src/adapters/secrets';
 import { UsersRepository } from '../src/adapters/users';
-import { hours, registerPlayer, rpcFailure, startAuth, type TestAuth } from './support';
-
-const noSession = {
-  code: Code.Unauthenticated,
-  reason: 'NO_SESSION',
-  message: 'Not authenticated',
-};
+import { hours, registerPlayer, rpcFailure, startAuth, type TestAuth, noSession } from './support';
 
 describe('GetSessionActor: the session as an actor, from the session record', () => {
   let auth: TestAuth;

@@ -1,18 +1,20 @@
 import { timestampDate } from '@underdog/proto';
 import { Code } from '@underdog/rpc';
-import { days, hours, registerPlayer, rpcFailure, startAuth, type TestAuth } from './support';
+import {
+  days,
+  hours,
+  registerPlayer,
+  rpcFailure,
+  startAuth,
+  type TestAuth,
+  noSession,
+} from './support';
 
 const invalidCredentials = {
   code: Code.Unauthenticated,
   reason: 'INVALID_CREDENTIALS',
   message: 'Invalid username or password',
 };
-const noSession = {
-  code: Code.Unauthenticated,
-  reason: 'NO_SESSION',
-  message: 'Not authenticated',
-};
-
 describe('logging in and sessions', () => {
   let auth: TestAuth;
   beforeEach(async () => {

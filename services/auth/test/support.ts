@@ -17,6 +17,7 @@ import {
   type VerificationEmailRequested,
 } from '@underdog/proto';
 import {
+  Code,
   ConnectError,
   createClient,
   createInProcessTransport,
@@ -214,6 +215,13 @@ export async function registerPlayer(
     response,
   };
 }
+
+/** How every RPC answers a session it does not know (made up, ended, expired). */
+export const noSession = {
+  code: Code.Unauthenticated,
+  reason: 'NO_SESSION',
+  message: 'Not authenticated',
+};
 
 /** The error an RPC failed with, as the caller sees it: code, reason header and message. */
 export async function rpcFailure(call: Promise<unknown>) {
