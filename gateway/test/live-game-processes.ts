@@ -15,6 +15,7 @@ import {
   TournamentSchema,
   TournamentStatus,
   UserSchema,
+  ActorSchema,
   create,
   encodeEvent,
   fromBinary,
@@ -144,9 +145,18 @@ export function playerOrigin(player: Player, deviceId = `device-${player.id}`): 
     isEmailVerified: true,
   });
   const signedIn = { sessionId: `session-${player.id}`, user };
+  // What the auth service's session claims say of this player (GetSessionActor).
+  const actor = create(ActorSchema, {
+    userId: player.id,
+    username: player.username,
+    role: 'user',
+    isEmailVerified: true,
+  });
   const session = {
     current: async () => signedIn,
     require: async () => signedIn,
+    actor: async () => actor,
+    requireActor: async () => actor,
   } as unknown as RequestSession;
   return { ip: '127.0.0.1', deviceId, session };
 }
