@@ -293,8 +293,9 @@ export class Accounts {
   async setRole(email: string, role: Role): Promise<User> {
     const result = await this.users.setRole(email, role);
     if (!result) throw authErrors.userNotFound();
+    // Also when unchanged: a retry after a failed rewrite must still reach every open session.
+    await this.sessions.setClaimsOfUser(result.user.id, claimsOf(result.user));
     if (result.changed) {
-      await this.sessions.setClaimsOfUser(result.user.id, claimsOf(result.user));
       await this.events.userChanged(result.user.id, { case: 'roleChanged', value: { role } });
       this.logger.info({ userId: result.user.id, role }, 'role changed');
     }

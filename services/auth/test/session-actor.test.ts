@@ -80,6 +80,17 @@ describe('GetSessionActor: the session as an actor, from the session record', ()
     expect((await actorOf(sessionId))?.role).toBe('user');
   });
 
+  it('rewrites the claims on a repeated SetRole (a retry after a failed rewrite)', async () => {
+    const { player, sessionId } = await registerPlayer(auth);
+    await auth.client.setRole({ email: player.email, role: Role.ADMIN });
+    // The rewrite of this session did not happen (Redis failed after the user was saved).
+    await auth.infrastructure.store.hSet(`auth:session:${sha256(sessionId)}`, { role: 'user' });
+
+    await auth.client.setRole({ email: player.email, role: Role.ADMIN });
+
+    expect((await actorOf(sessionId))?.role).toBe('admin');
+  });
+
   it('answers a session record without claims (written before them) through the user, and repairs it', async () => {
     const { user, sessionId } = await registerPlayer(auth);
     const key = `auth:session:${sha256(sessionId)}`;
