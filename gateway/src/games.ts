@@ -133,6 +133,18 @@ function voteMetrics(registry: Registry) {
           registers: [registry],
         }),
     ),
+    stage: metric(
+      registry,
+      'underdog_vote_stage_seconds',
+      () =>
+        new Histogram({
+          name: 'underdog_vote_stage_seconds',
+          help: 'One step of an admitted vote: the session actor, the admission, the produce',
+          labelNames: ['stage'],
+          buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+          registers: [registry],
+        }),
+    ),
   };
 }
 
@@ -216,7 +228,14 @@ export class Games {
   }
 
   private async admitAndProduce(origin: RequestOrigin, vote: VoteInput): Promise<VoteInput> {
+    let stageStarted = performance.now();
+    const stageDone = (stage: 'actor' | 'admit' | 'produce') => {
+      const now = performance.now();
+      this.metrics.stage.observe({ stage }, (now - stageStarted) / 1000);
+      stageStarted = now;
+    };
     const actor = await origin.session.requireActor();
+    stageDone('actor');
     if (!actor.isEmailVerified) throw commonErrors.emailNotVerified();
     const { tournamentId, roundNumber, imageId } = vote;
     if (!Number.isInteger(roundNumber) || roundNumber < 1 || roundNumber > TOTAL_ROUNDS) {
@@ -244,6 +263,7 @@ export class Games {
       castAt = this.now();
       reply = await admit(castAt);
     }
+    stageDone('admit');
     if (!reply.startsWith('OK:')) {
       const refuse = refusals[reply as Refusal] as (() => AppError) | undefined;
       if (!refuse) throw new Error(`unexpected vote admission reply ${reply}`);
@@ -283,6 +303,7 @@ export class Games {
         );
       throw gameErrors.notRecorded(error);
     }
+    stageDone('produce');
     const producedAt = this.now();
     if (producedAt > votingEndsAt + VOTING_GRACE_MS - this.ackMarginMs) {
       // The engine may already have captured the partition's end: this vote may not be counted,

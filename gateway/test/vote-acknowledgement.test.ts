@@ -20,6 +20,9 @@ const DEADLINE = Date.parse('2030-01-01T12:00:15.000Z');
 const MARGIN_MS = 250;
 
 class SlowBus {
+  /** Real time a produce takes (the clock above is the server's, injected). */
+  realDelayMs = 0;
+
   constructor(
     private readonly bus: EventBus,
     private readonly clock: { now: number },
@@ -28,6 +31,7 @@ class SlowBus {
 
   publish: EventBus['publish'] = async (topic, messages) => {
     this.clock.now += this.produceMs;
+    if (this.realDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.realDelayMs));
     await this.bus.publish(topic, messages);
   };
 }
@@ -37,6 +41,7 @@ describe('a vote is acknowledged only if its produce completed before the engine
   let bus: EventBus;
   let slow: SlowBus;
   let games: Games;
+  let registry: Registry;
   const clock = { now: 0 };
   let players = 0;
 
@@ -45,11 +50,12 @@ describe('a vote is acknowledged only if its produce completed before the engine
     bus = createMemoryBus();
     await bus.ensureTopics([topics.gameVotes]);
     slow = new SlowBus(bus, clock, 0);
+    registry = new Registry();
     games = new Games({
       clients: {} as Pick<GatewayClients, 'game'>,
       store,
       bus: slow as unknown as EventBus,
-      registry: new Registry(),
+      registry,
       logger: createLogger({ service: 'test', level: 'silent' }),
       clock: { now: () => new Date(clock.now) },
       ackMarginMs: MARGIN_MS,
@@ -134,5 +140,23 @@ describe('a vote is acknowledged only if its produce completed before the engine
     slow.produceMs = 0;
     expect(await refusalOf(games.vote(origin, vote))).toBe('ALREADY_VOTED');
     expect(await votesOnPartition()).toBe(1n);
+  });
+
+  it('times each step of an admitted vote, so a slow acknowledgement shows where it waited', async () => {
+    clock.now = DEADLINE - 5_000;
+    slow.realDelayMs = 40;
+    await games.vote(await player(), vote);
+    const { values } = (await registry.getSingleMetric('underdog_vote_stage_seconds')!.get()) as {
+      values: Array<{ metricName?: string; labels: Record<string, string>; value: number }>;
+    };
+    const of = (suffix: string, stage: string) =>
+      values.find(
+        (entry) =>
+          entry.metricName === `underdog_vote_stage_seconds_${suffix}` &&
+          entry.labels.stage === stage,
+      )?.value;
+    for (const stage of ['actor', 'admit', 'produce']) expect(of('count', stage)).toBe(1);
+    // The 40 ms the produce took are counted in the produce's step.
+    expect(of('sum', 'produce')).toBeGreaterThanOrEqual(0.03);
   });
 });
