@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Redis from 'ioredis';
 import mongoose from 'mongoose';
 import WebSocket from 'ws';
 import { freePort } from '@underdog/harness';
@@ -19,7 +20,7 @@ import {
   type Tally,
 } from './players';
 import { between, sampleProcesses, type ProcessSample } from './processes';
-import { percentile, summarise, type RoundSummary } from './stats';
+import { ackBySecond, percentile, summarise, type RoundSummary } from './stats';
 import type { FromWorker, ToWorker } from './worker';
 
 const root = join(__dirname, '..', '..');
@@ -43,6 +44,8 @@ export interface BenchOptions {
   infra?: InfraUrls;
   /** Write a V8 CPU profile of every Node process of the target here (`--cpu-prof`). */
   cpuProfileDir?: string;
+  /** Extra flags for every Node process of the target (e.g. `--trace-gc`; output in its log). */
+  nodeFlags?: string[];
   log?: (line: string) => void;
 }
 
@@ -138,25 +141,30 @@ interface Target {
   gatewayUrls: string[];
   /** The MongoDB-wire server's URL (distributed mode). */
   mongoUrl?: string;
+  /** The live store's URL (distributed mode). */
+  redisUrl?: string;
   /** The processes we started, by pid, for the per-process figures. */
   named: Map<number, string>;
   stop(): Promise<void>;
 }
 
-/** Every process's extra variables: the benchmark seam on, quiet logs, a brisk scheduler. */
+/**
+ * Every process's extra variables: the benchmark seam on, quiet logs. The tournament scheduler
+ * keeps its default poll (250 ms): a faster one queried the database through the round.
+ */
 const benchEnv = {
   ADMIN_EMAIL: admin.email,
   ADMIN_PASSWORD: admin.password,
   BENCHMARK_SEED: 'on',
-  TOURNAMENT_SCHEDULER_POLL_MS: '100',
   LOG_LEVEL: 'warn',
 };
 
 /** Profiles are written when a process exits normally (the stack stops them with SIGTERM). */
-function profileArgs(options: BenchOptions): string[] {
-  if (!options.cpuProfileDir) return [];
+function nodeArgs(options: BenchOptions): string[] {
+  const flags = options.nodeFlags ?? [];
+  if (!options.cpuProfileDir) return flags;
   mkdirSync(options.cpuProfileDir, { recursive: true });
-  return ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
+  return [...flags, '--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`];
 }
 
 async function startDistributed(options: BenchOptions): Promise<Target> {
@@ -166,7 +174,7 @@ async function startDistributed(options: BenchOptions): Promise<Target> {
     logDir: options.logDir,
     logLevel: 'warn',
     env: benchEnv,
-    nodeArgs: profileArgs(options),
+    nodeArgs: nodeArgs(options),
   });
   try {
     await stack.waitUntilReady(180_000);
@@ -184,6 +192,7 @@ async function startDistributed(options: BenchOptions): Promise<Target> {
   return {
     gatewayUrls: stack.gatewayUrls,
     mongoUrl: stack.infra.mongoUrl,
+    redisUrl: stack.infra.redisUrl,
     named,
     stop: () => stack.stop(),
   };
@@ -194,7 +203,7 @@ async function startStandalone(options: BenchOptions): Promise<Target> {
   mkdirSync(options.logDir, { recursive: true });
   const child: ChildProcess = spawn(
     process.execPath,
-    [...profileArgs(options), join(root, 'packages', 'standalone', 'dist', 'main.js')],
+    [...nodeArgs(options), join(root, 'packages', 'standalone', 'dist', 'main.js')],
     {
       cwd: root,
       env: {
@@ -344,11 +353,11 @@ function localDrivers(options: DriverOptions): Drivers {
   };
 }
 
-function workerDrivers(options: DriverOptions, count: number): Drivers {
+function workerDrivers(options: DriverOptions, count: number, nodeFlags: string[]): Drivers {
   const workers: ChildProcess[] = [];
   for (let index = 0; index < count; index += 1) {
     workers.push(
-      spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'worker.ts')], {
+      spawn(process.execPath, [...nodeFlags, '--import', 'tsx', join(__dirname, 'worker.ts')], {
         cwd: root,
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       }),
@@ -410,6 +419,7 @@ function workerDrivers(options: DriverOptions, count: number): Drivers {
         connectFailures: reports.reduce((sum, { report }) => sum + report.connectFailures, 0),
         dropped: reports.reduce((sum, { report }) => sum + report.dropped, 0),
         outcomes: reports.flatMap(({ report }) => report.outcomes),
+        loopDelayMs: reports.flatMap(({ report }) => report.loopDelayMs),
       };
     },
     stop() {
@@ -538,7 +548,9 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     };
     const driverCount = options.drivers > 0 ? options.drivers : 0;
     drivers =
-      driverCount > 0 ? workerDrivers(driverOptions, driverCount) : localDrivers(driverOptions);
+      driverCount > 0
+        ? workerDrivers(driverOptions, driverCount, options.nodeFlags ?? [])
+        : localDrivers(driverOptions);
     log(`connecting ${players.length} players from ${Math.max(1, driverCount)} driver(s)…`);
     const connectStarted = Date.now();
     const { connected, failed, openMs, snapshotMs } = await drivers.start();
@@ -559,13 +571,32 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     }
     const named = new Map(target.named);
     drivers.pids.forEach((pid, index) => named.set(pid, `driver-${index + 1}`));
+    const slowlog = target.redisUrl ? await RedisSlowlog.start(target.redisUrl) : undefined;
     const before = sampleProcesses(named);
     log(`playing round 1 (${options.roundSeconds} s of voting)…`);
     const report = await drivers.finish((options.roundSeconds + 90) * 1000);
     const after = sampleProcesses(named);
     await saveMetrics(target.gatewayUrls, options.logDir, log);
+    await slowlog?.save(join(options.logDir, 'redis-slowlog.json'), log);
     // Every player's outcome (vote time, answer, latencies), for looking into a slow tail.
     writeFileSync(join(options.logDir, 'outcomes.json'), JSON.stringify(report.outcomes));
+    log(
+      `driver event-loop delay over the round, p99/max ms: ${report.loopDelayMs
+        .map((delay) => `${delay.p99.toFixed(0)}/${delay.max.toFixed(0)}`)
+        .join(', ')}`,
+    );
+    for (const [index, tournament] of tournaments.entries()) {
+      const seconds = ackBySecond(report.outcomes.filter((o) => o.tournament === index));
+      const resolved = report.tallies[index]?.resolvedAfterCloseMs;
+      log(
+        `${tournament.id.slice(0, 8)} resolved by the engine ${resolved?.toFixed(0) ?? '?'} ms after the close of voting`,
+      );
+      log(
+        `${tournament.id.slice(0, 8)} ack p99/max ms by second of voting: ${seconds
+          .map((s) => `${s.second}:${s.p99.toFixed(0)}/${s.max.toFixed(0)}`)
+          .join(' ')}`,
+      );
+    }
 
     const results: TournamentResult[] = [];
     for (const [index, tournament] of tournaments.entries()) {
@@ -608,6 +639,46 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
   } finally {
     drivers?.stop();
     await target.stop();
+  }
+}
+
+/**
+ * Redis's slow log over the round: every command of 2 ms or more, with when it ran
+ * (`redis-slowlog.json` in the log folder). Redis runs one command at a time, so one slow
+ * script delays every vote's admission behind it.
+ */
+class RedisSlowlog {
+  private constructor(private readonly redis: Redis) {}
+
+  static async start(url: string): Promise<RedisSlowlog> {
+    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    await redis.config('SET', 'slowlog-log-slower-than', '2000');
+    await redis.config('SET', 'slowlog-max-len', '4096');
+    await redis.call('SLOWLOG', 'RESET');
+    return new RedisSlowlog(redis);
+  }
+
+  async save(file: string, log: (line: string) => void): Promise<void> {
+    try {
+      const entries = (await this.redis.call('SLOWLOG', 'GET', '4096')) as Array<
+        [number, number, number, string[]]
+      >;
+      const slow = entries.map(([, at, micros, command]) => ({
+        at: new Date(at * 1000).toISOString(),
+        ms: micros / 1000,
+        command: command.slice(0, 4).join(' ').slice(0, 120),
+      }));
+      writeFileSync(file, JSON.stringify(slow, null, 1));
+      const worst = [...slow].sort((a, b) => b.ms - a.ms).slice(0, 3);
+      log(
+        `redis: ${slow.length} command(s) of 2 ms or more; slowest ${worst
+          .map((entry) => `${entry.ms.toFixed(1)} ms (${entry.command.slice(0, 40)})`)
+          .join(', ')}`,
+      );
+    } finally {
+      this.redis.disconnect();
+    }
   }
 }
 

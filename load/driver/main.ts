@@ -23,6 +23,7 @@ function options() {
       gateways: { type: 'string' },
       'no-record': { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
+      'node-flag': { type: 'string', multiple: true, default: [] },
       note: { type: 'string', default: '' },
     },
   });
@@ -44,6 +45,7 @@ function options() {
     gateways: values.gateways ? Number(values.gateways) : Math.max(1, Math.ceil(players / 18_000)),
     record: !values['no-record'],
     cpuProfile: values['cpu-prof'],
+    nodeFlags: values['node-flag'],
     note: values.note,
     command: `pnpm bench -- ${args.join(' ')}`,
   };

@@ -2,8 +2,9 @@
 // several loopback source addresses. It parses as little as it can: the gateway writes the same
 // serialised event to every subscriber, so a message is recognised by its `"type"` prefix and
 // the few that carry data the driver needs are parsed once per distinct text.
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { VOTING_GRACE_MS } from './stats';
 
 /** One seeded player: the session its socket carries and the device it plays from. */
 export interface DriverPlayer {
@@ -49,9 +50,20 @@ export interface PlayerOutcome {
 export interface Tally {
   totalVotes: number;
   votes: Record<string, number>;
+  /**
+   * When the engine resolved the round, in ms after the close of voting (deadline + grace):
+   * `phaseEndsAt` − `duration` of `results_started`. The rest of a player's results latency is
+   * the way from the engine to the socket.
+   */
+  resolvedAfterCloseMs: number;
 }
 
 export interface DriverReport {
+  /**
+   * This driver's own event-loop delay over the round (ms, p99 and max; one entry per driver
+   * process): a pause of the driver delays every answer it reads, and shows as server latency.
+   */
+  loopDelayMs: Array<{ p99: number; max: number }>;
   /** Per tournament index, the engine's tally of round 1 (absent when no results came). */
   tallies: Record<number, Tally>;
   connected: number;
@@ -132,11 +144,17 @@ export class PlayerDriver {
 
   /** Resolves when every connected player got round 1's results, or after `timeoutMs`. */
   finished(timeoutMs: number): Promise<DriverReport> {
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
+        loop.disable();
         this.onResults = undefined;
-        resolve(this.report());
+        resolve({
+          ...this.report(),
+          loopDelayMs: [{ p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 }],
+        });
       };
       const timer = setTimeout(done, timeoutMs);
       this.onResults = () => {
@@ -150,6 +168,7 @@ export class PlayerDriver {
 
   report(): DriverReport {
     return {
+      loopDelayMs: [],
       tallies: this.tallies,
       connected: this.options.players.length - this.connectFailures,
       connectFailures: this.connectFailures,
@@ -235,7 +254,9 @@ export class PlayerDriver {
           if (outcome.resultsMs !== undefined || !voting || voting.roundNumber !== 1) return;
           outcome.resultsMs = Date.now() - Date.parse(voting.phaseEndsAt);
           this.resultsSeen += 1;
-          if (!this.tallies[player.tournament]) this.tallies[player.tournament] = tallyOf(text);
+          if (!this.tallies[player.tournament]) {
+            this.tallies[player.tournament] = tallyOf(text, Date.parse(voting.phaseEndsAt));
+          }
           this.onResults?.();
         } else if (text.startsWith(STATE)) {
           if (!subscribed) {
@@ -265,13 +286,16 @@ export class PlayerDriver {
   }
 }
 
-function tallyOf(raw: string): Tally {
-  const { totalVotes, results } = JSON.parse(raw) as {
+function tallyOf(raw: string, deadline: number): Tally {
+  const { totalVotes, results, duration, phaseEndsAt } = JSON.parse(raw) as {
     totalVotes: number;
     results: Array<{ imageId: string; votes: number }>;
+    duration: number;
+    phaseEndsAt: string;
   };
   return {
     totalVotes,
     votes: Object.fromEntries(results.map((result) => [result.imageId, result.votes])),
+    resolvedAfterCloseMs: Date.parse(phaseEndsAt) - duration * 1000 - deadline - VOTING_GRACE_MS,
   };
 }
