@@ -14,6 +14,8 @@ export function gameEngineConfig(env: Environment) {
       GAME_KAFKA_SESSION_TIMEOUT_MS: ms(10_000, 1000),
       GAME_KAFKA_HEARTBEAT_MS: ms(2000, 100),
       GAME_RESULTS_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
+      // How long a record write waits after it is asked for (GameTimings.recordsDelayMs).
+      GAME_RECORDS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     },
     env,
   );

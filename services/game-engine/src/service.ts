@@ -67,7 +67,11 @@ export function createGameEngineModule(
         endOffset: (partition) => bus.endOffset(topics.gameVotes.name, partition),
         applied: (partition) => live.votesApplied(partition),
       },
-      timings: { ...ruleTimings, resultsMs: config.GAME_RESULTS_SECONDS * 1000 },
+      timings: {
+        ...ruleTimings,
+        resultsMs: config.GAME_RESULTS_SECONDS * 1000,
+        recordsDelayMs: config.GAME_RECORDS_DELAY_MS,
+      },
       lease: {
         ttlMs: config.GAME_LEASE_TTL_MS,
         renewEveryMs: Math.max(20, Math.floor(config.GAME_LEASE_TTL_MS / 4)),

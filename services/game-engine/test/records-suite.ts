@@ -110,7 +110,11 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
 
     beforeAll(async () => {
       fixture = await connect();
-      records = createGameRecords(fixture.store, { batchSize: 3, clock: { now: () => T0 } });
+      records = createGameRecords(fixture.store, {
+        batchSize: 3,
+        insertBatchSize: 3,
+        clock: { now: () => T0 },
+      });
       reads = createGameReads(fixture.store);
       await fixture.store.init();
     });
@@ -333,7 +337,7 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
       await records.gameStarted(started(gameId, tournamentId, everyone));
       const resolved = round(gameId, 1, everyone, { ana: 2, bo: 2, cy: 0, dee: 0, eve: 0 });
       // The crashed replica stored Bo's and Dee's votes and nothing more.
-      const half = createGameRecords(fixture.store, { batchSize: 100 });
+      const half = createGameRecords(fixture.store, { batchSize: 100, insertBatchSize: 100 });
       await half.roundResolved({
         ...resolved,
         votes: resolved.votes.filter((v) => v.username === 'bo' || v.username === 'dee'),

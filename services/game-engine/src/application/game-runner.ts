@@ -59,7 +59,7 @@ export class GameRunner {
   private offlineCastRound = 0;
   private lastTotalSent = -1;
   private lastTotalAt = 0;
-  /** The game's start record, written once round 1's voting has ended (see `begin`). */
+  /** The game's start record, written once round 1's results are out (see `begin`). */
   private startRecord: (() => Promise<void>) | undefined;
   /** Record writes in order (the start before round 1's results), each after the one before. */
   private recordsWritten: Promise<void> = Promise.resolve();
@@ -179,9 +179,12 @@ export class GameRunner {
 
   /**
    * Facts for the records, in the background and in order: the round loop never waits for
-   * MongoDB, and a round's eliminations never reach the store before its participants.
+   * MongoDB, and a round's eliminations never reach the store before its participants. Each
+   * write starts `recordsDelayMs` after it was asked for, when the games closing at the same
+   * moment on this replica have resolved (see `GameTimings`).
    */
   private record(what: string, write: () => Promise<void>) {
+    const due = Date.now() + this.deps.timings.recordsDelayMs;
     const attempt = async (left: number): Promise<void> => {
       try {
         await write();
@@ -194,7 +197,11 @@ export class GameRunner {
         await attempt(left - 1);
       }
     };
-    this.recordsWritten = this.recordsWritten.then(() => attempt(5));
+    this.recordsWritten = this.recordsWritten.then(async () => {
+      const wait = due - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      await attempt(5);
+    });
   }
 
   // ---- phases ----
@@ -223,8 +230,10 @@ export class GameRunner {
       '0',
     );
     // Every participant's document (10,000 inserts in a large game) is written once round 1's
-    // voting has ended, not while its votes arrive: at the start they took the CPU the first
-    // seconds of votes needed (docs/benchmarks.md). The game's end rewrites whatever is missing.
+    // results are out: at the start they took the CPU the first seconds of votes needed, and
+    // at the close of voting the CPU the tally and the results needed — with two games closing
+    // together, one's results waited for both games' inserts (docs/benchmarks.md). The game's
+    // end rewrites whatever is missing.
     this.startRecord = () =>
       this.deps.records.gameStarted(this.gameStartedRecord(state, participants, now));
     this.log.info({ gameId: state.gameId, participants: participants.length }, 'game started');
@@ -357,7 +366,6 @@ export class GameRunner {
           },
           String(state.round),
         );
-        this.recordStart();
       }
       return 0;
     }
@@ -481,6 +489,7 @@ export class GameRunner {
       },
       'round resolved',
     );
+    this.recordStart();
     this.recordRound(state, outcome, ballots, now);
     return 0;
   }

@@ -11,12 +11,21 @@ export interface GameTimings {
    * each one, so at 10,000 players this is most of the fan-out (docs/benchmarks.md).
    */
   voteTotalEveryMs: number;
+  /**
+   * How long a record write waits after it is asked for. Every game of a replica runs on one
+   * event loop, and writing a round's records (a document per vote, validated and serialised)
+   * keeps it busy: games whose rounds close together — tournaments that started together
+   * stay in step — would resolve behind each other's records. A second later they have all
+   * published their results (docs/benchmarks.md, "two tournaments at once").
+   */
+  recordsDelayMs: number;
 }
 
 export const ruleTimings: GameTimings = {
   graceMs: VOTING_GRACE_MS,
   resultsMs: 10_000,
   voteTotalEveryMs: 1_000,
+  recordsDelayMs: 1_000,
 };
 
 /** The numeric part of a prize as typed ("$5,000" → 5000; none → 0). */

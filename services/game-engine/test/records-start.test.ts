@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { ComponentGroup, createMetricsRegistry } from '@underdog/kit';
+import { TournamentStatus } from '@underdog/proto';
+import { actors, testContext } from '@underdog/test-support';
+import { createGameEngineModule, gameEngineConfig } from '../src';
+import { createGameReads, createGameRecords, type GameRecords } from '../src/persistence';
+import {
+  publishLifecycle,
+  recordGameEvents,
+  silentLogger,
+  startInfrastructure,
+  tournamentMessage,
+  voteMessage,
+  waitFor,
+} from './support';
+
+/** A verified user's actor, on a device of their own. */
+const verified = (userId: string) => actors.user(userId, { deviceId: `device-${userId}` });
+
+/**
+ * The game's start record (a document per participant: 10,000 inserts in a large game) is
+ * written in the background once round 1's results are out, and every record write waits
+ * GAME_RECORDS_DELAY_MS, so that it competes neither with round 1's votes nor with the tally
+ * and the results of another game closing at the same moment on the replica.
+ */
+describe('the game-start record', () => {
+  /** Plays a one-round game; answers the live phase each time the start record was written. */
+  async function playOneRound(recordsDelayMs: number): Promise<Array<string | undefined>> {
+    const infra = await startInfrastructure();
+    const { bus, documents } = infra.infrastructure;
+    const phases: Array<string | undefined> = [];
+    let tournamentId = '';
+    const watched = (records: GameRecords): GameRecords => ({
+      gameStarted: async (game) => {
+        // The live phase when the write starts (an in-memory store: no wait). `app` is
+        // defined below; the write only happens once the game runs.
+        phases.push((await app.live.state(tournamentId))?.phase);
+        await records.gameStarted(game);
+      },
+      participantsJoined: (gameId, participants) =>
+        records.participantsJoined(gameId, participants),
+      roundResolved: (round) => records.roundResolved(round),
+      gameEnded: (end) => records.gameEnded(end),
+    });
+    const app = createGameEngineModule(
+      {
+        ...testContext(infra.infrastructure, { logger: silentLogger, instanceId: 'engine-start' }),
+        registry: createMetricsRegistry('engine-start'),
+      },
+      gameEngineConfig({
+        GAME_RESULTS_SECONDS: '1',
+        GAME_SWEEP_MS: '50',
+        GAME_RECORDS_DELAY_MS: String(recordsDelayMs),
+      }),
+      { records: (context) => watched(createGameRecords(context.infrastructure.documents)) },
+    );
+    const group = new ComponentGroup(silentLogger, app.components);
+    await group.start();
+    const recorder = await recordGameEvents(bus, 'start-record-recorder');
+    try {
+      tournamentId = randomUUID();
+      await publishLifecycle(
+        bus,
+        tournamentId,
+        {
+          case: 'created',
+          value: { tournament: tournamentMessage(tournamentId, TournamentStatus.UPCOMING, 1) },
+        },
+        `${tournamentId}:created`,
+      );
+      await waitFor(async () => (await app.live.state(tournamentId)) !== undefined, 'tournament');
+      for (const user of ['ann', 'bob', 'cyd']) {
+        await app.players.join(verified(user), tournamentId);
+      }
+      await publishLifecycle(
+        bus,
+        tournamentId,
+        {
+          case: 'live',
+          value: { tournament: tournamentMessage(tournamentId, TournamentStatus.LIVE, 1) },
+        },
+        `${tournamentId}:live`,
+      );
+      await waitFor(
+        () => recorder.events.some((event) => event.kind.case === 'roundVotingStarted'),
+        'round 1',
+      );
+      const gameId = recorder.events.find((event) => event.kind.case === 'gameStarted')!.gameId;
+      // ann alone picks image 0 and wins; bob and cyd pick 1.
+      await bus.publish(
+        'game.votes',
+        (
+          [
+            ['ann', 0],
+            ['bob', 1],
+            ['cyd', 1],
+          ] as const
+        ).map(([userId, position]) =>
+          voteMessage({
+            tournamentId,
+            gameId,
+            voteId: randomUUID(),
+            userId,
+            roundNumber: 1,
+            imageId: `round-1-image-${position}`,
+          }),
+        ),
+      );
+      const reads = createGameReads(documents);
+      await waitFor(
+        async () => (await reads.history()).some((entry) => entry.gameId === gameId),
+        'the game in the history',
+        10_000,
+      );
+      const statistics = await reads.statistics(tournamentId);
+      expect(statistics?.participants.map((p) => p.username).sort()).toEqual(['ann', 'bob', 'cyd']);
+      return phases;
+    } finally {
+      await recorder.stop();
+      await group.stop();
+      await infra.stop();
+    }
+  }
+
+  it("is asked for once round 1's results are published, and the records come out complete", async () => {
+    // Without a delay the write starts when asked: during round 1's results, not before them.
+    // (The game's end writes it once more, idempotently.)
+    expect((await playOneRound(0))[0]).toBe('results');
+  });
+
+  it('is written GAME_RECORDS_DELAY_MS after it was asked for', async () => {
+    // Results show for 1 s and the game has one round: 3 s after its results it is over.
+    expect((await playOneRound(3_000))[0]).toBe('finished');
+  });
+});
