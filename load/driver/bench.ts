@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import mongoose from 'mongoose';
@@ -46,6 +47,12 @@ export interface BenchOptions {
   cpuProfileDir?: string;
   /** Extra flags for every Node process of the target (e.g. `--trace-gc`; output in its log). */
   nodeFlags?: string[];
+  /**
+   * The driver processes' nice value (−20…19; below 0 needs root). Players' devices are not
+   * the server's cores: a driver that waits for the CPU delays every answer it reads, and that
+   * shows as server latency.
+   */
+  driverNice?: number;
   log?: (line: string) => void;
 }
 
@@ -353,7 +360,12 @@ function localDrivers(options: DriverOptions): Drivers {
   };
 }
 
-function workerDrivers(options: DriverOptions, count: number, nodeFlags: string[]): Drivers {
+function workerDrivers(
+  options: DriverOptions,
+  count: number,
+  nodeFlags: string[],
+  nice: number,
+): Drivers {
   const workers: ChildProcess[] = [];
   for (let index = 0; index < count; index += 1) {
     workers.push(
@@ -362,6 +374,8 @@ function workerDrivers(options: DriverOptions, count: number, nodeFlags: string[
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       }),
     );
+    const pid = workers.at(-1)?.pid;
+    if (nice !== 0 && pid !== undefined) setPriority(pid, nice);
   }
   const ask = <K extends FromWorker['kind']>(
     worker: ChildProcess,
@@ -549,7 +563,12 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     const driverCount = options.drivers > 0 ? options.drivers : 0;
     drivers =
       driverCount > 0
-        ? workerDrivers(driverOptions, driverCount, options.nodeFlags ?? [])
+        ? workerDrivers(
+            driverOptions,
+            driverCount,
+            options.nodeFlags ?? [],
+            options.driverNice ?? 0,
+          )
         : localDrivers(driverOptions);
     log(`connecting ${players.length} players from ${Math.max(1, driverCount)} driver(s)…`);
     const connectStarted = Date.now();

@@ -22,6 +22,7 @@ function options() {
       drivers: { type: 'string' },
       gateways: { type: 'string' },
       'no-record': { type: 'boolean', default: false },
+      'driver-nice': { type: 'string', default: '0' },
       'cpu-prof': { type: 'boolean', default: false },
       'node-flag': { type: 'string', multiple: true, default: [] },
       note: { type: 'string', default: '' },
@@ -46,6 +47,7 @@ function options() {
     record: !values['no-record'],
     cpuProfile: values['cpu-prof'],
     nodeFlags: values['node-flag'],
+    driverNice: Number(values['driver-nice']),
     note: values.note,
     command: `pnpm bench -- ${args.join(' ')}`,
   };

@@ -23,6 +23,7 @@ function options() {
       'round-seconds': { type: 'string', default: '15' },
       spread: { type: 'string', default: '0.8' },
       'no-record': { type: 'boolean', default: false },
+      'driver-nice': { type: 'string', default: '0' },
     },
   });
   const players = Number(values.players);
@@ -40,6 +41,7 @@ function options() {
     roundSeconds: Number(values['round-seconds']),
     voteSpread: Number(values.spread),
     record: !values['no-record'],
+    driverNice: Number(values['driver-nice']),
     command: `pnpm bench:pair -- ${args.join(' ')}`,
   };
 }
@@ -83,6 +85,7 @@ async function main() {
         voteSpread: parsed.voteSpread,
         drivers: 1,
         gateways: 1,
+        driverNice: parsed.driverNice,
         logDir: join(logRoot, `run-${run}-${tournaments}`),
         log: (line) => console.log(`bench: ${line}`),
       });
