@@ -24,8 +24,15 @@ const verified = (userId: string) => actors.user(userId, { deviceId: `device-${u
  * and the results of another game closing at the same moment on the replica.
  */
 describe('the game-start record', () => {
-  /** Plays a one-round game; answers the live phase each time the start record was written. */
-  async function playOneRound(recordsDelayMs: number): Promise<Array<string | undefined>> {
+  /**
+   * Plays a one-round game; answers the live phase each time the start record was written.
+   * With `stopWhenOver`, the engine stops cleanly as soon as the game is over, its records
+   * still waiting for their delay.
+   */
+  async function playOneRound(
+    recordsDelayMs: number,
+    stopWhenOver = false,
+  ): Promise<Array<string | undefined>> {
     const infra = await startInfrastructure();
     const { bus, documents } = infra.infrastructure;
     const phases: Array<string | undefined> = [];
@@ -107,6 +114,17 @@ describe('the game-start record', () => {
         ),
       );
       const reads = createGameReads(documents);
+      if (stopWhenOver) {
+        await waitFor(
+          async () => (await app.live.state(tournamentId))?.phase === 'finished',
+          'the end of the game',
+          10_000,
+        );
+        expect(await reads.history()).toEqual([]); // the records wait for their delay
+        await group.stop();
+        // Stopped: whatever was written is all there will be.
+        expect((await reads.history()).map((entry) => entry.gameId)).toEqual([gameId]);
+      }
       await waitFor(
         async () => (await reads.history()).some((entry) => entry.gameId === gameId),
         'the game in the history',
@@ -126,6 +144,11 @@ describe('the game-start record', () => {
     // Without a delay the write starts when asked: during round 1's results, not before them.
     // (The game's end writes it once more, idempotently.)
     expect((await playOneRound(0))[0]).toBe('results');
+  });
+
+  it('and every record waiting for its delay are written when the engine stops cleanly', async () => {
+    // A delay far longer than the test: only the clean stop can write them.
+    expect((await playOneRound(60_000, true))[0]).toBe('finished');
   });
 
   it('is written GAME_RECORDS_DELAY_MS after it was asked for', async () => {

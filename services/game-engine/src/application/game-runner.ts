@@ -63,6 +63,9 @@ export class GameRunner {
   private startRecord: (() => Promise<void>) | undefined;
   /** Record writes in order (the start before round 1's results), each after the one before. */
   private recordsWritten: Promise<void> = Promise.resolve();
+  /** Ends the wait of the record write now waiting for its delay (see `flushRecords`). */
+  private readonly recordDelays = new Set<() => void>();
+  private flushing = false;
   private readonly log: Logger;
   readonly finished: Promise<void>;
 
@@ -199,9 +202,34 @@ export class GameRunner {
     };
     this.recordsWritten = this.recordsWritten.then(async () => {
       const wait = due - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (wait > 0 && !this.flushing) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            this.recordDelays.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, wait);
+          this.recordDelays.add(done);
+        });
+      }
       await attempt(5);
     });
+  }
+
+  /**
+   * Writes the records still waiting for their delay at once, and resolves when every write
+   * asked for so far is done: a replica that stops cleanly leaves no record behind.
+   */
+  async flushRecords(): Promise<void> {
+    this.flushing = true;
+    for (const done of [...this.recordDelays]) done();
+    await this.recordsWritten;
+  }
+
+  /** Resolves when every record write asked for so far is done (delays included). */
+  recordsDone(): Promise<void> {
+    return this.recordsWritten;
   }
 
   // ---- phases ----

@@ -10,6 +10,8 @@ import { GameRunner, type RunnerDependencies } from './game-runner';
  */
 export class GameRunners {
   private readonly running = new Map<string, GameRunner>();
+  /** Runners whose game is over here but whose records are still being written. */
+  private readonly draining = new Set<GameRunner>();
   private sweeper: NodeJS.Timeout | undefined;
   private stopping = false;
 
@@ -36,6 +38,8 @@ export class GameRunners {
     void runner.finished.finally(() => {
       if (this.running.get(tournamentId) === runner) this.running.delete(tournamentId);
       this.deps.metrics.liveGames.set(this.running.size);
+      this.draining.add(runner);
+      void runner.recordsDone().finally(() => this.draining.delete(runner));
     });
   }
 
@@ -68,9 +72,12 @@ export class GameRunners {
       stop: async () => {
         this.stopping = true;
         clearTimeout(this.sweeper);
-        // A clean stop hands the games over at once instead of after the lease expires.
+        // A clean stop hands the games over at once instead of after the lease expires,
+        // and writes the records still waiting for their delay (GAME_RECORDS_DELAY_MS).
+        const runners = new Set([...this.running.values(), ...this.draining]);
         await Promise.all([...this.running.values()].map((runner) => runner.stop(true)));
         this.running.clear();
+        await Promise.all([...runners].map((runner) => runner.flushRecords()));
       },
     };
   }
