@@ -1,16 +1,20 @@
 // `pnpm bench -- --players 10000 --mode distributed|standalone` (load/README.md): one live round,
 // measured, and a table appended to docs/benchmarks.md.
-import { execSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
-import { cpus, homedir, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runBenchmark, type BenchMode, type BenchResult } from './bench';
-
-const root = join(__dirname, '..', '..');
+import { runBenchmark, type BenchResult } from './bench';
+import {
+  appendToBenchmarks,
+  benchMode,
+  commandArgs,
+  loadAverage,
+  logFolder,
+  machine,
+  wholeNumber,
+} from './cli';
 
 function options() {
-  const args = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--'));
+  const args = commandArgs();
   const { values } = parseArgs({
     args,
     options: {
@@ -28,15 +32,10 @@ function options() {
       note: { type: 'string', default: '' },
     },
   });
-  const players = Number(values.players);
-  const mode = values.mode as BenchMode;
-  if (!Number.isInteger(players) || players < 1) throw new Error('--players: a whole number ≥ 1');
-  if (mode !== 'distributed' && mode !== 'standalone') {
-    throw new Error('--mode: distributed or standalone');
-  }
+  const players = wholeNumber(values.players, '--players');
   return {
     players,
-    mode,
+    mode: benchMode(values.mode),
     tournaments: Number(values.tournaments),
     roundSeconds: Number(values['round-seconds']),
     voteSpread: Number(values.spread),
@@ -56,13 +55,12 @@ function options() {
 const ms = (value: number) => value.toFixed(0);
 
 function table(result: BenchResult, meta: { command: string; loadBefore: string; note: string }) {
-  const commit = execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const { commit, line } = machine(meta.loadBefore, 'the run');
   const lines = [
     '',
     `## Live round: ${result.options.mode}, ${result.options.players} players, ${result.options.tournaments} tournament(s) (${new Date().toISOString().slice(0, 16)}Z, commit ${commit})`,
     '',
-    `Machine: ${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB; load average before the run ${meta.loadBefore}.`,
+    line,
     `Command: \`${meta.command}\` (round ${result.options.roundSeconds} s, votes spread over ${result.options.voteSpread * 100}% of it, ${result.options.gateways} gateway(s)). Seeding ${result.seedSeconds.toFixed(0)} s, connecting ${result.connectSeconds.toFixed(0)} s; ${result.connected} connected, ${result.connectFailures} failed, ${result.dropped} dropped.${meta.note ? ` ${meta.note}` : ''}`,
     '',
     '| tournament (partition) | players | votes sent | acked | counted (player_votes) | engine tally | acked not counted | not acked | ack p50 / p95 / p99 / max ms | results after voting closed p50 / p95 / p99 / max ms | results ≤ 1 s after close | results after deadline p50 / p99 ms |',
@@ -85,14 +83,8 @@ function table(result: BenchResult, meta: { command: string; loadBefore: string;
 
 async function main() {
   const parsed = options();
-  const loadBefore = loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
-  const logDir = join(
-    process.env.UNDERDOG_CACHE ?? join(homedir(), '.cache', 'underdog'),
-    'bench-logs',
-    new Date().toISOString().replace(/[:.]/g, '-'),
-  );
+  const loadBefore = loadAverage();
+  const logDir = logFolder();
   const result = await runBenchmark({
     ...parsed,
     logDir,
@@ -109,7 +101,7 @@ async function main() {
       );
     }
   }
-  if (parsed.record) appendFileSync(join(root, 'docs', 'benchmarks.md'), text);
+  if (parsed.record) appendToBenchmarks(text);
   console.log(`bench: logs in ${logDir}`);
   process.exit(result.tournaments.every((t) => t.ackedNotCounted.length === 0) ? 0 : 1);
 }

@@ -2,18 +2,22 @@
 // alone against two tournaments of N at once on two `game.votes` partitions, several runs each,
 // alternating, each on a fresh stack. The medians are compared figure by figure, and a table
 // with every run and the verdict is appended to docs/benchmarks.md.
-import { execSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
-import { cpus, homedir, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runBenchmark, type BenchMode, type TournamentResult } from './bench';
+import { runBenchmark, type TournamentResult } from './bench';
+import {
+  appendToBenchmarks,
+  benchMode,
+  commandArgs,
+  loadAverage,
+  logFolder,
+  machine,
+  wholeNumber,
+} from './cli';
 import { compareFigures, type Figures } from './stats';
 
-const root = join(__dirname, '..', '..');
-
 function options() {
-  const args = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--'));
+  const args = commandArgs();
   const { values } = parseArgs({
     args,
     options: {
@@ -26,18 +30,10 @@ function options() {
       'driver-nice': { type: 'string', default: '0' },
     },
   });
-  const players = Number(values.players);
-  const runs = Number(values.runs);
-  const mode = values.mode as BenchMode;
-  if (!Number.isInteger(players) || players < 1) throw new Error('--players: a whole number ≥ 1');
-  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs: a whole number ≥ 1');
-  if (mode !== 'distributed' && mode !== 'standalone') {
-    throw new Error('--mode: distributed or standalone');
-  }
   return {
-    players,
-    runs,
-    mode,
+    players: wholeNumber(values.players, '--players'),
+    runs: wholeNumber(values.runs, '--runs'),
+    mode: benchMode(values.mode),
     roundSeconds: Number(values['round-seconds']),
     voteSpread: Number(values.spread),
     record: !values['no-record'],
@@ -62,14 +58,8 @@ const row = (label: string, f: Figures) =>
 
 async function main() {
   const parsed = options();
-  const loadBefore = loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
-  const logRoot = join(
-    process.env.UNDERDOG_CACHE ?? join(homedir(), '.cache', 'underdog'),
-    'bench-logs',
-    `pair-${new Date().toISOString().replace(/[:.]/g, '-')}`,
-  );
+  const loadBefore = loadAverage();
+  const logRoot = logFolder('pair-');
   const single: Figures[] = [];
   const pair: Figures[] = [];
   const rows: string[] = [];
@@ -97,12 +87,12 @@ async function main() {
     }
   }
   const verdict = compareFigures(single, pair);
-  const commit = execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
+  const { commit, line } = machine(loadBefore, 'the runs');
   const text = [
     '',
     `## Two tournaments at once against one alone: ${parsed.mode}, ${parsed.players} players each (${new Date().toISOString().slice(0, 16)}Z, commit ${commit})`,
     '',
-    `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB; load average before the runs ${loadBefore}.`,
+    line,
     `Command: \`${parsed.command}\` (${parsed.runs} run(s) of each, alternating, each on a fresh ${parsed.mode} target; round ${parsed.roundSeconds} s, votes spread over ${parsed.voteSpread * 100}% of it). Logs: \`${logRoot}\`.`,
     '',
     '| run | acked votes counted | ack p50 / p95 / p99 ms | results after close p50 / p95 / p99 ms | results ≤ 1 s |',
@@ -122,7 +112,7 @@ async function main() {
     '',
   ].join('\n');
   console.log(text);
-  if (parsed.record) appendFileSync(join(root, 'docs', 'benchmarks.md'), text);
+  if (parsed.record) appendToBenchmarks(text);
   process.exit(single.concat(pair).every((f) => f.counted === 100) ? 0 : 1);
 }
 

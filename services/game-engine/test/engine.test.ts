@@ -11,10 +11,8 @@ import {
   voteMessage,
   waitFor,
   type TestEngine,
+  verified,
 } from './support';
-
-/** A verified user's actor, on a device of their own. */
-const verified = (userId: string) => actors.user(userId, { deviceId: `device-${userId}` });
 
 describe('game engine on the in-memory adapters', () => {
   let infra: Awaited<ReturnType<typeof startInfrastructure>>;

@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { ComponentGroup, createMetricsRegistry } from '@underdog/kit';
-import { TournamentStatus } from '@underdog/proto';
-import { actors, testContext } from '@underdog/test-support';
-import { createGameEngineModule, gameEngineConfig } from '../src';
 import { createGameReads, createGameRecords, type GameRecords } from '../src/persistence';
 import {
-  publishLifecycle,
+  publishRoundOneVotes,
   recordGameEvents,
-  silentLogger,
+  recordsWith,
+  startEngine,
   startInfrastructure,
-  tournamentMessage,
-  voteMessage,
+  startOneSecondGame,
   waitFor,
 } from './support';
-
-/** A verified user's actor, on a device of their own. */
-const verified = (userId: string) => actors.user(userId, { deviceId: `device-${userId}` });
 
 /**
  * The round loop never waits for MongoDB: a round's records are written in the background. When
@@ -29,81 +22,33 @@ describe('the records of a game whose writer died', () => {
     const { bus, documents } = infra.infrastructure;
     // Round 1's first write is lost, as if its replica had died before making it.
     let lost = 0;
-    const lossy = (records: GameRecords): GameRecords => ({
-      gameStarted: (game) => records.gameStarted(game),
-      participantsJoined: (gameId, participants) =>
-        records.participantsJoined(gameId, participants),
-      roundResolved: async (round) => {
-        if (round.roundNumber === 1 && lost === 0) {
-          lost += 1;
-          return;
-        }
-        await records.roundResolved(round);
-      },
-      gameEnded: (end) => records.gameEnded(end),
-    });
-    const app = createGameEngineModule(
-      {
-        ...testContext(infra.infrastructure, { logger: silentLogger, instanceId: 'engine-repair' }),
-        registry: createMetricsRegistry('engine-repair'),
-      },
-      gameEngineConfig({ GAME_RESULTS_SECONDS: '1', GAME_SWEEP_MS: '50' }),
-      {
-        records: (context) => lossy(createGameRecords(context.infrastructure.documents)),
-      },
+    const lossy = (records: GameRecords) =>
+      recordsWith(records, {
+        roundResolved: async (round) => {
+          if (round.roundNumber === 1 && lost === 0) {
+            lost += 1;
+            return;
+          }
+          await records.roundResolved(round);
+        },
+      });
+    const engine = await startEngine(
+      infra.infrastructure,
+      'engine-repair',
+      {},
+      { records: (context) => lossy(createGameRecords(context.infrastructure.documents)) },
     );
-    const group = new ComponentGroup(silentLogger, app.components);
-    await group.start();
     const recorder = await recordGameEvents(bus, 'repair-recorder');
     try {
       const tournamentId = randomUUID();
-      await publishLifecycle(
-        bus,
-        tournamentId,
-        {
-          case: 'created',
-          value: { tournament: tournamentMessage(tournamentId, TournamentStatus.UPCOMING, 1) },
-        },
-        `${tournamentId}:created`,
-      );
-      await waitFor(async () => (await app.live.state(tournamentId)) !== undefined, 'tournament');
-      for (const user of ['ann', 'bob', 'cyd', 'dan']) {
-        await app.players.join(verified(user), tournamentId);
-      }
-      await publishLifecycle(
-        bus,
-        tournamentId,
-        {
-          case: 'live',
-          value: { tournament: tournamentMessage(tournamentId, TournamentStatus.LIVE, 1) },
-        },
-        `${tournamentId}:live`,
-      );
-      await waitFor(
-        () => recorder.events.some((event) => event.kind.case === 'roundVotingStarted'),
-        'round 1',
-      );
-      const gameId = recorder.events.find((event) => event.kind.case === 'gameStarted')!.gameId;
+      const players = ['ann', 'bob', 'cyd', 'dan'];
+      const gameId = await startOneSecondGame(bus, engine.app, recorder, tournamentId, players);
       // ann alone picks image 0 and wins; bob and cyd pick 1; dan does not vote.
-      await bus.publish(
-        'game.votes',
-        (
-          [
-            ['ann', 0],
-            ['bob', 1],
-            ['cyd', 1],
-          ] as const
-        ).map(([userId, position]) =>
-          voteMessage({
-            tournamentId,
-            gameId,
-            voteId: randomUUID(),
-            userId,
-            roundNumber: 1,
-            imageId: `round-1-image-${position}`,
-          }),
-        ),
-      );
+      await publishRoundOneVotes(bus, tournamentId, gameId, [
+        ['ann', 0],
+        ['bob', 1],
+        ['cyd', 1],
+      ]);
       const reads = createGameReads(documents);
       await waitFor(
         async () => (await reads.history()).some((entry) => entry.gameId === gameId),
@@ -131,7 +76,7 @@ describe('the records of a game whose writer died', () => {
       ).toEqual(['ann:false:undefined', 'bob:true:1', 'cyd:true:1', 'dan:true:1']);
     } finally {
       await recorder.stop();
-      await group.stop();
+      await engine.group.stop();
       await infra.stop();
     }
   });

@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { ComponentGroup, createMetricsRegistry } from '@underdog/kit';
-import { TournamentStatus } from '@underdog/proto';
-import { actors, testContext } from '@underdog/test-support';
-import { createGameEngineModule, gameEngineConfig } from '../src';
 import { createGameReads, createGameRecords, type GameRecords } from '../src/persistence';
 import {
-  publishLifecycle,
+  publishRoundOneVotes,
   recordGameEvents,
-  silentLogger,
+  recordsWith,
+  startEngine,
   startInfrastructure,
-  tournamentMessage,
-  voteMessage,
+  startOneSecondGame,
   waitFor,
 } from './support';
-
-/** A verified user's actor, on a device of their own. */
-const verified = (userId: string) => actors.user(userId, { deviceId: `device-${userId}` });
 
 /**
  * The game's start record (a document per participant: 10,000 inserts in a large game) is
@@ -36,92 +29,41 @@ describe('the game-start record', () => {
     const infra = await startInfrastructure();
     const { bus, documents } = infra.infrastructure;
     const phases: Array<string | undefined> = [];
-    let tournamentId = '';
-    const watched = (records: GameRecords): GameRecords => ({
-      gameStarted: async (game) => {
-        // The live phase when the write starts (an in-memory store: no wait). `app` is
-        // defined below; the write only happens once the game runs.
-        phases.push((await app.live.state(tournamentId))?.phase);
-        await records.gameStarted(game);
-      },
-      participantsJoined: (gameId, participants) =>
-        records.participantsJoined(gameId, participants),
-      roundResolved: (round) => records.roundResolved(round),
-      gameEnded: (end) => records.gameEnded(end),
-    });
-    const app = createGameEngineModule(
-      {
-        ...testContext(infra.infrastructure, { logger: silentLogger, instanceId: 'engine-start' }),
-        registry: createMetricsRegistry('engine-start'),
-      },
-      gameEngineConfig({
-        GAME_RESULTS_SECONDS: '1',
-        GAME_SWEEP_MS: '50',
-        GAME_RECORDS_DELAY_MS: String(recordsDelayMs),
-      }),
+    const tournamentId = randomUUID();
+    const watched = (records: GameRecords) =>
+      recordsWith(records, {
+        gameStarted: async (game) => {
+          // The live phase when the write starts (an in-memory store: no wait). `engine` is
+          // assigned below; the write only happens once the game runs.
+          phases.push((await engine.app.live.state(tournamentId))?.phase);
+          await records.gameStarted(game);
+        },
+      });
+    const engine = await startEngine(
+      infra.infrastructure,
+      'engine-start',
+      { GAME_RECORDS_DELAY_MS: String(recordsDelayMs) },
       { records: (context) => watched(createGameRecords(context.infrastructure.documents)) },
     );
-    const group = new ComponentGroup(silentLogger, app.components);
-    await group.start();
     const recorder = await recordGameEvents(bus, 'start-record-recorder');
     try {
-      tournamentId = randomUUID();
-      await publishLifecycle(
-        bus,
-        tournamentId,
-        {
-          case: 'created',
-          value: { tournament: tournamentMessage(tournamentId, TournamentStatus.UPCOMING, 1) },
-        },
-        `${tournamentId}:created`,
-      );
-      await waitFor(async () => (await app.live.state(tournamentId)) !== undefined, 'tournament');
-      for (const user of ['ann', 'bob', 'cyd']) {
-        await app.players.join(verified(user), tournamentId);
-      }
-      await publishLifecycle(
-        bus,
-        tournamentId,
-        {
-          case: 'live',
-          value: { tournament: tournamentMessage(tournamentId, TournamentStatus.LIVE, 1) },
-        },
-        `${tournamentId}:live`,
-      );
-      await waitFor(
-        () => recorder.events.some((event) => event.kind.case === 'roundVotingStarted'),
-        'round 1',
-      );
-      const gameId = recorder.events.find((event) => event.kind.case === 'gameStarted')!.gameId;
+      const players = ['ann', 'bob', 'cyd'];
+      const gameId = await startOneSecondGame(bus, engine.app, recorder, tournamentId, players);
       // ann alone picks image 0 and wins; bob and cyd pick 1.
-      await bus.publish(
-        'game.votes',
-        (
-          [
-            ['ann', 0],
-            ['bob', 1],
-            ['cyd', 1],
-          ] as const
-        ).map(([userId, position]) =>
-          voteMessage({
-            tournamentId,
-            gameId,
-            voteId: randomUUID(),
-            userId,
-            roundNumber: 1,
-            imageId: `round-1-image-${position}`,
-          }),
-        ),
-      );
+      await publishRoundOneVotes(bus, tournamentId, gameId, [
+        ['ann', 0],
+        ['bob', 1],
+        ['cyd', 1],
+      ]);
       const reads = createGameReads(documents);
       if (stopWhenOver) {
         await waitFor(
-          async () => (await app.live.state(tournamentId))?.phase === 'finished',
+          async () => (await engine.app.live.state(tournamentId))?.phase === 'finished',
           'the end of the game',
           10_000,
         );
         expect(await reads.history()).toEqual([]); // the records wait for their delay
-        await group.stop();
+        await engine.group.stop();
         // Stopped: whatever was written is all there will be.
         expect((await reads.history()).map((entry) => entry.gameId)).toEqual([gameId]);
       }
@@ -131,11 +73,11 @@ describe('the game-start record', () => {
         10_000,
       );
       const statistics = await reads.statistics(tournamentId);
-      expect(statistics?.participants.map((p) => p.username).sort()).toEqual(['ann', 'bob', 'cyd']);
+      expect(statistics?.participants.map((p) => p.username).sort()).toEqual(players);
       return phases;
     } finally {
       await recorder.stop();
-      await group.stop();
+      await engine.group.stop();
       await infra.stop();
     }
   }

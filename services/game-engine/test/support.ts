@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { BusMessage, EventBus } from '@underdog/bus';
 import { ComponentGroup, createMetricsRegistry } from '@underdog/kit';
 import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
@@ -14,8 +15,19 @@ import {
   type GameEvent,
   type MessageInitShape,
 } from '@underdog/proto';
-import { silentLogger as silentLoggerOf, testContext } from '@underdog/test-support';
-import { createGameEngineModule, gameEngineConfig, type GameEngineModule } from '../src';
+import {
+  actors,
+  silentLogger as silentLoggerOf,
+  testContext,
+  waitFor,
+} from '@underdog/test-support';
+import {
+  createGameEngineModule,
+  gameEngineConfig,
+  type GameEngineAdapters,
+  type GameEngineModule,
+} from '../src';
+import type { GameRecords } from '../src/persistence';
 
 export { waitFor } from '@underdog/test-support';
 
@@ -110,6 +122,7 @@ export async function startEngine(
   infrastructure: Infrastructure,
   instanceId: string,
   env: Record<string, string> = {},
+  adapters: GameEngineAdapters = {},
 ): Promise<TestEngine> {
   const app = createGameEngineModule(
     {
@@ -117,6 +130,7 @@ export async function startEngine(
       registry: createMetricsRegistry(`engine-${instanceId}`),
     },
     gameEngineConfig({ GAME_RESULTS_SECONDS: '1', GAME_SWEEP_MS: '50', ...env }),
+    adapters,
   );
   const group = new ComponentGroup(silentLogger, app.components);
   await group.start();
@@ -128,4 +142,78 @@ export async function startInfrastructure() {
   const group = new ComponentGroup(silentLogger, infrastructure.components);
   await group.start();
   return { infrastructure, stop: () => group.stop() };
+}
+
+/** A verified user's actor, on a device of their own. */
+export const verified = (userId: string) => actors.user(userId, { deviceId: `device-${userId}` });
+
+/**
+ * A tournament of one-second rounds with these players, made live: its game runs until round 1's
+ * voting has started. Answers the game's id.
+ */
+export async function startOneSecondGame(
+  bus: EventBus,
+  app: GameEngineModule,
+  recorder: Awaited<ReturnType<typeof recordGameEvents>>,
+  tournamentId: string,
+  users: string[],
+): Promise<string> {
+  await publishLifecycle(
+    bus,
+    tournamentId,
+    {
+      case: 'created',
+      value: { tournament: tournamentMessage(tournamentId, TournamentStatus.UPCOMING, 1) },
+    },
+    `${tournamentId}:created`,
+  );
+  await waitFor(async () => (await app.live.state(tournamentId)) !== undefined, 'tournament');
+  for (const user of users) await app.players.join(verified(user), tournamentId);
+  await publishLifecycle(
+    bus,
+    tournamentId,
+    {
+      case: 'live',
+      value: { tournament: tournamentMessage(tournamentId, TournamentStatus.LIVE, 1) },
+    },
+    `${tournamentId}:live`,
+  );
+  await waitFor(
+    () => recorder.events.some((event) => event.kind.case === 'roundVotingStarted'),
+    'round 1',
+  );
+  return recorder.events.find((event) => event.kind.case === 'gameStarted')!.gameId;
+}
+
+/** Round 1 votes on `game.votes`: each user's pick is the image's position. */
+export async function publishRoundOneVotes(
+  bus: EventBus,
+  tournamentId: string,
+  gameId: string,
+  picks: ReadonlyArray<readonly [userId: string, position: number]>,
+) {
+  await bus.publish(
+    topics.gameVotes.name,
+    picks.map(([userId, position]) =>
+      voteMessage({
+        tournamentId,
+        gameId,
+        voteId: randomUUID(),
+        userId,
+        roundNumber: 1,
+        imageId: `round-1-image-${position}`,
+      }),
+    ),
+  );
+}
+
+/** `records` with some of its writes replaced (the others go to it unchanged). */
+export function recordsWith(records: GameRecords, replaced: Partial<GameRecords>): GameRecords {
+  return {
+    gameStarted: (game) => records.gameStarted(game),
+    participantsJoined: (gameId, participants) => records.participantsJoined(gameId, participants),
+    roundResolved: (round) => records.roundResolved(round),
+    gameEnded: (end) => records.gameEnded(end),
+    ...replaced,
+  };
 }

@@ -1,0 +1,59 @@
+// What the benchmark commands (`main.ts`, `pair.ts`) share: their arguments, the machine line
+// and where results and logs go.
+import { execSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { cpus, homedir, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { BenchMode } from './bench';
+
+const root = join(__dirname, '..', '..');
+
+/** The command's arguments, without the `--` pnpm passes through. */
+export function commandArgs(): string[] {
+  return process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--'));
+}
+
+/** A whole number ≥ 1 from a flag's text, or a clear error naming the flag. */
+export function wholeNumber(value: string | undefined, flag: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`${flag}: a whole number ≥ 1`);
+  return count;
+}
+
+export function benchMode(value: string | undefined): BenchMode {
+  if (value !== 'distributed' && value !== 'standalone') {
+    throw new Error('--mode: distributed or standalone');
+  }
+  return value;
+}
+
+/** The load average now, for the record of a run. */
+export function loadAverage(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+}
+
+/** The machine line of a docs/benchmarks.md entry, and the commit it measured. */
+export function machine(loadBefore: string, when: string): { commit: string; line: string } {
+  const commit = execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const gib = Math.round(totalmem() / 2 ** 30);
+  return {
+    commit,
+    line: `Machine: ${cpu}, ${cpus().length} cores, ${gib} GiB; load average before ${when} ${loadBefore}.`,
+  };
+}
+
+/** A new folder name under `~/.cache/underdog/bench-logs` (UNDERDOG_CACHE moves it). */
+export function logFolder(prefix = ''): string {
+  return join(
+    process.env.UNDERDOG_CACHE ?? join(homedir(), '.cache', 'underdog'),
+    'bench-logs',
+    `${prefix}${new Date().toISOString().replace(/[:.]/g, '-')}`,
+  );
+}
+
+export function appendToBenchmarks(text: string): void {
+  appendFileSync(join(root, 'docs', 'benchmarks.md'), text);
+}
