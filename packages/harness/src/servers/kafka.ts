@@ -107,9 +107,16 @@ const log4jProperties = [
   'log4j.logger.kafka.request.logger=WARN',
 ].join('\n');
 
-/** KRaft cluster ids are 16 random bytes in unpadded base64url. */
-function clusterId(): string {
-  return randomBytes(16).toString('base64url');
+/**
+ * KRaft cluster ids are 16 random bytes in unpadded base64url. Not one starting with `-`: the
+ * storage tool would read it as an option and refuse to format (1 start in 64 failed so); Kafka's
+ * own `Uuid.randomUuid()` draws again for the same reason.
+ */
+export function clusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 /**
