@@ -73,4 +73,97 @@ describe('SlicedFanOut: one broadcast to many sockets, a slice per turn of the e
     fanOut.push([4], (target) => got.push(target));
     expect(got).toEqual([1, 4]);
   });
+  describe('a paced broadcast (the live vote total)', () => {
+    const failOnError = (error: unknown) => {
+      throw error;
+    };
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('goes out in turns a gap apart over about the spread, not in one burst', () => {
+      const got: number[] = [];
+      const fanOut = new SlicedFanOut<number>(500, failOnError, 50, 10);
+      const targets = Array.from({ length: 1000 }, (_, index) => index);
+
+      fanOut.push(targets, (target) => got.push(target), 200);
+      expect(got).toHaveLength(50);
+      jest.advanceTimersByTime(9);
+      expect(got).toHaveLength(50);
+      jest.advanceTimersByTime(1);
+      expect(got).toHaveLength(100);
+      jest.advanceTimersByTime(179);
+      expect(got).toHaveLength(950);
+      jest.advanceTimersByTime(1);
+
+      expect(got).toEqual(targets);
+      expect(fanOut.queued).toBe(0);
+    });
+
+    it('lets a vote in between its turns', () => {
+      const log: string[] = [];
+      const fanOut = new SlicedFanOut<number>(500, failOnError, 50, 10);
+
+      fanOut.push(
+        Array.from({ length: 200 }, (_, index) => index),
+        (target) => log.push(`send ${target}`),
+        200,
+      );
+      setImmediate(() => log.push('a vote'));
+      jest.runAllTimers();
+
+      expect(log.indexOf('a vote')).toBe(50);
+      expect(log).toHaveLength(201);
+    });
+
+    it('keeps turns within the slice size and the whole within the spread for a large audience', () => {
+      const turns: number[] = [];
+      const fanOut = new SlicedFanOut<number>(500, failOnError, 50, 10);
+      let delivered = 0;
+
+      fanOut.push(
+        Array.from({ length: 50_000 }, (_, index) => index),
+        () => (delivered += 1),
+        200,
+      );
+      turns.push(delivered);
+      for (let ms = 0; ms < 200 && fanOut.queued > 0; ms += 1) {
+        jest.advanceTimersByTime(1);
+        turns.push(delivered);
+      }
+
+      expect(fanOut.queued).toBe(0);
+      expect(delivered).toBe(50_000);
+      const sizes = turns.map((count, index) => count - (turns[index - 1] ?? 0));
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(500);
+    });
+
+    it('serves an audience of one turn at once', () => {
+      const got: number[] = [];
+      const fanOut = new SlicedFanOut<number>(500, failOnError, 50, 10);
+
+      fanOut.push([1, 2, 3], (target) => got.push(target), 200);
+
+      expect(got).toEqual([1, 2, 3]);
+      expect(fanOut.queued).toBe(0);
+    });
+
+    it('holds the broadcasts pushed after it until it is delivered: order is kept', () => {
+      const got: string[] = [];
+      const fanOut = new SlicedFanOut<number>(500, failOnError, 1, 10);
+
+      fanOut.push([1, 2, 3], (target) => got.push(`total ${target}`), 30);
+      fanOut.push([1, 2, 3], (target) => got.push(`voting ended ${target}`));
+      expect(got).toEqual(['total 1']);
+      jest.runAllTimers();
+
+      expect(got).toEqual([
+        'total 1',
+        'total 2',
+        'total 3',
+        'voting ended 1',
+        'voting ended 2',
+        'voting ended 3',
+      ]);
+    });
+  });
 });

@@ -45,6 +45,11 @@ export interface RealtimeLimits {
    * votes that arrived meanwhile are handled (`SlicedFanOut`).
    */
   fanOutSliceSize: number;
+  /**
+   * A live vote total (`vote_received`) reaches a tournament's sockets over about this long
+   * (ms) rather than in one burst, so the votes arriving meanwhile are not held up (0: a burst).
+   */
+  voteTotalSpreadMs: number;
 }
 
 export const defaultRealtimeLimits: RealtimeLimits = {
@@ -57,4 +62,5 @@ export const defaultRealtimeLimits: RealtimeLimits = {
   verifiedSessionTtlMs: 10 * 60_000,
   sessionMaxAgeMs: 15 * 60_000,
   fanOutSliceSize: 500,
+  voteTotalSpreadMs: 200,
 };

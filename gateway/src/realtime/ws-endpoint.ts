@@ -192,10 +192,15 @@ export class WsEndpoint implements RealtimeListener {
     if (!subscribers || subscribers.size === 0) return;
     const frames = gameEventMessages(view).map(frameOf);
     const { tournamentId } = view;
-    this.fanOut.push([...subscribers], (connection) => {
-      // Unsubscribed, or moved to another tournament, while the broadcast was under way.
-      if (connection.tournamentId === tournamentId) this.write(connection, frames);
-    });
+    this.fanOut.push(
+      [...subscribers],
+      (connection) => {
+        // Unsubscribed, or moved to another tournament, while the broadcast was under way.
+        if (connection.tournamentId === tournamentId) this.write(connection, frames);
+      },
+      // The live total is news, superseded a second later: paced, so votes go first.
+      view.type === 'VoteTotal' ? this.options.limits.voteTotalSpreadMs : 0,
+    );
   }
 
   tournamentChange(change: TournamentChange, list: TournamentView[] | null): void {
