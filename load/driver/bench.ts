@@ -406,7 +406,11 @@ function workerDrivers(
               kind: 'start',
               options: {
                 ...options,
-                players: options.players.filter((_, player) => player % count === index),
+                // In blocks: players are listed tournament by tournament, so with one driver
+                // per tournament each tournament's players have a driver of their own.
+                players: options.players.filter(
+                  (_, player) => Math.floor((player * count) / options.players.length) === index,
+                ),
               },
             },
             'connected',

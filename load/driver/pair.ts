@@ -73,7 +73,8 @@ async function main() {
         tournaments,
         roundSeconds: parsed.roundSeconds,
         voteSpread: parsed.voteSpread,
-        drivers: 1,
+        // The players' devices: each tournament's players get a driver of their own, as alone.
+        drivers: tournaments,
         gateways: 1,
         driverNice: parsed.driverNice,
         logDir: join(logRoot, `run-${run}-${tournaments}`),
