@@ -406,11 +406,7 @@ function workerDrivers(
               kind: 'start',
               options: {
                 ...options,
-                // In blocks: players are listed tournament by tournament, so with one driver
-                // per tournament each tournament's players have a driver of their own.
-                players: options.players.filter(
-                  (_, player) => Math.floor((player * count) / options.players.length) === index,
-                ),
+                players: options.players.filter((_, player) => player % count === index),
               },
             },
             'connected',

@@ -73,8 +73,7 @@ async function main() {
         tournaments,
         roundSeconds: parsed.roundSeconds,
         voteSpread: parsed.voteSpread,
-        // The players' devices: each tournament's players get a driver of their own, as alone.
-        drivers: tournaments,
+        drivers: 1,
         gateways: 1,
         driverNice: parsed.driverNice,
         logDir: join(logRoot, `run-${run}-${tournaments}`),
