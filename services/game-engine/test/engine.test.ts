@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { topics } from '@underdog/platform';
-import { TournamentStatus, type GameEvent } from '@underdog/proto';
+import type { GameEvent } from '@underdog/proto';
 import { actors } from '@underdog/test-support';
 import {
   publishLifecycle,
+  publishTournamentNews,
   recordGameEvents,
   startEngine,
   startInfrastructure,
-  tournamentMessage,
   voteMessage,
   waitFor,
   type TestEngine,
@@ -47,15 +47,7 @@ describe('game engine on the in-memory adapters', () => {
     const { bus } = infra.infrastructure;
     const { players } = engine.app;
     const tournamentId = randomUUID();
-    await publishLifecycle(
-      bus,
-      tournamentId,
-      {
-        case: 'created',
-        value: { tournament: tournamentMessage(tournamentId, TournamentStatus.UPCOMING, 1) },
-      },
-      `${tournamentId}:created`,
-    );
+    await publishTournamentNews(bus, tournamentId, 'created');
     await waitFor(
       async () => (await engine.app.live.state(tournamentId)) !== undefined,
       'tournament',
@@ -89,15 +81,7 @@ describe('game engine on the in-memory adapters', () => {
       reason: 'EMAIL_NOT_VERIFIED',
     });
 
-    await publishLifecycle(
-      bus,
-      tournamentId,
-      {
-        case: 'live',
-        value: { tournament: tournamentMessage(tournamentId, TournamentStatus.LIVE, 1) },
-      },
-      `${tournamentId}:live`,
-    );
+    await publishTournamentNews(bus, tournamentId, 'live');
     await waitFor(() => eventOf('roundVotingStarted', 1) !== undefined, 'round 1');
     const gameId = recorder.events.find((event) => event.kind.case === 'gameStarted')!.gameId;
     expect(eventOf('gameStarted', 0)).toMatchObject({

@@ -52,6 +52,28 @@ export function tournamentMessage(
   });
 }
 
+/**
+ * The tournament service's news that a tournament was created (upcoming) or went live, with
+ * rounds of `roundTimeSeconds`.
+ */
+export function publishTournamentNews(
+  bus: EventBus,
+  tournamentId: string,
+  news: 'created' | 'live',
+  roundTimeSeconds = 1,
+) {
+  const status = news === 'created' ? TournamentStatus.UPCOMING : TournamentStatus.LIVE;
+  const tournament = tournamentMessage(tournamentId, status, roundTimeSeconds);
+  return publishLifecycle(
+    bus,
+    tournamentId,
+    news === 'created'
+      ? { case: 'created', value: { tournament } }
+      : { case: 'live', value: { tournament } },
+    `${tournamentId}:${news}`,
+  );
+}
+
 export async function publishLifecycle(
   bus: EventBus,
   tournamentId: string,
@@ -158,26 +180,10 @@ export async function startOneSecondGame(
   tournamentId: string,
   users: string[],
 ): Promise<string> {
-  await publishLifecycle(
-    bus,
-    tournamentId,
-    {
-      case: 'created',
-      value: { tournament: tournamentMessage(tournamentId, TournamentStatus.UPCOMING, 1) },
-    },
-    `${tournamentId}:created`,
-  );
+  await publishTournamentNews(bus, tournamentId, 'created');
   await waitFor(async () => (await app.live.state(tournamentId)) !== undefined, 'tournament');
   for (const user of users) await app.players.join(verified(user), tournamentId);
-  await publishLifecycle(
-    bus,
-    tournamentId,
-    {
-      case: 'live',
-      value: { tournament: tournamentMessage(tournamentId, TournamentStatus.LIVE, 1) },
-    },
-    `${tournamentId}:live`,
-  );
+  await publishTournamentNews(bus, tournamentId, 'live');
   await waitFor(
     () => recorder.events.some((event) => event.kind.case === 'roundVotingStarted'),
     'round 1',
