@@ -1,6 +1,6 @@
 import { AppError } from '@underdog/kit';
 import { topics } from '@underdog/platform';
-import { TournamentStatus } from '@underdog/proto';
+import { timestampFromDate, TournamentStatus } from '@underdog/proto';
 import type { LiveGamePort, VoteRequest } from '../src/realtime/ports';
 import {
   encodeGameEvent,
@@ -406,6 +406,109 @@ describe('the tournament list for new /ws connections', () => {
       data: [],
     });
     expect(reads).toBe(readsAfterChange);
+  });
+});
+
+describe('tournament news on /ws: at once for its watchers, paced for everyone else', () => {
+  let gateway: TestGateway;
+  let listed: Array<{ id: string; status: TournamentStatus }>;
+  const sockets: WsTestClient[] = [];
+
+  beforeEach(async () => {
+    listed = [];
+    gateway = await startTestGateway({
+      games: fakeGames(),
+      tournament: {
+        listTournaments: () => ({
+          tournaments: listed.map(({ id, status }) => ({
+            id,
+            title: `Cup ${id}`,
+            status,
+            startAt: timestampFromDate(new Date('2030-01-01T12:00:00.000Z')),
+            participantCount: 2,
+            roundTimeSeconds: 5,
+          })),
+        }),
+      },
+      // 121 sockets that do not watch t-1 get its change in 3 turns of 50, 300 ms apart.
+      realtimeLimits: { tournamentNewsSpreadMs: 900 },
+    });
+  });
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    await gateway.stop();
+  });
+
+  const ws = async () => {
+    const client = await openWs(wsUrlOf(gateway.url('/ws')), { origin: gateway.url('') });
+    sockets.push(client);
+    await client.waitFor((m) => m.type === 'tournaments_update');
+    return client;
+  };
+  const publishChange = (
+    id: string,
+    kind: 'live' | 'finished',
+    list: Array<{ id: string; status: TournamentStatus }>,
+  ) => {
+    listed = list;
+    const status = kind === 'live' ? TournamentStatus.LIVE : TournamentStatus.FINISHED;
+    return gateway.bus.publish(topics.tournamentLifecycle.name, [
+      encodeLifecycleEvent(lifecycleEvent(id, kind, status)),
+    ]);
+  };
+  const statuses = (message: ServerMessageLike) =>
+    (message.data as Array<{ id: string; status: string }>).map((t) => `${t.id}:${t.status}`);
+
+  it("gives a tournament's watchers its change at once, and everyone else over the spread", async () => {
+    const idle = await Promise.all(Array.from({ length: 120 }, () => ws()));
+    // Opened last: were it paced with the others, it would get the news about 600 ms late.
+    const watcher = await ws();
+    watcher.send({ type: 'subscribe_tournament', tournamentId: 't-1' });
+    await watcher.waitFor((m) => m.type === 'game_state_update');
+    await publishChange('t-1', 'live', [{ id: 't-1', status: TournamentStatus.LIVE }]);
+    await watcher.waitFor((m) => m.type === 'tournament_live');
+    await idle[0]!.waitFor((m) => m.type === 'tournament_live');
+    expect(idle.at(-1)!.messages.some((m) => m.type === 'tournament_live')).toBe(false);
+    for (const client of idle) {
+      expect(await client.waitFor((m) => m.type === 'tournament_live')).toMatchObject({
+        tournament: { id: 't-1', status: 'live' },
+      });
+    }
+  });
+
+  it('never gives a socket an older list after a newer one when the two lanes cross', async () => {
+    const idle = await Promise.all(Array.from({ length: 120 }, () => ws()));
+    // Opened last, so last in the paced turns of t-1's change: about 600 ms after the first.
+    const watcher = await ws();
+    watcher.send({ type: 'subscribe_tournament', tournamentId: 't-2' });
+    await watcher.waitFor((m) => m.type === 'game_state_update');
+
+    await publishChange('t-1', 'live', [
+      { id: 't-1', status: TournamentStatus.LIVE },
+      { id: 't-2', status: TournamentStatus.LIVE },
+    ]);
+    await idle[0]!.waitFor((m) => m.type === 'tournament_live');
+    await publishChange('t-2', 'finished', [
+      { id: 't-1', status: TournamentStatus.LIVE },
+      { id: 't-2', status: TournamentStatus.FINISHED },
+    ]);
+    await watcher.waitFor((m) => m.type === 'tournament_finished');
+    await watcher.waitFor((m) => m.type === 'tournament_live', { timeoutMs: 3_000 });
+
+    const types = watcher.messages.map((m) => m.type);
+    // The lanes did cross: t-2's change (at once) came before t-1's (paced)...
+    expect(types.indexOf('tournament_finished')).toBeLessThan(types.indexOf('tournament_live'));
+    // ...and the older list did not come with it: the last list is the newest.
+    const lists = watcher.messages.filter((m) => m.type === 'tournaments_update');
+    expect(statuses(lists.at(-1)!)).toEqual(['t-1:live', 't-2:finished']);
+    // A socket that watches neither gets both changes, in order.
+    const last = idle.at(-1)!;
+    await last.waitFor((m) => m.type === 'tournament_finished', { timeoutMs: 3_000 });
+    const seen = last.messages.filter((m) => m.type === 'tournaments_update').map(statuses);
+    expect(seen.slice(-2)).toEqual([
+      ['t-1:live', 't-2:live'],
+      ['t-1:live', 't-2:finished'],
+    ]);
   });
 });
 

@@ -50,6 +50,12 @@ export interface RealtimeLimits {
    * (ms) rather than in one burst, so the votes arriving meanwhile are not held up (0: a burst).
    */
   voteTotalSpreadMs: number;
+  /**
+   * A tournament change (the list, `tournament_live`/`tournament_finished`) reaches the sockets
+   * that do not watch that tournament over about this long (ms): for them it is news for the
+   * list. The tournament's own watchers get it at once, before its game's next events.
+   */
+  tournamentNewsSpreadMs: number;
 }
 
 export const defaultRealtimeLimits: RealtimeLimits = {
@@ -63,4 +69,5 @@ export const defaultRealtimeLimits: RealtimeLimits = {
   sessionMaxAgeMs: 15 * 60_000,
   fanOutSliceSize: 500,
   voteTotalSpreadMs: 200,
+  tournamentNewsSpreadMs: 250,
 };

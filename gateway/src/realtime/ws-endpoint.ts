@@ -71,6 +71,8 @@ class WsConnection {
   /** Frames held back while the snapshot loads, so the snapshot comes first. */
   pending: Frame[] | null = null;
   subscribeSeq = 0;
+  /** The newest tournament change whose list this connection got (lists never go back). */
+  listVersion = 0;
   alive = true;
   private tokens: number;
   private refilledAt: number;
@@ -159,6 +161,14 @@ export class WsEndpoint implements RealtimeListener {
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly fanOut: SlicedFanOut<WsConnection>;
   /**
+   * Tournament changes for the sockets that do not watch the changed tournament, paced: two
+   * tournaments going live together otherwise wrote both changes to every socket at the moment
+   * the first one's votes began (docs/benchmarks.md). Its own lane, so it never holds up a
+   * game's events in `fanOut`.
+   */
+  private readonly newsFanOut: SlicedFanOut<WsConnection>;
+  private listVersion = 0;
+  /**
    * The `tournaments_update` frame for new connections, serialised once: a thousand sockets
    * opening in a second cost one list read, not a thousand (docs/benchmarks.md).
    */
@@ -167,9 +177,10 @@ export class WsEndpoint implements RealtimeListener {
   constructor(private readonly options: WsEndpointOptions) {
     this.logger = options.logger.child({ component: 'ws' });
     this.clock = options.clock ?? systemClock;
-    this.fanOut = new SlicedFanOut(options.limits.fanOutSliceSize, (error) =>
-      this.logger.error({ err: error }, 'ws broadcast to one socket failed'),
-    );
+    const onError = (error: unknown) =>
+      this.logger.error({ err: error }, 'ws broadcast to one socket failed');
+    this.fanOut = new SlicedFanOut(options.limits.fanOutSliceSize, onError);
+    this.newsFanOut = new SlicedFanOut(options.limits.fanOutSliceSize, onError);
     this.server = new WebSocketServer({
       noServer: true,
       maxPayload: options.limits.maxPayloadBytes,
@@ -211,16 +222,34 @@ export class WsEndpoint implements RealtimeListener {
         }
       : undefined;
     if (this.connections.size === 0) return;
-    const messages = tournamentChangeMessages(change, list ?? []);
+    const [listMessage, ...newsMessages] = tournamentChangeMessages(change, list ?? []);
     // Without the list (the tournament service did not answer) only the live/finished news go.
-    const frames = (list ? messages : messages.slice(1)).map(frameOf);
-    this.fanOut.push([...this.connections], (connection) => this.write(connection, frames));
+    const listFrame = list && listMessage ? frameOf(listMessage) : undefined;
+    const news = newsMessages.map(frameOf);
+    const version = ++this.listVersion;
+    const deliver = (connection: WsConnection) => {
+      // The two lanes may cross: a list older than one the socket already has is left out.
+      if (listFrame && version > connection.listVersion) {
+        connection.listVersion = version;
+        this.write(connection, [listFrame, ...news]);
+      } else if (news.length > 0) {
+        this.write(connection, news);
+      }
+    };
+    const watchers: WsConnection[] = [];
+    const others: WsConnection[] = [];
+    for (const connection of this.connections) {
+      (connection.tournamentId === change.tournamentId ? watchers : others).push(connection);
+    }
+    this.fanOut.push(watchers, deliver);
+    this.newsFanOut.push(others, deliver, this.options.limits.tournamentNewsSpreadMs);
   }
 
   /** Closes every connection (1001, going away) and stops the heartbeat. */
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
     this.fanOut.clear();
+    this.newsFanOut.clear();
     for (const connection of this.connections) {
       connection.socket.close(WsCloseCode.goingAway, 'Server shutting down');
     }
