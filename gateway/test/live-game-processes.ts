@@ -24,6 +24,7 @@ import {
   type MessageInitShape,
 } from '@underdog/proto';
 import { createServiceClient } from '@underdog/rpc';
+import { waitFor as waitForCondition } from '@underdog/test-support';
 import { Games } from '../src/games';
 import type { RequestOrigin, RequestSession } from '../src/session';
 
@@ -117,16 +118,13 @@ export async function metricValue(proc: ServiceProcess, name: string): Promise<n
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
-export async function waitFor(
+/** `waitFor` of the test support, with a minute by default: these wait on whole processes. */
+export function waitFor(
   condition: () => boolean | Promise<boolean>,
   what: string,
   ms = 60_000,
 ): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return waitForCondition(condition, what, ms);
 }
 
 export interface Player {

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { AppError } from '@underdog/kit';
 import { topics } from '@underdog/platform';
+import { waitFor } from '@underdog/test-support';
 import fc from 'fast-check';
+import WebSocket from 'ws';
 import type { LiveGamePort, VoteRequest } from '../src/realtime/ports';
 import { encodeGameEvent, gameEvent, images, liveGame } from './game-events';
 import { feedOf, graphqlWsClient, openWs, wsUrlOf } from './realtime-clients';
@@ -197,3 +199,53 @@ function maskedTextFrame(text: string): Buffer {
   const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!));
   return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]);
 }
+
+describe('the /ws heartbeat', () => {
+  let gateway: TestGateway;
+  // Pings paced over a fifth of the interval: 200 ms.
+  const heartbeatMs = 1_000;
+
+  beforeEach(async () => {
+    gateway = await startTestGateway({
+      games: countingGames(),
+      tournament: { listTournaments: () => ({ tournaments: [] }) },
+      realtimeLimits: { heartbeatMs },
+    });
+  });
+  afterEach(() => gateway.stop());
+
+  const open = async (autoPong: boolean) => {
+    const socket = new WebSocket(wsUrlOf(gateway.url('/ws')), {
+      headers: { origin: gateway.url('') },
+      autoPong,
+    });
+    const pings: number[] = [];
+    socket.on('ping', () => pings.push(Date.now()));
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    return { socket, pings, closed };
+  };
+
+  it('terminates a connection that does not answer a ping, and keeps one that does', async () => {
+    const [answers, silent] = [await open(true), await open(false)];
+    // Terminated (no close frame: 1006) at the beat after the unanswered ping.
+    expect(await silent.closed).toBe(1006);
+    expect(silent.pings.length).toBeGreaterThanOrEqual(1);
+    expect(answers.socket.readyState).toBe(WebSocket.OPEN);
+    expect(answers.pings.length).toBeGreaterThanOrEqual(1);
+    answers.socket.close();
+  });
+
+  it('pings many connections a few dozen at a time, not all in one turn', async () => {
+    const clients = await Promise.all(Array.from({ length: 150 }, () => open(true)));
+    await waitFor(() => clients.every((client) => client.pings.length >= 1), 'every socket pinged');
+    const firsts = clients.map((client) => client.pings[0]!).sort((a, b) => a - b);
+    // 150 sockets over 200 ms: turns of 50 about 67 ms apart, so the last is pinged well after
+    // the first (all in one turn they would be within a few ms of each other).
+    expect(firsts.at(-1)! - firsts[0]!).toBeGreaterThanOrEqual(100);
+    for (const client of clients) client.socket.close();
+  });
+});
