@@ -99,6 +99,41 @@ describe('the scheduler', () => {
     expect(eventsOfType(LIVE)).toHaveLength(1);
   });
 
+  it('starts tournaments due at the same moment together, not one after another', async () => {
+    // Each live event takes 200 ms to publish: one after another, three take 600 ms and the
+    // second is not even begun until the first is acknowledged.
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const slowLive = (bus: EventBus): EventBus => ({
+      ...outage().wrap(bus),
+      publish: async (topic, messages) => {
+        if (!messages.some((message) => message.headers?.['event-type'] === LIVE)) {
+          return bus.publish(topic, messages);
+        }
+        inFlight += 1;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        inFlight -= 1;
+        await bus.publish(topic, messages);
+      },
+    });
+    await start({ bus: slowLive });
+    const others = await Promise.all(
+      ['Saturday night', 'Sunday night'].map(async (title) => {
+        const { tournament } = await h.client.createTournament({
+          actor: actors.admin(),
+          title,
+          startAt: timestampAt(startAt),
+        });
+        return tournament!.id;
+      }),
+    );
+    h.clock.set(startAt);
+    const started = await h.module.scheduler.startDueTournaments();
+    expect(started.map((t) => t.id).sort()).toEqual([tournamentId, ...others].sort());
+    expect(mostInFlight).toBe(3);
+  });
+
   it('never starts a deleted tournament', async () => {
     await start();
     await h.client.deleteTournament({ actor: actors.admin(), id: tournamentId });

@@ -28,23 +28,41 @@ export class Scheduler {
 
   constructor(private readonly options: SchedulerOptions) {}
 
-  /** One pass: starts every due tournament this replica wins; returns those. */
+  /**
+   * One pass: starts every due tournament this replica wins; returns those. The due tournaments
+   * start together, not one store write and one publish after another: two tournaments set for
+   * the same minute went live a third of a second apart on FerretDB (docs/benchmarks.md), and a
+   * hundred would have taken half a minute. One that fails is logged and left to the next pass.
+   */
   async startDueTournaments(): Promise<Tournament[]> {
-    const { repository, outbox, logger } = this.options;
     const now = this.options.clock.now();
+    const due = await this.options.repository.dueToStart(now, BATCH);
+    const outcomes = await Promise.allSettled(due.map((id) => this.start(id, now)));
     const started: Tournament[] = [];
-    for (const id of await repository.dueToStart(now, BATCH)) {
-      const live: PendingEvent = { id: `${id}:live`, occurredAt: now };
-      const tournament = await repository.startIfDue(id, now, live);
-      if (!tournament) continue; // another replica started it
-      logger.info(
-        { tournamentId: id, lagMs: now.getTime() - tournament.startAt.getTime() },
-        'tournament is live',
-      );
-      await outbox.publishNow({ kind: 'live', event: live, tournament });
-      started.push(tournament);
+    for (const [index, outcome] of outcomes.entries()) {
+      if (outcome.status === 'fulfilled') {
+        if (outcome.value) started.push(outcome.value);
+      } else {
+        this.options.logger.error(
+          { err: outcome.reason, tournamentId: due[index] },
+          'could not start a due tournament; the next pass tries again',
+        );
+      }
     }
     return started;
+  }
+
+  /** Starts one due tournament if this replica wins it (undefined: another one did). */
+  private async start(id: string, now: Date): Promise<Tournament | undefined> {
+    const live: PendingEvent = { id: `${id}:live`, occurredAt: now };
+    const tournament = await this.options.repository.startIfDue(id, now, live);
+    if (!tournament) return undefined;
+    this.options.logger.info(
+      { tournamentId: id, lagMs: now.getTime() - tournament.startAt.getTime() },
+      'tournament is live',
+    );
+    await this.options.outbox.publishNow({ kind: 'live', event: live, tournament });
+    return tournament;
   }
 
   component(): Component {
