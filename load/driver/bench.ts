@@ -40,6 +40,12 @@ export interface BenchOptions {
   drivers: number;
   /** Gateway replicas (distributed mode): one process holds at most ~19,000 sockets here. */
   gateways: number;
+  /**
+   * Game-engine replicas (distributed mode; default 1). With more than one, tournament i is put
+   * on a partition ≡ i (mod replicas): kafkajs's round-robin assigner gives partition p of a
+   * 12-partition topic to member p mod replicas, so each tournament has a replica of its own.
+   */
+  engines?: number;
   logDir: string;
   /** Reuse running servers (the test harness's) instead of starting them. */
   infra?: InfraUrls;
@@ -178,6 +184,7 @@ async function startDistributed(options: BenchOptions): Promise<Target> {
   const stack: Stack = await startStack({
     ...(options.infra ? { infra: options.infra } : {}),
     extraGateways: Math.max(0, options.gateways - 1),
+    extraEngines: Math.max(0, (options.engines ?? 1) - 1),
     logDir: options.logDir,
     logLevel: 'warn',
     env: benchEnv,
@@ -285,13 +292,17 @@ interface TournamentView {
   prize: string | null;
 }
 
-/** Creates a tournament far in the future; with `partitionsInUse`, one on a new partition. */
+/**
+ * Creates a tournament far in the future on a partition not in `partitionsInUse`, and, when
+ * `replica` is given, on one that replica owns (partition ≡ replica.index mod replica.count).
+ */
 async function createTournament(
   api: Api,
   roundSeconds: number,
   partitionsInUse: Set<number>,
+  replica?: { index: number; count: number },
 ): Promise<TournamentView & { partition: number }> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
     const tournament = await api.call<TournamentView>('POST', '/api/tournaments', {
       title: `Bench ${new Date().toISOString()}`,
       prize: '$1',
@@ -299,7 +310,8 @@ async function createTournament(
       roundTimeSeconds: roundSeconds,
     });
     const partition = partitionOf(tournament.id, GAME_VOTES_PARTITIONS);
-    if (!partitionsInUse.has(partition)) {
+    const owned = !replica || partition % replica.count === replica.index % replica.count;
+    if (owned && !partitionsInUse.has(partition)) {
       partitionsInUse.add(partition);
       return { ...tournament, partition };
     }
@@ -523,7 +535,13 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     const partitions = new Set<number>();
     const tournaments: Array<TournamentView & { partition: number }> = [];
     for (let index = 0; index < options.tournaments; index += 1) {
-      const tournament = await createTournament(api, options.roundSeconds, partitions);
+      const engines = options.mode === 'distributed' ? (options.engines ?? 1) : 1;
+      const tournament = await createTournament(
+        api,
+        options.roundSeconds,
+        partitions,
+        engines > 1 ? { index, count: engines } : undefined,
+      );
       await waitForGame(gatewayUrl, tournament.id);
       tournaments.push(tournament);
     }
@@ -645,6 +663,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         voteSpread: options.voteSpread,
         drivers: options.drivers,
         gateways: options.gateways,
+        engines: options.engines ?? 1,
         logDir: options.logDir,
       },
       connected: report.connected,

@@ -28,6 +28,7 @@ function options() {
       spread: { type: 'string', default: '0.8' },
       'no-record': { type: 'boolean', default: false },
       'driver-nice': { type: 'string', default: '0' },
+      engines: { type: 'string', default: '1' },
     },
   });
   return {
@@ -38,6 +39,7 @@ function options() {
     voteSpread: Number(values.spread),
     record: !values['no-record'],
     driverNice: Number(values['driver-nice']),
+    engines: wholeNumber(values.engines, '--engines'),
     command: `pnpm bench:pair -- ${args.join(' ')}`,
   };
 }
@@ -75,6 +77,7 @@ async function main() {
         voteSpread: parsed.voteSpread,
         drivers: 1,
         gateways: 1,
+        engines: parsed.engines,
         driverNice: parsed.driverNice,
         logDir: join(logRoot, `run-${run}-${tournaments}`),
         log: (line) => console.log(`bench: ${line}`),
@@ -93,7 +96,7 @@ async function main() {
     `## Two tournaments at once against one alone: ${parsed.mode}, ${parsed.players} players each (${new Date().toISOString().slice(0, 16)}Z, commit ${commit})`,
     '',
     line,
-    `Command: \`${parsed.command}\` (${parsed.runs} run(s) of each, alternating, each on a fresh ${parsed.mode} target; round ${parsed.roundSeconds} s, votes spread over ${parsed.voteSpread * 100}% of it). Logs: \`${logRoot}\`.`,
+    `Command: \`${parsed.command}\` (${parsed.runs} run(s) of each, alternating, each on a fresh ${parsed.mode} target with ${parsed.engines} engine replica(s); round ${parsed.roundSeconds} s, votes spread over ${parsed.voteSpread * 100}% of it). Logs: \`${logRoot}\`.`,
     '',
     '| run | acked votes counted | ack p50 / p95 / p99 ms | results after close p50 / p95 / p99 ms | results ≤ 1 s |',
     '| --- | --- | --- | --- | --- |',

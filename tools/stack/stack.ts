@@ -40,6 +40,11 @@ export interface StackOptions {
   gatewayPort?: number;
   /** More gateway replicas besides the first, each on its own port (real-time fan-out tests). */
   extraGateways?: number;
+  /**
+   * More game-engine replicas besides the first (the benchmark's one replica per partition in
+   * play); they share the engine's consumer groups, so Kafka splits the partitions among them.
+   */
+  extraEngines?: number;
   logDir: string;
   logLevel?: string;
   /** Extra variables for every process (e.g. lower rate limits in tests). */
@@ -112,17 +117,21 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const gatewayUrl = `http://localhost:${gatewayPort}`;
   const serviceUrls = new Map<ProcessName, string>();
+  const serviceEnv = {
+    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+    REDIS_URL: infra.redisUrl,
+    MONGO_URL: infra.mongoUrl,
+    SMTP_URL: infra.smtpUrl,
+    PUBLIC_URL: gatewayUrl,
+    ...options.env,
+  };
   for (const name of services) {
     const port = await freePort();
     serviceUrls.set(name, `http://127.0.0.1:${port}`);
-    launch(name, port, {
-      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
-      REDIS_URL: infra.redisUrl,
-      MONGO_URL: infra.mongoUrl,
-      SMTP_URL: infra.smtpUrl,
-      PUBLIC_URL: gatewayUrl,
-      ...options.env,
-    });
+    launch(name, port, serviceEnv);
+  }
+  for (let replica = 2; replica <= 1 + (options.extraEngines ?? 0); replica += 1) {
+    launch('game-engine', await freePort(), serviceEnv, `game-engine-${replica}`);
   }
   const gatewayEnv = {
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
