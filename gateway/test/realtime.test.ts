@@ -67,6 +67,19 @@ function fakeGames(): LiveGamePort & { votes: VoteRequest[] } {
   };
 }
 
+/** Opens `/ws` clients on the current gateway; each test's are closed after it. */
+function wsOpener(gateway: () => TestGateway) {
+  const sockets: WsTestClient[] = [];
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.close();
+  });
+  return async () => {
+    const client = await openWs(wsUrlOf(gateway().url('/ws')), { origin: gateway().url('') });
+    sockets.push(client);
+    return client;
+  };
+}
+
 const gameEventsQuery = `subscription ($id: ID!) {
   gameEvents(tournamentId: $id) {
     __typename tournamentId gameId
@@ -364,7 +377,6 @@ describe('the real-time edges (/ws and graphql-ws) on the in-memory bus', () => 
 describe('the tournament list for new /ws connections', () => {
   let gateway: TestGateway;
   let reads = 0;
-  const sockets: WsTestClient[] = [];
 
   beforeEach(async () => {
     reads = 0;
@@ -379,16 +391,9 @@ describe('the tournament list for new /ws connections', () => {
       },
     });
   });
-  afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.close();
-    await gateway.stop();
-  });
+  afterEach(() => gateway.stop());
 
-  const ws = async () => {
-    const client = await openWs(wsUrlOf(gateway.url('/ws')), { origin: gateway.url('') });
-    sockets.push(client);
-    return client;
-  };
+  const ws = wsOpener(() => gateway);
 
   it('is read once for sockets opening together, and after a change is the list broadcast with it', async () => {
     const clients = await Promise.all(Array.from({ length: 20 }, () => ws()));
@@ -412,7 +417,6 @@ describe('the tournament list for new /ws connections', () => {
 describe('tournament news on /ws: at once for its watchers, paced for everyone else', () => {
   let gateway: TestGateway;
   let listed: Array<{ id: string; status: TournamentStatus }>;
-  const sockets: WsTestClient[] = [];
 
   beforeEach(async () => {
     listed = [];
@@ -434,14 +438,11 @@ describe('tournament news on /ws: at once for its watchers, paced for everyone e
       realtimeLimits: { tournamentNewsSpreadMs: 900 },
     });
   });
-  afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.close();
-    await gateway.stop();
-  });
+  afterEach(() => gateway.stop());
 
+  const open = wsOpener(() => gateway);
   const ws = async () => {
-    const client = await openWs(wsUrlOf(gateway.url('/ws')), { origin: gateway.url('') });
-    sockets.push(client);
+    const client = await open();
     await client.waitFor((m) => m.type === 'tournaments_update');
     return client;
   };
