@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import mongoose from 'mongoose';
 import WebSocket from 'ws';
+import { createKafkaBus } from '@underdog/bus';
 import { freePort } from '@underdog/harness';
+import { createLogger } from '@underdog/kit';
+import { topics } from '@underdog/platform';
 import { startStack, type InfraUrls, type Stack } from '../../tools/stack/stack';
 import {
   PlayerDriver,
@@ -41,9 +44,9 @@ export interface BenchOptions {
   /** Gateway replicas (distributed mode): one process holds at most ~19,000 sockets here. */
   gateways: number;
   /**
-   * Game-engine replicas (distributed mode; default 1). With more than one, tournament i is put
-   * on a partition ≡ i (mod replicas): kafkajs's round-robin assigner gives partition p of a
-   * 12-partition topic to member p mod replicas, so each tournament has a replica of its own.
+   * Game-engine replicas (distributed mode; default 1). With more than one, each tournament is
+   * put on a partition whose votes and whose `live` event the same replica consumes, a different
+   * replica for each tournament (`enginePlacement`), so each game has a replica of its own.
    */
   engines?: number;
   logDir: string;
@@ -156,6 +159,8 @@ interface Target {
   mongoUrl?: string;
   /** The live store's URL (distributed mode). */
   redisUrl?: string;
+  /** Kafka's brokers (distributed mode). */
+  kafkaBrokers?: string[];
   /** The processes we started, by pid, for the per-process figures. */
   named: Map<number, string>;
   stop(): Promise<void>;
@@ -207,6 +212,7 @@ async function startDistributed(options: BenchOptions): Promise<Target> {
     gatewayUrls: stack.gatewayUrls,
     mongoUrl: stack.infra.mongoUrl,
     redisUrl: stack.infra.redisUrl,
+    kafkaBrokers: stack.infra.kafkaBrokers,
     named,
     stop: () => stack.stop(),
   };
@@ -293,14 +299,62 @@ interface TournamentView {
 }
 
 /**
+ * The partitions each engine replica both applies the votes of (group `game-engine-votes`) and
+ * runs the games of (group `game-engine` consumes the `live` events; a game runs where its
+ * `live` event is consumed). Both topics have 12 partitions keyed by tournament id, so a
+ * tournament is on the same partition of each. Read from Kafka, once both groups have settled
+ * with every replica: the round-robin assigner deals partitions in the order of the topic's
+ * metadata, which is not always the partitions' order, so `p mod replicas` guessed wrong (both
+ * games of a pair ran on one replica in some runs).
+ */
+async function enginePlacement(brokers: string[], replicas: number): Promise<Array<Set<number>>> {
+  const admin = createKafkaBus({
+    brokers,
+    clientId: 'bench-placement',
+    logger: createLogger({ service: 'bench', level: 'silent' }),
+  });
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const [votes, live] = await Promise.all([
+        admin.partitionOwners('game-engine-votes', topics.gameVotes.name),
+        admin.partitionOwners('game-engine', topics.tournamentLifecycle.name),
+      ]);
+      const members = [...new Set(votes.values())].sort();
+      const settled =
+        votes.size === GAME_VOTES_PARTITIONS &&
+        live.size === GAME_VOTES_PARTITIONS &&
+        members.length === replicas &&
+        new Set(live.values()).size === replicas;
+      if (settled) {
+        return members.map(
+          (member) =>
+            new Set(
+              [...votes]
+                .filter(([partition, owner]) => owner === member && live.get(partition) === member)
+                .map(([partition]) => partition),
+            ),
+        );
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`the ${replicas} engine replicas did not all join their consumer groups`);
+      }
+      await sleep(500);
+    }
+  } finally {
+    await admin.close();
+  }
+}
+
+/**
  * Creates a tournament far in the future on a partition not in `partitionsInUse`, and, when
- * `replica` is given, on one that replica owns (partition ≡ replica.index mod replica.count).
+ * `allowed` is given, on one of those.
  */
 async function createTournament(
   api: Api,
   roundSeconds: number,
   partitionsInUse: Set<number>,
-  replica?: { index: number; count: number },
+  allowed?: Set<number>,
 ): Promise<TournamentView & { partition: number }> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const tournament = await api.call<TournamentView>('POST', '/api/tournaments', {
@@ -310,8 +364,7 @@ async function createTournament(
       roundTimeSeconds: roundSeconds,
     });
     const partition = partitionOf(tournament.id, GAME_VOTES_PARTITIONS);
-    const owned = !replica || partition % replica.count === replica.index % replica.count;
-    if (owned && !partitionsInUse.has(partition)) {
+    if ((!allowed || allowed.has(partition)) && !partitionsInUse.has(partition)) {
       partitionsInUse.add(partition);
       return { ...tournament, partition };
     }
@@ -534,13 +587,22 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
 
     const partitions = new Set<number>();
     const tournaments: Array<TournamentView & { partition: number }> = [];
+    const engines = options.mode === 'distributed' ? (options.engines ?? 1) : 1;
+    const placement =
+      engines > 1 && target.kafkaBrokers
+        ? await enginePlacement(target.kafkaBrokers, engines)
+        : undefined;
+    if (placement) {
+      log(
+        `engine replicas' partitions (votes and games): ${placement.map((set) => [...set].sort((a, b) => a - b).join(',') || 'none').join(' | ')}`,
+      );
+    }
     for (let index = 0; index < options.tournaments; index += 1) {
-      const engines = options.mode === 'distributed' ? (options.engines ?? 1) : 1;
       const tournament = await createTournament(
         api,
         options.roundSeconds,
         partitions,
-        engines > 1 ? { index, count: engines } : undefined,
+        placement?.[index % engines],
       );
       await waitForGame(gatewayUrl, tournament.id);
       tournaments.push(tournament);
