@@ -414,6 +414,64 @@ describe('the tournament list for new /ws connections', () => {
   });
 });
 
+describe('/ws packets, framed once for every socket', () => {
+  let gateway: TestGateway;
+  let titleLength = 0;
+
+  beforeEach(async () => {
+    gateway = await startTestGateway({
+      games: fakeGames(),
+      tournament: {
+        listTournaments: () => ({
+          tournaments: Array.from({ length: 300 }, (_, index) => ({
+            id: `t-${index}`,
+            title: `Cup ${index} ${'x'.repeat(titleLength)}`,
+            status: TournamentStatus.UPCOMING,
+            startAt: timestampFromDate(new Date('2030-01-01T12:00:00.000Z')),
+            participantCount: 2,
+            roundTimeSeconds: 5,
+          })),
+        }),
+      },
+    });
+  });
+  afterEach(() => gateway.stop());
+
+  const ws = wsOpener(() => gateway);
+
+  // A text frame's length takes 7 bits up to 125 bytes, 16 more up to 65,535, 64 more beyond.
+  it.each([
+    ['a 16-bit', 0, 126, 65_535],
+    ['a 64-bit', 300, 65_536, Infinity],
+  ])(
+    'reach a client whole with %s length, each message of a change on its own, in order',
+    async (_label, length, minBytes, maxBytes) => {
+      titleLength = length;
+      const clients = await Promise.all([ws(), ws()]);
+      for (const client of clients) {
+        const list = await client.waitFor((m) => m.type === 'tournaments_update');
+        const bytes = Buffer.byteLength(JSON.stringify(list));
+        expect(bytes).toBeGreaterThanOrEqual(minBytes);
+        expect(bytes).toBeLessThanOrEqual(maxBytes);
+        expect((list.data as unknown[]).length).toBe(300);
+      }
+      await gateway.bus.publish(topics.tournamentLifecycle.name, [
+        encodeLifecycleEvent(lifecycleEvent('t-7', 'live', TournamentStatus.LIVE)),
+      ]);
+      for (const client of clients) {
+        const live = await client.waitFor((m) => m.type === 'tournament_live');
+        // A shorter frame after the long list, in the same write.
+        expect(live.tournament).toMatchObject({ id: 't-7' });
+        const types = client.messages.map((m) => m.type);
+        expect(types.lastIndexOf('tournaments_update')).toBeLessThan(
+          types.indexOf('tournament_live'),
+        );
+        expect(types.filter((type) => type === 'tournaments_update')).toHaveLength(2);
+      }
+    },
+  );
+});
+
 describe('tournament news on /ws: at once for its watchers, paced for everyone else', () => {
   let gateway: TestGateway;
   let listed: Array<{ id: string; status: TournamentStatus }>;

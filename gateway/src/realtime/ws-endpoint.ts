@@ -39,40 +39,85 @@ export interface WsEndpointOptions {
   clock?: Clock;
 }
 
-/** A frame serialised once and written as is to every subscriber (a text frame). */
-type Frame = Buffer;
+/**
+ * One or more messages, serialised and framed once and then written as they are to every
+ * socket they go to, in one write. A server's frames are not masked (RFC 6455 §5.1), so a text
+ * frame's bytes are the same for every socket: `ws` frames each `send` again (its header, its
+ * own write), which cost a third of a broadcast's CPU (docs/benchmarks.md, the sixth pass).
+ */
+interface Packet {
+  /** The messages' JSON, for `ws` to send itself when the frames cannot be written directly. */
+  payloads: Buffer[];
+  /** The text frames, one after the other; undefined if this `ws` cannot frame them. */
+  wire: Buffer | undefined;
+}
 
-const frameOf = (message: ServerMessage): Frame => Buffer.from(JSON.stringify(message));
+type FrameText = (
+  data: Buffer,
+  options: { fin: boolean; opcode: number; mask: boolean },
+) => Buffer[];
 
 /**
- * The TCP socket under a `ws` WebSocket, which keeps it in a private field: corking it around
- * several `send`s makes them one write (ws corks it around each frame's header and payload too,
- * and Node counts nested corks). Undefined if a future ws drops the field: then each frame is
- * its own write, as before.
+ * ws's own framing, `Sender.frame`: public since websockets/ws#1016 for exactly this (a
+ * broadcast framed once), but not in @types/ws. Undefined if a future ws drops it.
  */
-function tcpSocketOf(socket: WebSocket): { cork(): void; uncork(): void } | undefined {
+const frameText = ((WebSocket as unknown as { Sender?: { frame?: unknown } }).Sender?.frame ??
+  undefined) as FrameText | undefined;
+
+const TEXT_OPCODE = 0x1;
+
+function packetOf(...messages: ServerMessage[]): Packet {
+  const payloads = messages.map((message) => Buffer.from(JSON.stringify(message)));
+  return {
+    payloads,
+    wire: frameText
+      ? Buffer.concat(
+          payloads.flatMap((payload) =>
+            frameText(payload, { fin: true, opcode: TEXT_OPCODE, mask: false }),
+          ),
+        )
+      : undefined,
+  };
+}
+
+/** Several packets as one (one write), in order. */
+function joinPackets(packets: readonly Packet[]): Packet {
+  if (packets.length === 1) return packets[0] as Packet;
+  const wires = packets.map((packet) => packet.wire);
+  return {
+    payloads: packets.flatMap((packet) => packet.payloads),
+    wire: wires.every((wire) => wire !== undefined) ? Buffer.concat(wires) : undefined,
+  };
+}
+
+/**
+ * The TCP socket under a `ws` WebSocket, which keeps it in a private field, to write framed
+ * packets to. Frames written there stay in order with the ones ws writes itself (pings, pongs,
+ * the close frame): ws writes each of its frames synchronously in one call, and never queues
+ * one, since this server does not compress (`perMessageDeflate: false`) and sends no Blobs.
+ * Undefined if a future ws drops the field: then ws sends each message itself, as before.
+ */
+function tcpSocketOf(socket: WebSocket): Pick<Duplex, 'write'> | undefined {
   const tcp = (socket as unknown as { _socket?: Partial<Duplex> })._socket;
-  return typeof tcp?.cork === 'function' && typeof tcp.uncork === 'function'
-    ? (tcp as Duplex)
-    : undefined;
+  return typeof tcp?.write === 'function' ? (tcp as Duplex) : undefined;
 }
 
 /**
  * How long the list frame sent to new connections may be reused. Every change replaces it at
  * once (with the list the change was broadcast with); the age bound covers anything else.
  */
-const listFrameMaxAgeMs = 2_000;
+const listPacketMaxAgeMs = 2_000;
 
 /** The share of the heartbeat interval its pings are spread over (`WsEndpoint.beat`). */
 const heartbeatSpreadShare = 0.2;
 
-/** Frames kept for a subscriber while its snapshot loads; past this it is dropped as stuck. */
-const maxPendingFrames = 1000;
+/** Packets kept for a subscriber while its snapshot loads; past this it is dropped as stuck. */
+const maxPendingPackets = 1000;
 
 class WsConnection {
   tournamentId: string | null = null;
-  /** Frames held back while the snapshot loads, so the snapshot comes first. */
-  pending: Frame[] | null = null;
+  /** Packets held back while the snapshot loads, so the snapshot comes first. */
+  pending: Packet[] | null = null;
   subscribeSeq = 0;
   /** The newest tournament change whose list this connection got (lists never go back). */
   listVersion = 0;
@@ -177,7 +222,7 @@ export class WsEndpoint implements RealtimeListener {
    * The `tournaments_update` frame for new connections, serialised once: a thousand sockets
    * opening in a second cost one list read, not a thousand (docs/benchmarks.md).
    */
-  private listFrame: { frame: Promise<Frame>; at: number } | undefined;
+  private listPacket: { packet: Promise<Packet>; at: number } | undefined;
 
   constructor(private readonly options: WsEndpointOptions) {
     this.logger = options.logger.child({ component: 'ws' });
@@ -207,13 +252,15 @@ export class WsEndpoint implements RealtimeListener {
   gameEvent(view: GameEventView): void {
     const subscribers = this.byTournament.get(view.tournamentId);
     if (!subscribers || subscribers.size === 0) return;
-    const frames = gameEventMessages(view).map(frameOf);
+    const messages = gameEventMessages(view);
+    if (messages.length === 0) return;
+    const packet = packetOf(...messages);
     const { tournamentId } = view;
     this.fanOut.push(
       [...subscribers],
       (connection) => {
         // Unsubscribed, or moved to another tournament, while the broadcast was under way.
-        if (connection.tournamentId === tournamentId) this.write(connection, frames);
+        if (connection.tournamentId === tournamentId) this.write(connection, packet);
       },
       // The live total is news, superseded a second later: paced, so votes go first.
       view.type === 'VoteTotal' ? this.options.limits.voteTotalSpreadMs : 0,
@@ -221,25 +268,25 @@ export class WsEndpoint implements RealtimeListener {
   }
 
   tournamentChange(change: TournamentChange, list: TournamentView[] | null): void {
-    this.listFrame = list
+    this.listPacket = list
       ? {
-          frame: Promise.resolve(frameOf({ type: 'tournaments_update', data: list })),
+          packet: Promise.resolve(packetOf({ type: 'tournaments_update', data: list })),
           at: Date.now(),
         }
       : undefined;
     if (this.connections.size === 0) return;
     const [listMessage, ...newsMessages] = tournamentChangeMessages(change, list ?? []);
     // Without the list (the tournament service did not answer) only the live/finished news go.
-    const listFrame = list && listMessage ? frameOf(listMessage) : undefined;
-    const news = newsMessages.map(frameOf);
+    const withList = list && listMessage ? packetOf(listMessage, ...newsMessages) : undefined;
+    const newsOnly = newsMessages.length > 0 ? packetOf(...newsMessages) : undefined;
     const version = ++this.listVersion;
     const deliver = (connection: WsConnection) => {
       // The two lanes may cross: a list older than one the socket already has is left out.
-      if (listFrame && version > connection.listVersion) {
+      if (withList && version > connection.listVersion) {
         connection.listVersion = version;
-        this.write(connection, [listFrame, ...news]);
-      } else if (news.length > 0) {
-        this.write(connection, news);
+        this.write(connection, withList);
+      } else if (newsOnly) {
+        this.write(connection, newsOnly);
       }
     };
     const watchers: WsConnection[] = [];
@@ -282,27 +329,27 @@ export class WsEndpoint implements RealtimeListener {
       this.unsubscribe(connection);
       this.options.metrics.connections.dec({ protocol: 'ws' });
     });
-    void this.currentListFrame().then(
-      (frame) => this.write(connection, [frame]),
+    void this.currentListPacket().then(
+      (packet) => this.write(connection, packet),
       (error: unknown) => this.logger.warn({ err: error }, 'no tournament list for a new socket'),
     );
   }
 
   /** The list for a new connection: one read shared by the connections of the same moment. */
-  private currentListFrame(): Promise<Frame> {
-    const cached = this.listFrame;
-    if (cached && Date.now() - cached.at <= listFrameMaxAgeMs) return cached.frame;
+  private currentListPacket(): Promise<Packet> {
+    const cached = this.listPacket;
+    if (cached && Date.now() - cached.at <= listPacketMaxAgeMs) return cached.packet;
     const entry = {
-      frame: this.options
+      packet: this.options
         .listTournaments()
-        .then((list) => frameOf({ type: 'tournaments_update', data: list })),
+        .then((list) => packetOf({ type: 'tournaments_update', data: list })),
       at: Date.now(),
     };
-    this.listFrame = entry;
-    entry.frame.catch(() => {
-      if (this.listFrame === entry) this.listFrame = undefined;
+    this.listPacket = entry;
+    entry.packet.catch(() => {
+      if (this.listPacket === entry) this.listPacket = undefined;
     });
-    return entry.frame;
+    return entry.packet;
   }
 
   private async receive(connection: WsConnection, data: RawData, isBinary: boolean) {
@@ -356,7 +403,7 @@ export class WsEndpoint implements RealtimeListener {
     if (seq !== connection.subscribeSeq) return; // a newer subscribe took over
     const held = connection.pending ?? [];
     connection.pending = null;
-    this.write(connection, [frameOf(first), ...held]);
+    this.write(connection, joinPackets([packetOf(first), ...held]));
   }
 
   private unsubscribe(connection: WsConnection) {
@@ -402,31 +449,33 @@ export class WsEndpoint implements RealtimeListener {
 
   private reply(connection: WsConnection, message: ServerMessage) {
     // A direct answer goes out at once, even while the snapshot loads.
-    this.send(connection, [frameOf(message)]);
+    this.send(connection, packetOf(message));
   }
 
-  private write(connection: WsConnection, frames: Frame[]) {
+  private write(connection: WsConnection, packet: Packet) {
     if (connection.pending) {
-      connection.pending.push(...frames);
-      if (connection.pending.length > maxPendingFrames) this.drop(connection);
+      connection.pending.push(packet);
+      if (connection.pending.length > maxPendingPackets) this.drop(connection);
       return;
     }
-    this.send(connection, frames);
+    this.send(connection, packet);
   }
 
-  private send(connection: WsConnection, frames: Frame[]) {
+  private send(connection: WsConnection, packet: Packet) {
     const { socket } = connection;
     if (socket.readyState !== WebSocket.OPEN) return;
     if (socket.bufferedAmount > this.options.limits.maxBufferedBytes) {
       this.drop(connection);
       return;
     }
-    // Several frames of one event (round_update + round_voting_started, a tournament change)
-    // leave in one write instead of one each: at 10,000 sockets that is 10,000 fewer writes.
-    const tcp = frames.length > 1 ? tcpSocketOf(socket) : undefined;
-    tcp?.cork();
-    for (const frame of frames) socket.send(frame, { binary: false });
-    tcp?.uncork();
+    // The packet's frames (round_update + round_voting_started, a tournament change) leave in
+    // one write, framed once for every socket.
+    const tcp = packet.wire ? tcpSocketOf(socket) : undefined;
+    if (tcp && packet.wire) {
+      tcp.write(packet.wire);
+      return;
+    }
+    for (const payload of packet.payloads) socket.send(payload, { binary: false });
   }
 
   /** A slow or stuck reader: its buffered data goes with it; a close frame would only queue. */
