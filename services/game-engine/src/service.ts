@@ -10,6 +10,7 @@ import { TournamentLifecycleEventSchema, fromBinary } from '@underdog/proto';
 import { AdsCatalog } from './adapters/ads-catalog';
 import { GameEventsPublisher } from './adapters/game-events';
 import { LiveGames } from './adapters/live-games';
+import type { VotesProgress } from './application/game-runner';
 import { LifecycleHandler } from './application/lifecycle';
 import { Players } from './application/players';
 import { GameRunners } from './application/runners';
@@ -27,6 +28,8 @@ export interface GameEngineAdapters {
   clock?: Clock;
   /** Where finished facts go; defaults to the document store (MongoDB). */
   records?: (context: ServiceContext) => GameRecords;
+  /** Wraps how far the votes are applied (tests hold the applier back with it). */
+  votesProgress?: (real: VotesProgress) => VotesProgress;
 }
 
 /** The module, with the parts tests and in-process callers reach for. */
@@ -62,11 +65,11 @@ export function createGameEngineModule(
       events,
       records,
       ads,
-      votes: {
+      votes: (adapters.votesProgress ?? ((real) => real))({
         partitionOf: (tournamentId) => bus.partitionOf(topics.gameVotes.name, tournamentId),
         endOffset: (partition) => bus.endOffset(topics.gameVotes.name, partition),
         applied: (partition) => live.votesApplied(partition),
-      },
+      }),
       timings: {
         ...ruleTimings,
         resultsMs: config.GAME_RESULTS_SECONDS * 1000,

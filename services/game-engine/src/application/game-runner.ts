@@ -414,19 +414,26 @@ export class GameRunner {
    * After the grace: capture the end of the tournament's `game.votes` partition, then wait until
    * the engine has applied everything before it. Every vote acknowledged before the deadline was
    * produced before that capture, so it is in the tally when the round resolves.
+   *
+   * Usually nothing lags by then (votes stop with the grace): the round then goes from the
+   * capture to its tally in this one step. Each further step takes the lease and reads the state
+   * again, and a close is the moment every player waits for (docs/benchmarks.md, the sixth pass).
    */
   private async votingEnded(state: GameState): Promise<Step> {
     const now = this.now();
     if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
     const { votes } = this.deps;
+    const expected = { phase: 'voting_ended', round: state.round } as const;
     if (state.votesEndOffset === '') {
       const partition = await votes.partitionOf(this.tournamentId);
       const end = await votes.endOffset(partition);
-      await this.advance(
-        { phase: 'voting_ended', round: state.round },
-        { votesEndOffset: `${partition}:${end}` },
-      );
-      return 0;
+      const votesEndOffset = `${partition}:${end}`;
+      if ((await votes.applied(partition)) < BigInt(end)) {
+        await this.advance(expected, { votesEndOffset });
+        return 0;
+      }
+      const moved = await this.advance(expected, { votesEndOffset, phase: 'tallying' });
+      return moved ? this.tally({ ...state, votesEndOffset, phase: 'tallying' }) : 0;
     }
     const [partition = '0', end = '0'] = state.votesEndOffset.split(':');
     const applied = await votes.applied(Number(partition));
@@ -438,8 +445,8 @@ export class GameRunner {
         'votes not applied in time; resolving with what is counted',
       );
     }
-    await this.advance({ phase: 'voting_ended', round: state.round }, { phase: 'tallying' });
-    return 0;
+    const moved = await this.advance(expected, { phase: 'tallying' });
+    return moved ? this.tally({ ...state, phase: 'tallying' }) : 0;
   }
 
   private async tally(state: GameState): Promise<Step> {
