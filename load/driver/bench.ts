@@ -91,7 +91,6 @@ export interface BenchResult {
 
 const admin = { email: 'bench-admin@underdog.test', password: 'bench-admin-1' };
 const SEED_BATCH = 2000;
-const GAME_VOTES_PARTITIONS = 12;
 
 /** A minimal client of the gateway's REST API, as the spec's client calls it. */
 class Api {
@@ -322,8 +321,8 @@ async function enginePlacement(brokers: string[], replicas: number): Promise<Arr
       ]);
       const members = [...new Set(votes.values())].sort();
       const settled =
-        votes.size === GAME_VOTES_PARTITIONS &&
-        live.size === GAME_VOTES_PARTITIONS &&
+        votes.size === topics.gameVotes.partitions &&
+        live.size === topics.tournamentLifecycle.partitions &&
         members.length === replicas &&
         new Set(live.values()).size === replicas;
       if (settled) {
@@ -363,7 +362,7 @@ async function createTournament(
       startAt: new Date(Date.now() + 3_600_000).toISOString(),
       roundTimeSeconds: roundSeconds,
     });
-    const partition = partitionOf(tournament.id, GAME_VOTES_PARTITIONS);
+    const partition = partitionOf(tournament.id, topics.gameVotes.partitions);
     if ((!allowed || allowed.has(partition)) && !partitionsInUse.has(partition)) {
       partitionsInUse.add(partition);
       return { ...tournament, partition };

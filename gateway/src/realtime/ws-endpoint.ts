@@ -43,7 +43,7 @@ export interface WsEndpointOptions {
  * One or more messages, serialised and framed once and then written as they are to every
  * socket they go to, in one write. A server's frames are not masked (RFC 6455 §5.1), so a text
  * frame's bytes are the same for every socket: `ws` frames each `send` again (its header, its
- * own write), which cost a third of a broadcast's CPU (docs/benchmarks.md, the sixth pass).
+ * own write), a third of a broadcast's CPU on its own (docs/benchmarks.md, the sixth pass).
  */
 interface Packet {
   /** The messages' JSON, for `ws` to send itself when the frames cannot be written directly. */
@@ -470,7 +470,7 @@ export class WsEndpoint implements RealtimeListener {
     }
     // The packet's frames (round_update + round_voting_started, a tournament change) leave in
     // one write, framed once for every socket.
-    const tcp = packet.wire ? tcpSocketOf(socket) : undefined;
+    const tcp = tcpSocketOf(socket);
     if (tcp && packet.wire) {
       tcp.write(packet.wire);
       return;
