@@ -23,6 +23,7 @@ import {
   type DriverReport,
   type Tally,
 } from './players';
+import { cpuTimeline, recordCpu, timelineTable } from './cpu-timeline';
 import { between, sampleProcesses, type ProcessSample } from './processes';
 import { ackBySecond, percentile, summarise, type RoundSummary } from './stats';
 import type { FromWorker, ToWorker } from './worker';
@@ -54,6 +55,11 @@ export interface BenchOptions {
   infra?: InfraUrls;
   /** Write a V8 CPU profile of every Node process of the target here (`--cpu-prof`). */
   cpuProfileDir?: string;
+  /**
+   * Record every process's CPU with Linux perf over the round and print it per 10 ms around each
+   * tournament's close of voting (`cpu-timeline-<n>.md` in the log folder; `--cpu-timeline`).
+   */
+  cpuTimeline?: boolean;
   /** Extra flags for every Node process of the target (e.g. `--trace-gc`; output in its log). */
   nodeFlags?: string[];
   /**
@@ -671,9 +677,37 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     drivers.pids.forEach((pid, index) => named.set(pid, `driver-${index + 1}`));
     const slowlog = target.redisUrl ? await RedisSlowlog.start(target.redisUrl) : undefined;
     const before = sampleProcesses(named);
+    const cpu = options.cpuTimeline
+      ? await recordCpu(
+          before.map((sample) => sample.pid),
+          join(options.logDir, 'cpu-timeline.csv'),
+        )
+      : undefined;
     log(`playing round 1 (${options.roundSeconds} s of voting)…`);
     const report = await drivers.finish((options.roundSeconds + 90) * 1000);
     const after = sampleProcesses(named);
+    if (cpu) {
+      const { intervals, perfCpuSeconds } = await cpu.stop();
+      log(`cpu timeline: perf itself took ${perfCpuSeconds.toFixed(1)} s of CPU over the round`);
+      const names = new Map(before.map((sample) => [sample.pid, sample.name]));
+      for (const [index, tournament] of tournaments.entries()) {
+        const closedAt = report.tallies[index]?.closedAt;
+        if (closedAt === undefined) continue;
+        const table = timelineTable(
+          cpuTimeline(intervals, {
+            startedAt: cpu.startedAt,
+            origin: closedAt,
+            processOf: cpu.processOf,
+            names,
+            fromMs: -20,
+            toMs: 120,
+          }),
+          `CPU ms per process around the close of ${tournament.id.slice(0, 8)} (perf stat -I 10, per thread):`,
+        );
+        writeFileSync(join(options.logDir, `cpu-timeline-${index + 1}.md`), `${table}\n`);
+        log(table);
+      }
+    }
     await saveMetrics(target.gatewayUrls, options.logDir, log);
     await slowlog?.save(join(options.logDir, 'redis-slowlog.json'), log);
     // Every player's outcome (vote time, answer, latencies), for looking into a slow tail.

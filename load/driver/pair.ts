@@ -29,6 +29,7 @@ function options() {
       'no-record': { type: 'boolean', default: false },
       'driver-nice': { type: 'string', default: '0' },
       engines: { type: 'string', default: '1' },
+      gateways: { type: 'string', default: '1' },
     },
   });
   return {
@@ -40,6 +41,7 @@ function options() {
     record: !values['no-record'],
     driverNice: Number(values['driver-nice']),
     engines: wholeNumber(values.engines, '--engines'),
+    gateways: wholeNumber(values.gateways, '--gateways'),
     command: `pnpm bench:pair -- ${args.join(' ')}`,
   };
 }
@@ -76,7 +78,7 @@ async function main() {
         roundSeconds: parsed.roundSeconds,
         voteSpread: parsed.voteSpread,
         drivers: 1,
-        gateways: 1,
+        gateways: parsed.gateways,
         engines: parsed.engines,
         driverNice: parsed.driverNice,
         logDir: join(logRoot, `run-${run}-${tournaments}`),
@@ -96,7 +98,7 @@ async function main() {
     `## Two tournaments at once against one alone: ${parsed.mode}, ${parsed.players} players each (${new Date().toISOString().slice(0, 16)}Z, commit ${commit})`,
     '',
     line,
-    `Command: \`${parsed.command}\` (${parsed.runs} run(s) of each, alternating, each on a fresh ${parsed.mode} target with ${parsed.engines} engine replica(s); round ${parsed.roundSeconds} s, votes spread over ${parsed.voteSpread * 100}% of it). Logs: \`${logRoot}\`.`,
+    `Command: \`${parsed.command}\` (${parsed.runs} run(s) of each, alternating, each on a fresh ${parsed.mode} target with ${parsed.engines} engine replica(s) and ${parsed.gateways} gateway(s); round ${parsed.roundSeconds} s, votes spread over ${parsed.voteSpread * 100}% of it). Logs: \`${logRoot}\`.`,
     '',
     '| run | acked votes counted | ack p50 / p95 / p99 ms | results after close p50 / p95 / p99 ms | results ≤ 1 s |',
     '| --- | --- | --- | --- | --- |',

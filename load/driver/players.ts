@@ -56,6 +56,8 @@ export interface Tally {
    * the way from the engine to the socket.
    */
   resolvedAfterCloseMs: number;
+  /** The close of voting (deadline + grace), epoch ms: what `--cpu-timeline` lines up with. */
+  closedAt: number;
 }
 
 export interface DriverReport {
@@ -297,5 +299,6 @@ function tallyOf(raw: string, deadline: number): Tally {
     totalVotes,
     votes: Object.fromEntries(results.map((result) => [result.imageId, result.votes])),
     resolvedAfterCloseMs: Date.parse(phaseEndsAt) - duration * 1000 - deadline - VOTING_GRACE_MS,
+    closedAt: deadline + VOTING_GRACE_MS,
   };
 }

@@ -40,6 +40,12 @@ function peakRssMiB(pid: number): number {
   }
 }
 
+/** A process's CPU seconds so far (0 when it is gone). */
+export function cpuSecondsOf(pid: number): number {
+  const stat = readStat(pid);
+  return stat ? stat.cpuTicks / TICKS_PER_SECOND : 0;
+}
+
 /** Every live descendant of `root` (not `root` itself). */
 export function descendantsOf(root: number): number[] {
   const parents = new Map<number, number[]>();
