@@ -687,7 +687,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     const report = await drivers.finish((options.roundSeconds + 90) * 1000);
     const after = sampleProcesses(named);
     if (cpu) {
-      const { intervals, perfCpuSeconds } = await cpu.stop();
+      const { intervals, perfCpuSeconds, startedAt } = await cpu.stop();
       log(`cpu timeline: perf itself took ${perfCpuSeconds.toFixed(1)} s of CPU over the round`);
       const names = new Map(before.map((sample) => [sample.pid, sample.name]));
       for (const [index, tournament] of tournaments.entries()) {
@@ -695,7 +695,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         if (closedAt === undefined) continue;
         const table = timelineTable(
           cpuTimeline(intervals, {
-            startedAt: cpu.startedAt,
+            startedAt,
             origin: closedAt,
             processOf: cpu.processOf,
             names,

@@ -3,7 +3,7 @@
 // nanosecond, where /proc's counters move in ticks of 10 ms. It shows which process a close's
 // milliseconds go to, and whether the two cores were busy (docs/benchmarks.md, the seventh pass).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpuSecondsOf } from './processes';
 
 /** One thread's CPU time in one interval of `perf stat -I`. */
@@ -17,7 +17,8 @@ export interface ThreadInterval {
 /**
  * `perf stat -x , --per-thread -I <ms>` lines: `<seconds>,<comm>-<tid>,<msec>,msec,task-clock,…`.
  * A thread's name may hold spaces and dashes (`C1 CompilerThre-812`): the tid is after the last
- * dash. Comments, blank lines and `<not counted>` intervals are left out.
+ * dash. `<not counted>` is a thread that did not run in the interval: 0 ms. Comments and blank
+ * lines are left out.
  */
 export function parsePerfStat(text: string): ThreadInterval[] {
   const intervals: ThreadInterval[] = [];
@@ -26,7 +27,7 @@ export function parsePerfStat(text: string): ThreadInterval[] {
     if (fields.length < 3 || line.startsWith('#')) continue;
     const seconds = Number(fields[0]);
     const tid = Number(fields[1]?.slice(fields[1].lastIndexOf('-') + 1));
-    const cpuMs = Number(fields[2]);
+    const cpuMs = fields[2] === '<not counted>' ? 0 : Number(fields[2]);
     if (!Number.isFinite(seconds) || !Number.isInteger(tid) || !Number.isFinite(cpuMs)) continue;
     intervals.push({ endMs: seconds * 1000, tid, cpuMs });
   }
@@ -86,7 +87,8 @@ export function cpuTimeline(
   const totals = new Map<string, number>();
   for (const interval of intervals) {
     const bin = binOf(interval.endMs);
-    if (bin === undefined) continue;
+    // A thread that did not run still marks the interval's length (above), nothing more.
+    if (bin === undefined || interval.cpuMs === 0) continue;
     const pid = options.processOf.get(interval.tid);
     const name = (pid !== undefined ? options.names.get(pid) : undefined) ?? 'other';
     const { cpuMs } = bins.get(bin)!;
@@ -131,21 +133,59 @@ export function timelineTable(timeline: Timeline, heading: string): string {
   return [heading, '', ...lines].join('\n');
 }
 
+/** How far from where the file's first line puts the burst `lineUp` looks for it (ms). */
+const searchMs = 60;
+
+/**
+ * When perf started counting, in epoch ms. perf's interval timestamps count from its own start,
+ * which is not visible from outside; the file's first line only bounds it (perf buffers its
+ * output). So the recorder burns `burst` (epoch ms) of CPU on one thread, `tid`, and this finds
+ * that burst in the intervals: within `searchMs` of where `rough` puts it, the thread's intervals of
+ * at least half its busiest one; their CPU-weighted middle is the burst's middle. `rough` is kept
+ * when the burst is not there.
+ */
+export function lineUp(
+  intervals: readonly ThreadInterval[],
+  tid: number,
+  burst: { from: number; to: number },
+  rough: number,
+): number {
+  const ends = [...new Set(intervals.map((interval) => interval.endMs))].sort((a, b) => a - b);
+  const lengthOf = new Map(ends.map((end, index) => [end, end - (ends[index - 1] ?? 0)]));
+  const middle = (burst.from + burst.to) / 2;
+  const near = intervals
+    .filter((interval) => interval.tid === tid)
+    .map((interval) => ({
+      at: interval.endMs - lengthOf.get(interval.endMs)! / 2,
+      cpuMs: interval.cpuMs,
+    }))
+    .filter((interval) => Math.abs(rough + interval.at - middle) <= searchMs);
+  // The burst's intervals, not the thread's other work nearby (reading perf's file, starting).
+  const peak = Math.max(0, ...near.map((interval) => interval.cpuMs));
+  const busy = near.filter((interval) => interval.cpuMs >= peak / 2);
+  const cpu = busy.reduce((sum, interval) => sum + interval.cpuMs, 0);
+  if (cpu < (burst.to - burst.from) / 4) return rough;
+  return middle - busy.reduce((sum, interval) => sum + interval.cpuMs * interval.at, 0) / cpu;
+}
+
+/** How long the recorder keeps its thread busy to line perf's clock up (`lineUp`). */
+const burstMs = 40;
+
 /** A running `perf stat` over some processes' threads. */
 export interface CpuRecorder {
   /**
    * Stops perf: the intervals it counted, and the CPU seconds perf itself took meanwhile (it
    * reads every thread's counter each interval, on the same cores as what it measures).
    */
-  stop(): Promise<{ intervals: ThreadInterval[]; perfCpuSeconds: number }>;
-  startedAt: number;
+  stop(): Promise<{ intervals: ThreadInterval[]; perfCpuSeconds: number; startedAt: number }>;
   /** Each thread's process, as listed when perf started (threads started later are 'other'). */
   processOf: Map<number, number>;
 }
 
 /**
- * Starts `perf stat` on every thread of `pids`, writing to `file`. Fails loudly when perf is
- * missing or not allowed: `--cpu-timeline` asks for it.
+ * Starts `perf stat` on every thread of `pids` (this process among them: its main thread marks
+ * the time, see `lineUp`), writing to `file`. Fails loudly when perf is missing or not allowed:
+ * `--cpu-timeline` asks for it.
  */
 export async function recordCpu(pids: readonly number[], file: string): Promise<CpuRecorder> {
   const processOf = new Map<number, number>();
@@ -156,6 +196,7 @@ export async function recordCpu(pids: readonly number[], file: string): Promise<
       // The process is gone: nothing of it to count.
     }
   }
+  rmSync(file, { force: true });
   const child: ChildProcess = spawn(
     'perf',
     [
@@ -192,17 +233,29 @@ export async function recordCpu(pids: readonly number[], file: string): Promise<
   });
   // After a normal stop the exit rejects too: nobody waits on it then.
   failed.catch(() => undefined);
-  // perf writes each interval as it ends: the first one tells when it started counting.
-  const startedAt = await Promise.race([failed, firstInterval(file)]);
+  // The first interval in the file: perf counts, and started at most that long ago.
+  const rough = await Promise.race([failed, firstInterval(file)]);
+  await new Promise((resolve) => setTimeout(resolve, searchMs));
+  const burst = { from: Date.now(), to: 0 };
+  while (Date.now() - burst.from < burstMs) {
+    // Busy on purpose: the mark `lineUp` looks for.
+  }
+  burst.to = Date.now();
+  // Nothing else of ours on this thread right after it, within the search.
+  await new Promise((resolve) => setTimeout(resolve, searchMs));
   return {
-    startedAt,
     processOf,
     stop: async () => {
       const perfCpuSeconds = child.pid ? cpuSecondsOf(child.pid) : 0;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGINT');
-      await exited;
-      return { intervals: parsePerfStat(readFileSync(file, 'utf8')), perfCpuSeconds };
+      // perf may have stopped by itself (killed, out of file descriptors): read what it wrote.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGINT');
+        await exited;
+      }
+      const intervals = parsePerfStat(readFileSync(file, 'utf8'));
+      const startedAt = lineUp(intervals, process.pid, burst, rough);
+      return { intervals, perfCpuSeconds, startedAt };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { cpuTimeline, parsePerfStat, timelineTable } from '../driver/cpu-timeline';
+import { cpuTimeline, lineUp, parsePerfStat, timelineTable } from '../driver/cpu-timeline';
 
 // The shape of `perf stat -I 10 -e task-clock -x , --per-thread -p …` (perf 6.1).
 const perfOutput = `# started on Tue Nov 24 14:30:33 2026
@@ -14,11 +14,11 @@ const perfOutput = `# started on Tue Nov 24 14:30:33 2026
 `;
 
 describe('the CPU timeline of a close', () => {
-  it("reads perf's per-thread intervals, tids after the last dash, without the uncounted", () => {
+  it("reads perf's per-thread intervals, the tid after the last dash, uncounted as 0 ms", () => {
     const intervals = parsePerfStat(perfOutput);
-    expect(intervals).toHaveLength(7);
+    expect(intervals).toHaveLength(8);
     expect(intervals[1]).toEqual({ endMs: 10.121177, tid: 3790, cpuMs: 1.25 });
-    expect(intervals.map((interval) => interval.tid)).not.toContain(3841);
+    expect(intervals[2]).toEqual({ endMs: 10.121177, tid: 3841, cpuMs: 0 });
   });
 
   it('sums the threads per process in bins lined up with the close', () => {
@@ -62,5 +62,22 @@ describe('the CPU timeline of a close', () => {
     expect(table).toContain('| 0 → 10 | 1.53 | 9.5 | 6.0 | 0.0 | 0.0 |');
     expect(table).toContain('| 30 → 40 | — | 0.0 | 0.0 | 0.0 | 0.0 |');
     expect(table).toContain('| **CPU ms in all** | 57.2 | 47.5 | 6.5 | 2.0 | 1.3 |');
+  });
+
+  it("lines perf's clock up with the burst of CPU the recorder made at a known time", () => {
+    // perf started at 5,000 (epoch ms); intervals of 10 ms. Thread 100 was busy from 5,200 to
+    // 5,240, a little idle before and after; thread 200 was busy all along.
+    const intervals = Array.from({ length: 40 }, (_, index) => (index + 1) * 10).flatMap(
+      (endMs) => [
+        { endMs, tid: 100, cpuMs: endMs > 200 && endMs <= 240 ? 9.5 : 0.2 },
+        { endMs, tid: 200, cpuMs: 10 },
+      ],
+    );
+    const burst = { from: 5_200, to: 5_240 };
+    // The file's first line put the start 25 ms too early; the burst corrects it to within 1 ms.
+    expect(lineUp(intervals, 100, burst, 4_975)).toBeCloseTo(5_000, -0.5);
+    expect(lineUp(intervals, 100, burst, 5_030)).toBeCloseTo(5_000, -0.5);
+    // No burst on that thread near where the rough start puts it: the rough start stays.
+    expect(lineUp(intervals, 999, burst, 4_975)).toBe(4_975);
   });
 });
