@@ -59,6 +59,12 @@ export interface Timeline {
   rows: Array<{ fromMs: number; cpuMs: Record<string, number>; cores: number | null }>;
 }
 
+/** Each of perf's interval ends (ms) with the interval's length: perf's timer may be late. */
+function intervalLengths(intervals: readonly ThreadInterval[]): Map<number, number> {
+  const ends = [...new Set(intervals.map((interval) => interval.endMs))].sort((a, b) => a - b);
+  return new Map(ends.map((end, index) => [end, end - (ends[index - 1] ?? 0)]));
+}
+
 /**
  * Sums the threads' intervals per process into bins of `binMs` around `origin`. An interval
  * goes to the bin of its middle.
@@ -68,8 +74,7 @@ export function cpuTimeline(
   options: TimelineOptions,
 ): Timeline {
   const binMs = options.binMs ?? 10;
-  const ends = [...new Set(intervals.map((interval) => interval.endMs))].sort((a, b) => a - b);
-  const lengthOf = new Map(ends.map((end, index) => [end, end - (ends[index - 1] ?? 0)]));
+  const lengthOf = intervalLengths(intervals);
   const bins = new Map<number, { cpuMs: Record<string, number>; wallMs: number }>();
   const binOf = (endMs: number) => {
     const middle = options.startedAt + endMs - lengthOf.get(endMs)! / 2 - options.origin;
@@ -77,11 +82,11 @@ export function cpuTimeline(
       ? undefined
       : Math.floor(middle / binMs) * binMs;
   };
-  for (const end of ends) {
+  for (const [end, length] of lengthOf) {
     const bin = binOf(end);
     if (bin === undefined) continue;
     const entry = bins.get(bin) ?? { cpuMs: {}, wallMs: 0 };
-    entry.wallMs += lengthOf.get(end)!;
+    entry.wallMs += length;
     bins.set(bin, entry);
   }
   const totals = new Map<string, number>();
@@ -123,13 +128,12 @@ export function timelineTable(timeline: Timeline, heading: string): string {
     ),
   ];
   const sums = timeline.names.map((name) =>
-    timeline.rows.reduce((sum, row) => sum + (row.cpuMs[name] ?? 0), 0).toFixed(1),
+    timeline.rows.reduce((sum, row) => sum + (row.cpuMs[name] ?? 0), 0),
   );
-  const total = timeline.rows.reduce(
-    (sum, row) => sum + Object.values(row.cpuMs).reduce((all, ms) => all + ms, 0),
-    0,
+  const total = sums.reduce((all, ms) => all + ms, 0);
+  lines.push(
+    `| **CPU ms in all** | ${total.toFixed(1)} | ${sums.map((ms) => ms.toFixed(1)).join(' | ')} |`,
   );
-  lines.push(`| **CPU ms in all** | ${total.toFixed(1)} | ${sums.join(' | ')} |`);
   return [heading, '', ...lines].join('\n');
 }
 
@@ -150,8 +154,7 @@ export function lineUp(
   burst: { from: number; to: number },
   rough: number,
 ): number {
-  const ends = [...new Set(intervals.map((interval) => interval.endMs))].sort((a, b) => a - b);
-  const lengthOf = new Map(ends.map((end, index) => [end, end - (ends[index - 1] ?? 0)]));
+  const lengthOf = intervalLengths(intervals);
   const middle = (burst.from + burst.to) / 2;
   const near = intervals
     .filter((interval) => interval.tid === tid)

@@ -295,10 +295,11 @@ function tallyOf(raw: string, deadline: number): Tally {
     duration: number;
     phaseEndsAt: string;
   };
+  const closedAt = deadline + VOTING_GRACE_MS;
   return {
     totalVotes,
     votes: Object.fromEntries(results.map((result) => [result.imageId, result.votes])),
-    resolvedAfterCloseMs: Date.parse(phaseEndsAt) - duration * 1000 - deadline - VOTING_GRACE_MS,
-    closedAt: deadline + VOTING_GRACE_MS,
+    resolvedAfterCloseMs: Date.parse(phaseEndsAt) - duration * 1000 - closedAt,
+    closedAt,
   };
 }
