@@ -29,6 +29,7 @@ import { WsEndpoint } from './realtime/ws-endpoint';
 import { createRestRouter } from './rest';
 import { securityHeaders } from './security-headers';
 import { SessionCookie, type RequestOrigin } from './session';
+import { SessionActors } from './session-actors';
 import { Tournaments } from './tournaments';
 import { webAppRouter } from './web-app';
 import { attachWebSockets } from './websockets';
@@ -75,18 +76,26 @@ export interface Gateway {
 
 /** The gateway, the same in both run modes; only the clients and the store differ. */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
-  const { logger, clients, settings } = options;
-  const origins = new RequestOrigins(clients.auth, new SessionCookie(settings.cookieSecure));
-  const accounts = new Accounts(clients, new RateLimiter(options.store), settings.rateLimits);
-  const tournaments = new Tournaments(clients);
-  const advertisements = new Advertisements(clients);
-  const records = new GameRecordsReads(clients, tournaments);
+  const { logger, settings } = options;
+  // Every session lookup of this gateway goes through one cache: a vote over HTTP costs no
+  // session RPC, and a logout through this gateway shows at once on its open sockets.
   // The frame limit is the settings' (WEBSOCKET_MAX_PAYLOAD_BYTES), for every endpoint.
   const limits: RealtimeLimits = {
     ...defaultRealtimeLimits,
     maxPayloadBytes: settings.webSocket.maxPayloadBytes,
     ...options.realtimeLimits,
   };
+  // A verified session's actor is reused as long as a socket reuses a visitor's (60 s).
+  const actors = new SessionActors(options.clients.auth, {
+    ttlMs: limits.sessionTtlMs,
+    endedMemoryMs: limits.sessionMaxAgeMs,
+  });
+  const clients: GatewayClients = { ...options.clients, auth: actors.client() };
+  const origins = new RequestOrigins(clients.auth, new SessionCookie(settings.cookieSecure));
+  const accounts = new Accounts(clients, new RateLimiter(options.store), settings.rateLimits);
+  const tournaments = new Tournaments(clients);
+  const advertisements = new Advertisements(clients);
+  const records = new GameRecordsReads(clients, tournaments);
   const metrics = new RealtimeMetrics(options.registry);
   const listTournaments = () => tournaments.list();
   const games = new Games({
@@ -107,6 +116,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     suggestions: settings.suggestions,
     metrics,
     limits,
+    actors,
     createFeeds: (schema) => new LiveFeeds({ schema, logger, limits, metrics, games: liveGames }),
   });
   const ws = new WsEndpoint({
@@ -116,6 +126,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     metrics,
     listTournaments,
     games: liveGames,
+    actors,
   });
   const hub = new RealtimeHub({
     bus: options.bus,

@@ -3,6 +3,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { Logger } from '@underdog/kit';
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import {
   GraphQLError,
@@ -18,6 +19,8 @@ import { WebSocketServer } from 'ws';
 import type { RequestOrigins } from '../request-origins';
 import type { RealtimeMetrics } from '../realtime/metrics';
 import type { RealtimeLimits } from '../realtime/ports';
+import { MessageRate, SocketSession } from '../realtime/socket-session';
+import { ExpiringCache, type SessionActors } from '../session-actors';
 import type { GraphQLContext } from './context';
 import { checkOperation, graphqlLimits, limitRules, withoutSuggestions } from './limits';
 import type { LiveFeeds } from './live/feeds';
@@ -36,7 +39,16 @@ export interface GraphQLOptions {
   createFeeds: (schema: GraphQLSchema) => LiveFeeds;
   metrics: RealtimeMetrics;
   limits: RealtimeLimits;
+  /** The gateway's session lookups: a logout through it shows on open sockets at once. */
+  actors?: SessionActors;
 }
+
+/** What `onSubscribe` answers for one operation text, checked once (`checkedOperations`). */
+type CheckedOperation =
+  { document: DocumentNode; operationName: string | null | undefined } | { errors: GraphQLError[] };
+
+/** Distinct operation texts kept checked; a client sends a handful, so this is generous. */
+const checkedOperationsMax = 500;
 
 export interface GraphQLEndpoint {
   /** Express middleware for `/graphql` over HTTP (after express.json()). */
@@ -93,25 +105,64 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
   webSocket.on('connection', (socket) => {
     options.metrics.connections.inc({ protocol: 'graphql-ws' });
     socket.on('close', () => options.metrics.connections.dec({ protocol: 'graphql-ws' }));
+    // The same budget as a /ws socket: a flood is closed with 1008 (graphql-ws has none).
+    const rate = new MessageRate(options.limits);
+    socket.on('message', () => {
+      if (!rate.take()) socket.close(1008, 'Too many messages');
+    });
   });
+  // The session of each socket, resolved at connection_init and reused by its operations.
+  const sessions = new WeakMap<object, SocketSession>();
+  const sessionOf = (extra: { socket: object; request: IncomingMessage }) => {
+    let session = sessions.get(extra.socket);
+    if (!session) {
+      session = new SocketSession(extra.request, options.origins, options.limits, options.actors);
+      sessions.set(extra.socket, session);
+    }
+    return session;
+  };
+  // An operation's text is parsed and validated once, not on every vote (ExecutionArgs returned
+  // by onSubscribe are executed as they are: graphql-ws neither parses nor validates them).
+  const checkedOperations = new ExpiringCache<string, CheckedOperation>(
+    checkedOperationsMax,
+    60 * 60_000,
+  );
+  const checkOnce = (query: string, operationName: string | null | undefined) => {
+    const key = `${operationName ?? ''}\n${query}`;
+    let checked = checkedOperations.get(key);
+    if (!checked) {
+      const parsed = checkOperation(guard, query);
+      checked =
+        'errors' in parsed
+          ? parsed
+          : (refuseSessionMutations(parsed.document, operationName) ?? {
+              document: parsed.document,
+              operationName,
+            });
+      checkedOperations.set(key, checked);
+    }
+    return checked;
+  };
   const subscriptions = useServer(
     {
       schema,
-      context: ({ extra }): GraphQLContext => ({
+      onConnect: async ({ extra }) => {
+        await sessionOf(extra).resolve();
+        return true;
+      },
+      context: async ({ extra }): Promise<GraphQLContext> => ({
         ...options.services,
         logger,
-        origin: options.origins.fromUpgrade(extra.request),
+        origin: await sessionOf(extra).currentOrigin(),
         webSocket: extra.socket,
       }),
       onSubscribe: (_ctx, _id, payload): ExecutionArgs | GraphQLError[] => {
-        const checked = checkOperation(guard, payload.query);
+        const checked = checkOnce(payload.query, payload.operationName);
         if ('errors' in checked) return checked.errors;
-        const refused = refuseSessionMutations(checked.document, payload.operationName);
-        if (refused) return refused;
         return {
           schema,
           document: checked.document,
-          operationName: payload.operationName,
+          operationName: checked.operationName,
           variableValues: payload.variables,
         };
       },
@@ -151,7 +202,7 @@ const socketMutations = new Set(['joinTournament', 'castVote']);
 function refuseSessionMutations(
   document: DocumentNode,
   operationName: string | null | undefined,
-): GraphQLError[] | undefined {
+): { errors: GraphQLError[] } | undefined {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (operation?.operation !== 'mutation') return undefined;
   const fields = operation.selectionSet.selections;
@@ -162,9 +213,13 @@ function refuseSessionMutations(
   ) {
     return undefined;
   }
-  return [
-    new GraphQLError('Mutations must be sent over HTTP', { extensions: { code: 'BAD_REQUEST' } }),
-  ];
+  return {
+    errors: [
+      new GraphQLError('Mutations must be sent over HTTP', {
+        extensions: { code: 'BAD_REQUEST' },
+      }),
+    ],
+  };
 }
 
 /**

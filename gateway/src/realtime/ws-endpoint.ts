@@ -5,7 +5,9 @@ import { appErrorFromRpc } from '@underdog/rpc';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { RequestOrigins } from '../request-origins';
 import type { RequestOrigin } from '../session';
+import type { SessionActors } from '../session-actors';
 import { SlicedFanOut } from './sliced-fan-out';
+import { MessageRate, SocketSession } from './socket-session';
 import type { TournamentView } from '../tournaments';
 import { parseClientMessage, type ClientMessage } from './client-messages';
 import type { RealtimeListener } from './hub';
@@ -37,6 +39,8 @@ export interface WsEndpointOptions {
   games?: LiveGamePort | undefined;
   /** The server clock the views measure time left by; default: the system clock. */
   clock?: Clock;
+  /** The gateway's session lookups: a logout through it shows on open sockets at once. */
+  actors?: SessionActors | undefined;
 }
 
 /**
@@ -122,75 +126,28 @@ class WsConnection {
   /** The newest tournament change whose list this connection got (lists never go back). */
   listVersion = 0;
   alive = true;
-  private tokens: number;
-  private refilledAt: number;
-  private origin: RequestOrigin;
-  private originAt: number;
-  private refreshing = false;
+  private readonly rate: MessageRate;
+  /** The upgrade's session, resolved once for the socket (`SocketSession`). */
+  readonly session: SocketSession;
 
   constructor(
     readonly socket: WebSocket,
-    private readonly request: IncomingMessage,
-    private readonly origins: RequestOrigins,
-    private readonly limits: RealtimeLimits,
+    request: IncomingMessage,
+    origins: RequestOrigins,
+    limits: RealtimeLimits,
+    actors: SessionActors | undefined,
   ) {
-    this.tokens = limits.messageBurst;
-    this.refilledAt = Date.now();
-    this.origin = origins.fromUpgrade(request);
-    this.originAt = Date.now();
+    this.rate = new MessageRate(limits);
+    this.session = new SocketSession(request, origins, limits, actors);
   }
 
-  /**
-   * The upgrade's session, read again now and then so a logout or a verification shows. A
-   * verified player's is reused longer (`verifiedSessionTtlMs`), then refreshed in the
-   * background while the action goes on with it: thousands of sockets opened minutes before a
-   * game would otherwise put one GetSession (the auth service and its database) on every vote of
-   * a round, or beside it (docs/benchmarks.md). A visitor's or an unverified player's (who may
-   * have verified meanwhile) is read again before the action once `sessionTtlMs` old, and any
-   * past `sessionMaxAgeMs` too.
-   */
-  async currentOrigin(): Promise<RequestOrigin> {
-    const age = Date.now() - this.originAt;
-    if (age <= this.limits.sessionTtlMs) return this.origin;
-    const actor = await this.origin.session.actor().catch(() => undefined);
-    if (actor?.isEmailVerified && age <= this.limits.sessionMaxAgeMs) {
-      if (age > this.limits.verifiedSessionTtlMs) this.refreshInBackground();
-      return this.origin;
-    }
-    this.origin = this.origins.fromUpgrade(this.request);
-    this.originAt = Date.now();
-    return this.origin;
+  currentOrigin(): Promise<RequestOrigin> {
+    return this.session.currentOrigin();
   }
 
-  private refreshInBackground(): void {
-    if (this.refreshing) return;
-    const fresh = this.origins.fromUpgrade(this.request);
-    this.refreshing = true;
-    void fresh.session
-      .actor()
-      .then(
-        () => {
-          this.origin = fresh;
-          this.originAt = Date.now();
-        },
-        () => undefined, // the auth service did not answer: the next action tries again
-      )
-      .finally(() => {
-        this.refreshing = false;
-      });
-  }
-
-  /** Token bucket: false once the client sends faster than its rate (after the burst). */
+  /** The client's message budget (1008 past it). */
   takeToken(): boolean {
-    const now = Date.now();
-    this.tokens = Math.min(
-      this.limits.messageBurst,
-      this.tokens + ((now - this.refilledAt) / 1000) * this.limits.messagesPerSecond,
-    );
-    this.refilledAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
+    return this.rate.take();
   }
 }
 
@@ -312,7 +269,13 @@ export class WsEndpoint implements RealtimeListener {
   }
 
   private open(socket: WebSocket, request: IncomingMessage): void {
-    const connection = new WsConnection(socket, request, this.options.origins, this.options.limits);
+    const connection = new WsConnection(
+      socket,
+      request,
+      this.options.origins,
+      this.options.limits,
+      this.options.actors,
+    );
     this.connections.add(connection);
     this.options.metrics.connections.inc({ protocol: 'ws' });
     socket.on('pong', () => {

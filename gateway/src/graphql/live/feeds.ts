@@ -29,6 +29,19 @@ import type { LiveRoot } from './resolvers';
 
 type LiveField = 'gameEvents' | 'tournamentsChanged';
 
+/**
+ * Each document's text, printed once: graphql-ws hands the same document to every subscriber
+ * of an operation (the endpoint checks each operation text once), so a connect storm does not
+ * print it per subscriber.
+ */
+const printedDocuments = new WeakMap<DocumentNode, string>();
+
+function printedOnce(document: DocumentNode): string {
+  let text = printedDocuments.get(document);
+  if (text === undefined) printedDocuments.set(document, (text = print(document)));
+  return text;
+}
+
 /** Results held for a subscriber graphql-ws has not pulled yet; past this it is dropped. */
 const maxQueuedResults = 1000;
 
@@ -258,7 +271,7 @@ export class LiveFeeds implements RealtimeListener {
     const key = JSON.stringify([
       spec.field,
       spec.tournamentId,
-      print(spec.document),
+      printedOnce(spec.document),
       spec.operationName ?? null,
       spec.variableValues,
     ]);

@@ -1,0 +1,99 @@
+import type { IncomingMessage } from 'node:http';
+import type { RequestOrigins } from '../request-origins';
+import type { RequestOrigin } from '../session';
+import type { SessionActors } from '../session-actors';
+import type { RealtimeLimits } from './ports';
+
+/**
+ * The session of one WebSocket (`/ws` or graphql-ws), from its upgrade's cookie: resolved once
+ * for the socket, not once per action, and read again now and then so a logout or a
+ * verification shows.
+ *
+ * A verified player's is reused longer (`verifiedSessionTtlMs`), then refreshed in the
+ * background while the action goes on with it: thousands of sockets opened minutes before a
+ * game would otherwise put one session lookup on every vote of a round, or beside it
+ * (docs/benchmarks.md). A visitor's or an unverified player's (who may have verified meanwhile)
+ * is read again before the action once `sessionTtlMs` old, and any past `sessionMaxAgeMs` too.
+ * A session this gateway ended since (a logout, `SessionActors.ended`) is read again before
+ * the action, whatever its age: the socket plays on as a visitor.
+ */
+export class SocketSession {
+  private origin: RequestOrigin;
+  private originAt: number;
+  private refreshing = false;
+
+  constructor(
+    private readonly request: IncomingMessage,
+    private readonly origins: RequestOrigins,
+    private readonly limits: RealtimeLimits,
+    private readonly actors?: SessionActors,
+  ) {
+    this.origin = origins.fromUpgrade(request);
+    this.originAt = Date.now();
+  }
+
+  /** Resolves the socket's actor now (at `connection_init`), so the first action finds it. */
+  async resolve(): Promise<void> {
+    await this.origin.session.actor().catch(() => undefined);
+  }
+
+  async currentOrigin(): Promise<RequestOrigin> {
+    const sessionId = this.origin.session.cookieSessionId;
+    if (sessionId && this.actors?.endedSince(sessionId, this.originAt)) return this.renew();
+    const age = Date.now() - this.originAt;
+    if (age <= this.limits.sessionTtlMs) return this.origin;
+    const actor = await this.origin.session.actor().catch(() => undefined);
+    if (actor?.isEmailVerified && age <= this.limits.sessionMaxAgeMs) {
+      if (age > this.limits.verifiedSessionTtlMs) this.refreshInBackground();
+      return this.origin;
+    }
+    return this.renew();
+  }
+
+  private renew(): RequestOrigin {
+    this.origin = this.origins.fromUpgrade(this.request);
+    this.originAt = Date.now();
+    return this.origin;
+  }
+
+  private refreshInBackground(): void {
+    if (this.refreshing) return;
+    const fresh = this.origins.fromUpgrade(this.request);
+    this.refreshing = true;
+    void fresh.session
+      .actor()
+      .then(
+        () => {
+          this.origin = fresh;
+          this.originAt = Date.now();
+        },
+        () => undefined, // the auth service did not answer: the next action tries again
+      )
+      .finally(() => {
+        this.refreshing = false;
+      });
+  }
+}
+
+/** A socket's message budget: `messagesPerSecond` with a burst of `messageBurst`. */
+export class MessageRate {
+  private tokens: number;
+  private refilledAt = Date.now();
+
+  constructor(private readonly limits: RealtimeLimits) {
+    this.tokens = limits.messageBurst;
+  }
+
+  /** False once the client sends faster than its rate (after the burst). */
+  take(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(
+      this.limits.messageBurst,
+      this.tokens + ((now - this.refilledAt) / 1000) * this.limits.messagesPerSecond,
+    );
+    this.refilledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
