@@ -66,6 +66,10 @@ export class GameRunner {
   /** Ends the wait of the record write now waiting for its delay (see `flushRecords`). */
   private readonly recordDelays = new Set<() => void>();
   private flushing = false;
+  /** This runner asked for the game's start record: every record since is its own. */
+  private recordingSinceStart = false;
+  /** A record write gave up: the game's end writes the whole game again. */
+  private recordsIncomplete = false;
   private readonly log: Logger;
   readonly finished: Promise<void>;
 
@@ -194,6 +198,7 @@ export class GameRunner {
       } catch (error) {
         if (left <= 0) {
           this.log.error({ err: error, what }, 'could not record game facts');
+          this.recordsIncomplete = true;
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -273,7 +278,9 @@ export class GameRunner {
   private recordStart(): void {
     const write = this.startRecord;
     this.startRecord = undefined;
-    if (write) this.record('gameStarted', write);
+    if (!write) return;
+    this.recordingSinceStart = true;
+    this.record('gameStarted', write);
   }
 
   private gameStartedRecord(state: GameState, participants: Participant[], now: number) {
@@ -645,11 +652,44 @@ export class GameRunner {
     return 0;
   }
 
-  /** The end: the announcement, one outcome per participant, the records; then the game is done. */
+  /**
+   * The game's end in its records, before `game_ended` is published: whoever hears it — a
+   * player pressing VIEW RESULTS, the tournament service marking the tournament finished —
+   * reads the winner and every round at once (read-your-writes). The writes still waiting for
+   * their delay go now (that delay spares the closes of other games; the end is no close), and
+   * a failed write fails the step, which is made again. A runner that did not record the game
+   * from its start (it took the game over), or whose write gave up, writes the whole game again.
+   */
+  private async recordEnd(
+    state: GameState,
+    participants: Participant[],
+    end: Parameters<GameRecords['gameEnded']>[0],
+  ): Promise<void> {
+    await this.flushRecords();
+    if (this.recordingSinceStart && !this.recordsIncomplete) await this.deps.records.gameEnded(end);
+    else await this.recordWholeGame(state, participants, end);
+  }
+
+  /** The end: the records, the announcement, one outcome per participant; then the game is done. */
   private async finish(state: GameState): Promise<Step> {
     const participants = await this.deps.live.participants(this.tournamentId);
     const endedAt = state.phaseEndsAt || this.now();
     const winner = state.winner;
+    const draw = state.draw;
+    await this.recordEnd(state, participants, {
+      gameId: state.gameId,
+      endedAt: new Date(endedAt),
+      ...(winner
+        ? {
+            winner: {
+              userId: winner.userId,
+              username: winner.username,
+              ...(state.prize ? { prize: state.prize } : {}),
+            },
+          }
+        : {}),
+      ...(draw ? { draw } : {}),
+    });
     await this.emit(
       state,
       {
@@ -688,23 +728,6 @@ export class GameRunner {
           isOfflinePlayer: participant.offlineChoices !== undefined,
           endedAt: timestampFromDate(new Date(endedAt)),
         };
-      }),
-    );
-    const draw = state.draw;
-    this.record('gameEnded', () =>
-      this.recordWholeGame(state, participants, {
-        gameId: state.gameId,
-        endedAt: new Date(endedAt),
-        ...(winner
-          ? {
-              winner: {
-                userId: winner.userId,
-                username: winner.username,
-                ...(state.prize ? { prize: state.prize } : {}),
-              },
-            }
-          : {}),
-        ...(draw ? { draw } : {}),
       }),
     );
     await this.deps.live.markInactive(this.tournamentId);
