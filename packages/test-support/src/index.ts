@@ -119,3 +119,5 @@ export function testContext<Infrastructure>(
     readiness: (): Promise<ReadinessReport> => Promise.resolve({ ready: true, checks: {} }),
   };
 }
+
+export { startTcpProxy, type TcpProxy } from './tcp-proxy';

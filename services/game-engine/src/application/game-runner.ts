@@ -45,6 +45,22 @@ class LeaseLost extends Error {}
 
 type Step = number | 'done';
 
+/** Where a stored step left the game: its announcement belongs there and nowhere else. */
+type Landing = { phase: GameState['phase']; round: number };
+
+const RETRY_FIRST_MS = 200;
+const RETRY_MAX_MS = 5_000;
+
+/**
+ * The wait before the `attempt`th retry of a failed step (1, 2, …): doubling from 200 ms, capped
+ * at 5 s, less a random share of up to half, so that the replicas' runners — all their games
+ * failing together when the store goes away — do not come back in lockstep.
+ */
+export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(attempt - 1, 20));
+  return Math.round(ceiling * (0.5 + 0.5 * random()));
+}
+
 /**
  * Runs one tournament's game while this replica holds its lease: renews the lease, reads the
  * state from the live store and makes the step the phase and the clock call for. Every step is
@@ -70,6 +86,13 @@ export class GameRunner {
   private recordingSinceStart = false;
   /** A record write gave up: the game's end writes the whole game again. */
   private recordsIncomplete = false;
+  /** A stored step's announcement that failed: made before anything else once the store is back. */
+  private pendingAnnouncement: { at: Landing; announce: () => Promise<void> } | undefined;
+  /** Steps that failed in a row (the store or the bus unreachable). */
+  private failures = 0;
+  private firstFailureAt = 0;
+  /** The game's state was seen here: a later missing state is a loss, not a game not yet made. */
+  private seenGame = false;
   private readonly log: Logger;
   readonly finished: Promise<void>;
 
@@ -113,8 +136,19 @@ export class GameRunner {
           this.log.warn({ fence: token }, 'lease renewed');
         this.token = token;
         const state = await live.state(this.tournamentId);
-        if (!state?.gameId) return;
+        if (!state?.gameId) {
+          if (this.seenGame) {
+            // Only a store that lost its data (restarted without persistence) does this.
+            this.log.error(
+              'the game is gone from the live store (restarted without its data?); it cannot resume',
+            );
+          }
+          return;
+        }
+        this.seenGame = true;
+        await this.announcePending(state);
         const next = await this.step(state);
+        this.recovered();
         if (next === 'done') return;
         waitMs = Math.max(0, Math.min(waitMs, next));
       } catch (error) {
@@ -123,11 +157,50 @@ export class GameRunner {
           this.log.warn({ fence: this.token }, 'fenced out: another replica took the game over');
           return;
         }
-        this.log.error({ err: error }, 'game step failed; retrying');
-        waitMs = 200;
+        // Never given up: the game waits for its store (or bus) for as long as it takes, and
+        // resumes from what is stored. Its lease lapses meanwhile, so another replica that can
+        // reach the store takes the game over; this one is then fenced out.
+        this.failures += 1;
+        if (this.failures === 1) this.firstFailureAt = Date.now();
+        waitMs = retryDelayMs(this.failures);
+        const context = { err: error, attempt: this.failures, retryInMs: waitMs };
+        if (this.failures === 1) this.log.error(context, 'game step failed; retrying');
+        else this.log.warn(context, 'game step failed again; retrying');
       }
       if (waitMs > 0 && !this.stopped) await this.sleep(waitMs);
     }
+  }
+
+  private recovered(): void {
+    if (this.failures === 0) return;
+    this.log.info(
+      { failedAttempts: this.failures, outageMs: Date.now() - this.firstFailureAt },
+      'game resumed',
+    );
+    this.failures = 0;
+  }
+
+  /** Makes a stored step's announcement that failed, if the game still stands where it landed. */
+  private async announcePending(state: GameState): Promise<void> {
+    const pending = this.pendingAnnouncement;
+    if (!pending) return;
+    if (state.phase === pending.at.phase && state.round === pending.at.round) {
+      await pending.announce();
+    }
+    this.pendingAnnouncement = undefined;
+  }
+
+  /**
+   * What follows a stored step: its events (deterministic ids, so a repeat is dropped
+   * downstream), offline choices (once per vote id). If it fails — the store or the bus went
+   * away between the step and its announcement — the loop makes it again before anything else,
+   * since the stored phase alone would not: without this, a round opened during an outage was
+   * never announced.
+   */
+  private async announce(at: Landing, announcement: () => Promise<void>): Promise<void> {
+    this.pendingAnnouncement = { at, announce: announcement };
+    await announcement();
+    this.pendingAnnouncement = undefined;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -247,31 +320,36 @@ export class GameRunner {
       ad ? adFields(ad, 'before_game', now) : this.roundFields(state, 1, now),
     );
     if (!moved) return 0;
-    const participants = await this.deps.live.participants(this.tournamentId);
-    const offline = participants.filter((p) => p.offlineChoices !== undefined).length;
-    await this.emit(
-      state,
-      {
-        case: 'gameStarted',
-        value: {
-          participantCount: participants.length,
-          offlineParticipantCount: offline,
-          totalRounds: state.totalRounds,
-          roundTimeSeconds: state.roundTimeSeconds,
-        },
+    await this.announce(
+      ad ? { phase: 'advertisement', round: 0 } : { phase: 'voting', round: 1 },
+      async () => {
+        const participants = await this.deps.live.participants(this.tournamentId);
+        const offline = participants.filter((p) => p.offlineChoices !== undefined).length;
+        await this.emit(
+          state,
+          {
+            case: 'gameStarted',
+            value: {
+              participantCount: participants.length,
+              offlineParticipantCount: offline,
+              totalRounds: state.totalRounds,
+              roundTimeSeconds: state.roundTimeSeconds,
+            },
+          },
+          '0',
+        );
+        // Every participant's document (10,000 inserts in a large game) is written once round 1's
+        // results are out: at the start they took the CPU the first seconds of votes needed, and
+        // at the close of voting the CPU the tally and the results needed — with two games closing
+        // together, one's results waited for both games' inserts (docs/benchmarks.md). The game's
+        // end rewrites whatever is missing.
+        this.startRecord = () =>
+          this.deps.records.gameStarted(this.gameStartedRecord(state, participants, now));
+        this.log.info({ gameId: state.gameId, participants: participants.length }, 'game started');
+        if (ad) await this.emitAdvertisement(state, ad, 'before_game', 0, now);
+        else await this.openRound(state, 1, now);
       },
-      '0',
     );
-    // Every participant's document (10,000 inserts in a large game) is written once round 1's
-    // results are out: at the start they took the CPU the first seconds of votes needed, and
-    // at the close of voting the CPU the tally and the results needed — with two games closing
-    // together, one's results waited for both games' inserts (docs/benchmarks.md). The game's
-    // end rewrites whatever is missing.
-    this.startRecord = () =>
-      this.deps.records.gameStarted(this.gameStartedRecord(state, participants, now));
-    this.log.info({ gameId: state.gameId, participants: participants.length }, 'game started');
-    if (ad) await this.emitAdvertisement(state, ad, 'before_game', 0, now);
-    else await this.openRound(state, 1, now);
     return 0;
   }
 
@@ -393,13 +471,15 @@ export class GameRunner {
         { phase: 'voting_ended', phaseEndsAt: state.votingEndsAt + this.deps.timings.graceMs },
       );
       if (moved) {
-        await this.emit(
-          state,
-          {
-            case: 'votingEnded',
-            value: { roundNumber: state.round, totalVotes: state.totalVotes },
-          },
-          String(state.round),
+        await this.announce({ phase: 'voting_ended', round: state.round }, () =>
+          this.emit(
+            state,
+            {
+              case: 'votingEnded',
+              value: { roundNumber: state.round, totalVotes: state.totalVotes },
+            },
+            String(state.round),
+          ),
         );
       }
       return 0;
@@ -502,37 +582,39 @@ export class GameRunner {
       { round: state.round, userIds: outcome.eliminated },
     );
     if (!moved) return 0;
-    await this.emit(
-      state,
-      {
-        case: 'roundResults',
-        value: {
-          roundNumber: state.round,
-          results: outcome.results,
-          totalVotes: outcome.totalVotes,
-          winningImageIds: outcome.winningImageIds,
-          eliminatedCount: outcome.eliminated.length,
-          remainingCount: outcome.advanced.length,
-          durationSeconds: Math.round(this.deps.timings.resultsMs / 1000),
-          phaseEndsAt: timestampFromDate(new Date(now + this.deps.timings.resultsMs)),
-          advancedUserIds: outcome.advanced,
+    await this.announce({ phase: 'results', round: state.round }, async () => {
+      await this.emit(
+        state,
+        {
+          case: 'roundResults',
+          value: {
+            roundNumber: state.round,
+            results: outcome.results,
+            totalVotes: outcome.totalVotes,
+            winningImageIds: outcome.winningImageIds,
+            eliminatedCount: outcome.eliminated.length,
+            remainingCount: outcome.advanced.length,
+            durationSeconds: Math.round(this.deps.timings.resultsMs / 1000),
+            phaseEndsAt: timestampFromDate(new Date(now + this.deps.timings.resultsMs)),
+            advancedUserIds: outcome.advanced,
+          },
         },
-      },
-      String(state.round),
-      now,
-    );
-    this.deps.metrics.roundDuration.observe((now - state.roundStartedAt) / 1000);
-    this.log.info(
-      {
-        roundNumber: state.round,
-        totalVotes: outcome.totalVotes,
-        advanced: outcome.advanced.length,
-        eliminated: outcome.eliminated.length,
-      },
-      'round resolved',
-    );
-    this.recordStart();
-    this.recordRound(state, outcome, ballots, now);
+        String(state.round),
+        now,
+      );
+      this.deps.metrics.roundDuration.observe((now - state.roundStartedAt) / 1000);
+      this.log.info(
+        {
+          roundNumber: state.round,
+          totalVotes: outcome.totalVotes,
+          advanced: outcome.advanced.length,
+          eliminated: outcome.eliminated.length,
+        },
+        'round resolved',
+      );
+      this.recordStart();
+      this.recordRound(state, outcome, ballots, now);
+    });
     return 0;
   }
 
@@ -590,22 +672,31 @@ export class GameRunner {
         : this.roundFields(state, state.round + 1, now);
     const moved = await this.advance({ phase: 'results', round: state.round }, next);
     if (!moved) return 0;
-    const remaining = (await this.deps.live.alive(this.tournamentId)).length;
-    await this.emit(
-      state,
-      {
-        case: 'roundCompleted',
-        value: {
-          roundNumber: state.round,
-          eliminatedCount: state.roundEliminated,
-          remainingCount: remaining,
-        },
+    await this.announce(
+      ad
+        ? { phase: 'advertisement', round: state.round }
+        : ended
+          ? { phase: 'finished', round: state.round }
+          : { phase: 'voting', round: state.round + 1 },
+      async () => {
+        const remaining = (await this.deps.live.alive(this.tournamentId)).length;
+        await this.emit(
+          state,
+          {
+            case: 'roundCompleted',
+            value: {
+              roundNumber: state.round,
+              eliminatedCount: state.roundEliminated,
+              remainingCount: remaining,
+            },
+          },
+          String(state.round),
+          now,
+        );
+        if (ad) await this.emitAdvertisement(state, ad, position, state.round, now);
+        else if (!ended) await this.openRound(state, state.round + 1, now);
       },
-      String(state.round),
-      now,
     );
-    if (ad) await this.emitAdvertisement(state, ad, position, state.round, now);
-    else if (!ended) await this.openRound(state, state.round + 1, now);
     return 0;
   }
 
@@ -648,7 +739,9 @@ export class GameRunner {
       { phase: 'advertisement', round: state.round },
       this.roundFields(state, round, now),
     );
-    if (moved) await this.openRound(state, round, now);
+    if (moved) {
+      await this.announce({ phase: 'voting', round }, () => this.openRound(state, round, now));
+    }
     return 0;
   }
 

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { Infrastructure } from '@underdog/platform';
+import type { GameEvent } from '@underdog/proto';
+import type { LiveStore } from '@underdog/store';
+import { retryDelayMs } from '../src/application/game-runner';
+import {
+  publishTournamentNews,
+  recordGameEvents,
+  startEngine,
+  startInfrastructure,
+  verified,
+  waitFor,
+  type TestEngine,
+} from './support';
+
+/**
+ * The live store with an outage the test switches on: while it is down every command rejects as
+ * ioredis's do when Redis is away. `downAfter` takes it down right after a script of that name
+ * succeeds, so a step is stored and what follows it fails.
+ */
+function faultyStore(store: LiveStore) {
+  let down = false;
+  let downAfter: string | undefined;
+  const unreachable = () => Promise.reject(new Error('Reached the max retries per request limit'));
+  const faulty = new Proxy(store, {
+    get(target, property, receiver) {
+      const original = Reflect.get(target, property, receiver) as unknown;
+      if (typeof original !== 'function' || property === 'close') return original;
+      return async (...args: unknown[]) => {
+        if (down) return unreachable();
+        const result = (await (original as (...a: unknown[]) => Promise<unknown>).apply(
+          target,
+          args,
+        )) as unknown;
+        if (property === 'run' && (args[0] as { name: string }).name === downAfter) {
+          downAfter = undefined;
+          down = true;
+        }
+        return result;
+      };
+    },
+  });
+  return {
+    store: faulty,
+    failRightAfter: (scriptName: string) => void (downAfter = scriptName),
+    isDown: () => down,
+    restore: () => void (down = false),
+  };
+}
+
+describe('a game on a live store that fails', () => {
+  let infra: Awaited<ReturnType<typeof startInfrastructure>>;
+  let faults: ReturnType<typeof faultyStore>;
+  let engine: TestEngine;
+  let recorder: Awaited<ReturnType<typeof recordGameEvents>>;
+
+  beforeEach(async () => {
+    infra = await startInfrastructure();
+    faults = faultyStore(infra.infrastructure.store);
+    const infrastructure: Infrastructure = {
+      bus: infra.infrastructure.bus,
+      documents: infra.infrastructure.documents,
+      store: faults.store,
+      components: [],
+    };
+    engine = await startEngine(infrastructure, 'engine-a');
+    recorder = await recordGameEvents(infra.infrastructure.bus, 'faults-recorder');
+  });
+
+  afterEach(async () => {
+    faults.restore();
+    await recorder.stop();
+    await engine.group.stop();
+    await infra.stop();
+  });
+
+  const has = (kind: NonNullable<GameEvent['kind']['case']>) =>
+    recorder.events.some((event) => event.kind.case === kind);
+
+  it('announces a step it stored before the store failed, once the store is back', async () => {
+    const { bus } = infra.infrastructure;
+    const tournamentId = randomUUID();
+    await publishTournamentNews(bus, tournamentId, 'created', 1);
+    await waitFor(
+      async () => (await engine.app.live.state(tournamentId)) !== undefined,
+      'tournament',
+    );
+    for (const user of ['ann', 'bob']) await engine.app.players.join(verified(user), tournamentId);
+    // The step to round 1 is stored; the store goes away before the game is announced.
+    faults.failRightAfter('underdogAdvanceGame');
+    await publishTournamentNews(bus, tournamentId, 'live', 1);
+    await waitFor(() => faults.isDown(), 'the store to fail');
+    faults.restore();
+
+    await waitFor(() => has('roundVotingStarted'), 'round 1 announced');
+    expect(has('gameStarted')).toBe(true);
+    // Nobody votes: the game goes on to its end all the same.
+    await waitFor(() => has('gameEnded'), 'the game to end');
+  });
+});
+
+describe('the delay between attempts while the store is unreachable', () => {
+  it('doubles from 200 ms up to a 5 s cap, each delay jittered down by at most half', () => {
+    const top = (attempt: number) => retryDelayMs(attempt, () => 0.999_999);
+    const bottom = (attempt: number) => retryDelayMs(attempt, () => 0);
+    expect([1, 2, 3, 4, 5].map(top)).toEqual([200, 400, 800, 1600, 3200]);
+    expect(top(6)).toBe(5000);
+    expect(top(60)).toBe(5000);
+    expect(bottom(1)).toBe(100);
+    expect(bottom(60)).toBe(2500);
+  });
+});
