@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createRedisStore, incrementIfBelow, type LiveStore } from '../src';
 import { describeLiveStoreContract } from './live-store.contract';
@@ -8,6 +8,8 @@ if (!url) {
   throw new Error('UNDERDOG_TEST_REDIS_URL is not set: run through the integration global setup');
 }
 const redisUrl: string = url;
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
 /** Deletes every key under `prefix`, looking past the adapter so nothing is hidden by it. */
 async function deleteKeysUnder(prefix: string): Promise<void> {
@@ -54,6 +56,26 @@ describe('redis store', () => {
       expect(await admin.get(`${keyPrefix}plain`)).toBe('v');
       expect(await admin.get(`${keyPrefix}counter`)).toBe('1');
       expect(await admin.exists('plain', 'counter')).toBe(0);
+    } finally {
+      await store.close();
+      await admin.quit();
+      await deleteKeysUnder(keyPrefix);
+    }
+  });
+
+  it('runs its scripts again after Redis forgot them (NOSCRIPT: a restart, a failover, SCRIPT FLUSH)', async () => {
+    // The adapter's scripts are ioredis commands (defineCommand): EVALSHA, and on NOSCRIPT the
+    // same call again as EVAL, which loads the script. Nothing to reload by hand.
+    const keyPrefix = `underdog-test:${randomUUID()}:`;
+    const store = await createRedisStore({ url: redisUrl, keyPrefix });
+    const admin = new Redis(redisUrl);
+    try {
+      expect(await store.run(incrementIfBelow, ['counter'], [5])).toBe(1);
+      expect(await store.run(incrementIfBelow, ['counter'], [5])).toBe(2);
+      await admin.script('FLUSH');
+      expect(await admin.script('EXISTS', sha1(incrementIfBelow.lua))).toEqual([0]);
+      expect(await store.run(incrementIfBelow, ['counter'], [5])).toBe(3);
+      expect(await admin.script('EXISTS', sha1(incrementIfBelow.lua))).toEqual([1]);
     } finally {
       await store.close();
       await admin.quit();
