@@ -135,12 +135,23 @@ export class GameRecordsReads {
 const winnerOf = (username: string | undefined): WinnerView | null =>
   username === undefined ? null : { username };
 
+/**
+ * The tournament as its game's records show it: finished once its game is, even while the
+ * tournament service has not yet heard `game_ended` — the finished state and the winner are
+ * seen together (the engine records the end before announcing it).
+ */
+function asItsGameEnded(tournament: TournamentView, gameFinished: boolean): TournamentView {
+  return gameFinished && tournament.status === 'live'
+    ? { ...tournament, status: 'finished' }
+    : tournament;
+}
+
 function toStatisticsView(
   tournament: TournamentView,
   statistics: GameStatistics,
 ): TournamentStatisticsView {
   return {
-    tournament,
+    tournament: asItsGameEnded(tournament, statistics.finished),
     totalRounds: statistics.roundsPlayed,
     participantBreakdown: {
       total: statistics.participantCount,
@@ -202,7 +213,7 @@ function toHistoryItemView(item: TournamentHistoryItem): TournamentHistoryItemVi
 
 function toDetailsView(tournament: TournamentView, details: GameDetails): TournamentDetailsView {
   return {
-    tournament,
+    tournament: asItsGameEnded(tournament, details.finished),
     winner: winnerOf(details.winnerUsername),
     totalPlayers: details.totalPlayers,
     rounds: details.rounds.map((round) => ({

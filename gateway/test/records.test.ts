@@ -28,6 +28,15 @@ const tournaments: Record<string, MessageInitShape<typeof TournamentSchema>> = {
     participantCount: 3,
     roundTimeSeconds: 15,
   },
+  // Its game has just ended; the tournament service has not marked it finished yet.
+  ending: {
+    id: 'ending',
+    title: 'Photo Finish',
+    status: TournamentStatus.LIVE,
+    startAt: timestampFromDate(T0),
+    participantCount: 3,
+    roundTimeSeconds: 15,
+  },
   upcoming: {
     id: 'upcoming',
     title: 'Next Cup',
@@ -95,7 +104,7 @@ describe('statistics, history and details at the edge (stub services)', () => {
           return { game: { tournamentId, participantCount: 4, offlineParticipantCount: 1 } };
         },
         getTournamentStatistics: ({ tournamentId }) =>
-          tournamentId !== 'played'
+          tournamentId !== 'played' && tournamentId !== 'ending'
             ? {}
             : {
                 statistics: {
@@ -214,6 +223,15 @@ describe('statistics, history and details at the edge (stub services)', () => {
           { username: 'cat', isEliminated: true, eliminatedInRound: 1, isOfflinePlayer: true },
         ],
       },
+    });
+  });
+
+  it('shows a tournament whose game has ended finished, together with its winner', async () => {
+    const { status, body } = await get('/api/tournaments/ending/statistics');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      tournament: { id: 'ending', status: 'finished' },
+      winner: { username: 'ann' },
     });
   });
 
