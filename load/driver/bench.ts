@@ -16,9 +16,11 @@ import { freePort } from '@underdog/harness';
 import { createLogger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import { startStack, type InfraUrls, type Stack } from '../../tools/stack/stack';
+import { appOperations } from './app-operations';
 import {
   PlayerDriver,
   type DriverOptions,
+  type DriverProtocol,
   type DriverPlayer,
   type DriverReport,
   type Tally,
@@ -40,6 +42,11 @@ export interface BenchOptions {
   roundSeconds: number;
   /** Votes go out at random over this share of the voting window. */
   voteSpread: number;
+  /**
+   * How the players talk to the gateway (default `graphql-ws`: the web app's transport, votes
+   * over the socket; `ws`: the spec's legacy `/ws`).
+   */
+  protocol?: DriverProtocol;
   /** Driver processes; 0 drives the players inside this process (the e2e test). */
   drivers: number;
   /** Gateway replicas (distributed mode): one process holds at most ~19,000 sockets here. */
@@ -644,6 +651,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       ),
       voteSpread: options.voteSpread,
       connectConcurrency: 100,
+      protocol: options.protocol ?? 'graphql-ws',
+      operations: appOperations(),
     };
     const driverCount = options.drivers > 0 ? options.drivers : 0;
     drivers =
@@ -655,7 +664,9 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
             options.driverNice ?? 0,
           )
         : localDrivers(driverOptions);
-    log(`connecting ${players.length} players from ${Math.max(1, driverCount)} driver(s)…`);
+    log(
+      `connecting ${players.length} players over ${driverOptions.protocol} from ${Math.max(1, driverCount)} driver(s)…`,
+    );
     const connectStarted = Date.now();
     const { connected, failed, openMs, snapshotMs } = await drivers.start();
     const connectSeconds = (Date.now() - connectStarted) / 1000;
@@ -752,6 +763,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     return {
       options: {
         mode: options.mode,
+        protocol: options.protocol ?? 'graphql-ws',
         players: options.players,
         tournaments: options.tournaments,
         roundSeconds: options.roundSeconds,

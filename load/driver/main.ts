@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBenchmark, type BenchResult } from './bench';
+import { driverProtocol } from './players';
 import {
   appendToBenchmarks,
   benchMode,
@@ -20,6 +21,7 @@ function options() {
     options: {
       players: { type: 'string', default: '1000' },
       mode: { type: 'string', default: 'distributed' },
+      protocol: { type: 'string', default: 'graphql-ws' },
       tournaments: { type: 'string', default: '1' },
       'round-seconds': { type: 'string', default: '15' },
       spread: { type: 'string', default: '0.8' },
@@ -38,6 +40,7 @@ function options() {
   return {
     players,
     mode: benchMode(values.mode),
+    protocol: driverProtocol(values.protocol),
     tournaments: Number(values.tournaments),
     roundSeconds: Number(values['round-seconds']),
     voteSpread: Number(values.spread),
@@ -62,7 +65,7 @@ function table(result: BenchResult, meta: { command: string; loadBefore: string;
   const { commit, line } = machine(meta.loadBefore, 'the run');
   const lines = [
     '',
-    `## Live round: ${result.options.mode}, ${result.options.players} players, ${result.options.tournaments} tournament(s) (${new Date().toISOString().slice(0, 16)}Z, commit ${commit})`,
+    `## Live round: ${result.options.mode}, ${result.options.protocol ?? 'graphql-ws'}, ${result.options.players} players, ${result.options.tournaments} tournament(s) (${new Date().toISOString().slice(0, 16)}Z, commit ${commit})`,
     '',
     line,
     `Command: \`${meta.command}\` (round ${result.options.roundSeconds} s, votes spread over ${result.options.voteSpread * 100}% of it, ${result.options.gateways} gateway(s), ${result.options.engines} engine replica(s)). Seeding ${result.seedSeconds.toFixed(0)} s, connecting ${result.connectSeconds.toFixed(0)} s; ${result.connected} connected, ${result.connectFailures} failed, ${result.dropped} dropped.${meta.note ? ` ${meta.note}` : ''}`,

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBenchmark, type TournamentResult } from './bench';
+import { driverProtocol } from './players';
 import {
   appendToBenchmarks,
   benchMode,
@@ -24,6 +25,7 @@ function options() {
       players: { type: 'string', default: '2500' },
       runs: { type: 'string', default: '3' },
       mode: { type: 'string', default: 'distributed' },
+      protocol: { type: 'string', default: 'graphql-ws' },
       'round-seconds': { type: 'string', default: '15' },
       spread: { type: 'string', default: '0.8' },
       'no-record': { type: 'boolean', default: false },
@@ -36,6 +38,7 @@ function options() {
     players: wholeNumber(values.players, '--players'),
     runs: wholeNumber(values.runs, '--runs'),
     mode: benchMode(values.mode),
+    protocol: driverProtocol(values.protocol),
     roundSeconds: Number(values['round-seconds']),
     voteSpread: Number(values.spread),
     record: !values['no-record'],
@@ -73,6 +76,7 @@ async function main() {
       console.log(`bench:pair: ${label}…`);
       const result = await runBenchmark({
         mode: parsed.mode,
+        protocol: parsed.protocol,
         players: parsed.players * tournaments,
         tournaments,
         roundSeconds: parsed.roundSeconds,
@@ -95,7 +99,7 @@ async function main() {
   const { commit, line } = machine(loadBefore, 'the runs');
   const text = [
     '',
-    `## Two tournaments at once against one alone: ${parsed.mode}, ${parsed.players} players each (${new Date().toISOString().slice(0, 16)}Z, commit ${commit})`,
+    `## Two tournaments at once against one alone: ${parsed.mode}, ${parsed.protocol}, ${parsed.players} players each (${new Date().toISOString().slice(0, 16)}Z, commit ${commit})`,
     '',
     line,
     `Command: \`${parsed.command}\` (${parsed.runs} run(s) of each, alternating, each on a fresh ${parsed.mode} target with ${parsed.engines} engine replica(s) and ${parsed.gateways} gateway(s); round ${parsed.roundSeconds} s, votes spread over ${parsed.voteSpread * 100}% of it). Logs: \`${logRoot}\`.`,
