@@ -16,6 +16,7 @@ import { getArgumentValues, getVariableValues } from 'graphql/execution/values';
 import type { RealtimeListener } from '../../realtime/hub';
 import type { RealtimeMetrics } from '../../realtime/metrics';
 import type { LiveGamePort, RealtimeLimits } from '../../realtime/ports';
+import { SlicedFanOut } from '../../realtime/sliced-fan-out';
 import {
   toLiveGameView,
   type GameEventView,
@@ -152,9 +153,19 @@ export class LiveFeeds implements RealtimeListener {
   private readonly byTournament = new Map<string, Set<Group>>();
   private readonly listGroups = new Set<Group>();
   private readonly clock: Clock;
+  /**
+   * The results handed to the subscribers a slice at a time, the live total paced: the same
+   * policy as `/ws` (realtime/sliced-fan-out.ts). Handing a result to a feed resumes
+   * graphql-ws's send to that socket in the same turn, so 1,000 subscribers in one turn held up
+   * every vote arriving meanwhile by the whole burst (docs/benchmarks.md, issue 25).
+   */
+  private readonly fanOut: SlicedFanOut<Feed>;
 
   constructor(private readonly options: LiveFeedsOptions) {
     this.clock = options.clock ?? systemClock;
+    this.fanOut = new SlicedFanOut(options.limits.fanOutSliceSize, (error) =>
+      options.logger.error({ err: error }, 'graphql-ws broadcast to one socket failed'),
+    );
   }
 
   /** graphql-ws's `subscribe`: only called for subscription operations. */
@@ -234,11 +245,16 @@ export class LiveFeeds implements RealtimeListener {
       rootValue: root,
       contextValue: {},
     });
-    for (const feed of group.feeds) {
-      if (!feed.push(result, this.options.limits)) {
-        this.options.metrics.slowConsumersDropped.inc({ protocol: 'graphql-ws' });
-      }
-    }
+    this.fanOut.push(
+      [...group.feeds],
+      (feed) => {
+        if (!feed.push(result, this.options.limits)) {
+          this.options.metrics.slowConsumersDropped.inc({ protocol: 'graphql-ws' });
+        }
+      },
+      // The live total is news, superseded a second later: paced, so votes go first.
+      root.gameEvents?.type === 'VoteTotal' ? this.options.limits.voteTotalSpreadMs : 0,
+    );
   }
 
   private async snapshot(group: Group, feed: Feed, tournamentId: string) {
