@@ -527,6 +527,47 @@ describe('charts/underdog', () => {
     expect(ofKind(manifests, 'Secret')).toEqual([]);
   });
 
+  it('connects every component that uses Redis through Sentinel when redis.sentinel is on', () => {
+    const manifests = ciRendering('sentinel-values.yaml');
+    const sentinels = [0, 1, 2]
+      .map((i) => `redis-sentinel-${i}.redis-sentinel-headless:26379`)
+      .join(',');
+    for (const [, component] of processes()) {
+      const usesRedis = component.uses.includes('redis');
+      const configMap = find<ConfigMap>(manifests, 'ConfigMap', `underdog-${component.name}`);
+      const env = container(
+        find<Workload>(manifests, 'Deployment', `underdog-${component.name}`),
+      ).env;
+      expect({
+        component: component.name,
+        sentinels: configMap.data.REDIS_SENTINELS,
+        name: configMap.data.REDIS_SENTINEL_NAME,
+        password: env?.find((variable) => variable.name === 'REDIS_SENTINEL_PASSWORD'),
+      }).toEqual({
+        component: component.name,
+        sentinels: usesRedis ? sentinels : undefined,
+        name: usesRedis ? 'myprimary' : undefined,
+        password: usesRedis
+          ? {
+              name: 'REDIS_SENTINEL_PASSWORD',
+              valueFrom: {
+                secretKeyRef: { name: 'underdog-redis-sentinel', key: 'sentinel-password' },
+              },
+            }
+          : undefined,
+      });
+      const policy = find<NetworkPolicy>(manifests, 'NetworkPolicy', `underdog-${component.name}`);
+      const ports = policy.spec.egress.flatMap((rule) => rule.ports.map((p) => p.port));
+      expect({ component: component.name, sentinelPort: ports.includes(26379) }).toEqual({
+        component: component.name,
+        sentinelPort: usesRedis,
+      });
+    }
+    const enabledWithoutHosts = join(helm.workDir, 'sentinel-without-hosts.yaml');
+    writeFileSync(enabledWithoutHosts, 'redis:\n  sentinel:\n    enabled: true\n');
+    expect(() => render('--values', enabledWithoutHosts)).toThrow(/hosts/);
+  });
+
   it('autoscales the gateway on CPU and connections and the engine on CPU, the HPA owning the replica count', () => {
     const manifests = ciRendering('production-values.yaml');
     const hpas = ofKind<HorizontalPodAutoscaler>(manifests, 'HorizontalPodAutoscaler');

@@ -154,6 +154,10 @@ Secret in "underdog.secretEnv".
 {{- if and (has "redis" .uses) (not $root.Values.redis.existingSecret) }}
 {{- $_ := set $env "REDIS_URL" $root.Values.redis.url }}
 {{- end }}
+{{- if and (has "redis" .uses) $root.Values.redis.sentinel.enabled }}
+{{- $_ := set $env "REDIS_SENTINELS" (join "," $root.Values.redis.sentinel.hosts) }}
+{{- $_ := set $env "REDIS_SENTINEL_NAME" $root.Values.redis.sentinel.masterName }}
+{{- end }}
 {{- if has "mongo" .uses }}
 {{- $_ := set $env "MONGO_DB" ($v.mongoDatabase | default (printf "underdog-%s" .name)) }}
 {{- if not $root.Values.mongo.existingSecret }}
@@ -193,6 +197,10 @@ Secret in "underdog.secretEnv".
 {{- $refs := list }}
 {{- if and (has "redis" .uses) $root.Values.redis.existingSecret }}
 {{- $refs = append $refs (dict "name" "REDIS_URL" "secret" $root.Values.redis.existingSecret "key" $root.Values.redis.existingSecretKey) }}
+{{- end }}
+{{- $sentinel := $root.Values.redis.sentinel }}
+{{- if and (has "redis" .uses) $sentinel.enabled $sentinel.existingSecret }}
+{{- $refs = append $refs (dict "name" "REDIS_SENTINEL_PASSWORD" "secret" $sentinel.existingSecret "key" $sentinel.existingSecretKey) }}
 {{- end }}
 {{- if and (has "mongo" .uses) $root.Values.mongo.existingSecret }}
 {{- $refs = append $refs (dict "name" "MONGO_URL" "secret" $root.Values.mongo.existingSecret "key" $root.Values.mongo.existingSecretKey) }}
@@ -570,8 +578,15 @@ spec:
         - port: 53
           protocol: TCP
     {{- range $infrastructure := .uses }}
+    {{- $ports := index $policy.infrastructurePorts $infrastructure }}
+    {{- if and (eq $infrastructure "redis") $root.Values.redis.sentinel.enabled }}
+    {{- /* The Sentinels' own ports, from their host:port. */}}
+    {{- range $root.Values.redis.sentinel.hosts }}
+    {{- $ports = append $ports (splitList ":" . | last | int) }}
+    {{- end }}
+    {{- end }}
     - ports:
-        {{- range index $policy.infrastructurePorts $infrastructure }}
+        {{- range uniq $ports }}
         - port: {{ . }}
           protocol: TCP
         {{- end }}

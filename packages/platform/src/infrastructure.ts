@@ -5,7 +5,12 @@ import {
   type DocumentStore,
 } from '@underdog/documents';
 import { ConfigError, type Component, type Logger, type Registry } from '@underdog/kit';
-import { createMemoryStore, createRedisStore, type LiveStore } from '@underdog/store';
+import {
+  createMemoryStore,
+  createRedisStore,
+  type LiveStore,
+  type RedisSentinelOptions,
+} from '@underdog/store';
 import { allTopics } from './topics';
 
 export type InfrastructureNeed = 'bus' | 'store' | 'documents';
@@ -54,6 +59,8 @@ export interface DistributedInfrastructureConfig {
   needs: readonly InfrastructureNeed[];
   kafkaBrokers?: string[] | undefined;
   redisUrl?: string | undefined;
+  /** Redis Sentinel (REDIS_SENTINELS): the primary is found through it; the URL gives credentials. */
+  redisSentinel?: RedisSentinelOptions | undefined;
   mongoUrl?: string | undefined;
   mongoDb: string;
   /** The Kafka consumers' group session timeout and heartbeat (the bus adapter's defaults if unset). */
@@ -115,6 +122,7 @@ export async function createDistributedInfrastructure(
   if (config.needs.includes('store') && config.redisUrl) {
     const redis = await createRedisStore({
       url: config.redisUrl,
+      sentinel: config.redisSentinel,
       onConnectionError: (error) => logger.warn({ err: error }, 'redis connection error'),
     });
     store = redis;

@@ -65,6 +65,29 @@ export interface ServiceDefinition<Config> {
   create: (context: ServiceContext, config: Config) => ServiceModule | Promise<ServiceModule>;
 }
 
+/** `host:port,host:port`: at least one, each with a port. */
+function sentinelAddresses() {
+  return z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((address) => address.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'each Sentinel is host:port'))
+        .min(1, 'at least one Sentinel, host:port'),
+    )
+    .transform((addresses) =>
+      addresses.map((address) => {
+        const at = address.lastIndexOf(':');
+        return { host: address.slice(0, at), port: Number(address.slice(at + 1)) };
+      }),
+    );
+}
+
 const processEnvShape = (service: string, defaultPort: number) => ({
   PORT: envFields.port(defaultPort),
   HOST: envFields.host(),
@@ -73,9 +96,18 @@ const processEnvShape = (service: string, defaultPort: number) => ({
   INSTANCE_ID: z.string().min(1).default(`${hostname()}-${process.pid}`),
   KAFKA_BROKERS: envFields.brokers().optional(),
   REDIS_URL: envFields.url().optional(),
+  // Redis Sentinel, when set: the live store finds the primary through these (host:port, …).
+  REDIS_SENTINELS: sentinelAddresses().optional(),
+  REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
+  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
   MONGO_URL: envFields.url().optional(),
   MONGO_DB: z.string().min(1).default(`underdog-${service}`),
 });
+
+/** The variables every process reads (ports, logging, the servers' addresses). */
+export function processConfig(service: string, defaultPort: number, env: Environment) {
+  return parseEnv(processEnvShape(service, defaultPort), env);
+}
 
 /** Parses several config models and reports the problems of all of them together. */
 export function parseAll<T extends unknown[]>(...parsers: { [K in keyof T]: () => T[K] }): T {
@@ -98,11 +130,11 @@ export async function runServiceProcess<Config>(
   definition: ServiceDefinition<Config>,
   env: Environment,
 ): Promise<void> {
-  let common: z.infer<z.ZodObject<ReturnType<typeof processEnvShape>>>;
+  let common: ReturnType<typeof processConfig>;
   let config: Config;
   try {
     [common, config] = parseAll(
-      () => parseEnv(processEnvShape(definition.name, definition.defaultPort), env),
+      () => processConfig(definition.name, definition.defaultPort, env),
       () => definition.config(env),
     );
   } catch (error) {
@@ -123,6 +155,11 @@ export async function runServiceProcess<Config>(
         needs: definition.needs,
         kafkaBrokers: common.KAFKA_BROKERS,
         redisUrl: common.REDIS_URL,
+        redisSentinel: common.REDIS_SENTINELS && {
+          sentinels: common.REDIS_SENTINELS,
+          name: common.REDIS_SENTINEL_NAME,
+          password: common.REDIS_SENTINEL_PASSWORD,
+        },
         mongoUrl: common.MONGO_URL,
         mongoDb: common.MONGO_DB,
         kafkaSessionTimeoutMs: definition.kafka?.(config).sessionTimeoutMs,

@@ -1,6 +1,6 @@
 import { ConfigError, envFields, parseEnv } from '@underdog/kit';
 import { z } from 'zod';
-import { parseAll } from '../src';
+import { parseAll, processConfig } from '../src';
 
 const portConfig = (env: Record<string, string>) => parseEnv({ PORT: envFields.port(3000) }, env);
 const nameConfig = (env: Record<string, string>) => parseEnv({ NAME: z.string().min(3) }, env);
@@ -44,5 +44,33 @@ describe('parseAll', () => {
         },
       ),
     ).toThrow(bug);
+  });
+});
+
+describe('the variables every process reads', () => {
+  it('reaches Redis through Sentinel when REDIS_SENTINELS lists some', () => {
+    const config = processConfig('quiz', 8090, {
+      REDIS_URL: 'redis://:secret@primary:6379/2',
+      REDIS_SENTINELS: 'sentinel-0:26379, sentinel-1:26379,10.0.0.7:26380',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+    });
+    expect(config.REDIS_SENTINELS).toEqual([
+      { host: 'sentinel-0', port: 26379 },
+      { host: 'sentinel-1', port: 26379 },
+      { host: '10.0.0.7', port: 26380 },
+    ]);
+    expect(config.REDIS_SENTINEL_NAME).toBe('mymaster');
+    expect(config.REDIS_SENTINEL_PASSWORD).toBe('sentinel-secret');
+  });
+
+  it('connects to REDIS_URL directly without Sentinels', () => {
+    const config = processConfig('quiz', 8090, { REDIS_URL: 'redis://redis:6379' });
+    expect(config.REDIS_SENTINELS).toBeUndefined();
+  });
+
+  it('refuses a Sentinel without a port, naming the variable', () => {
+    expect(() =>
+      processConfig('quiz', 8090, { REDIS_SENTINELS: 'sentinel-0:26379,sentinel-1' }),
+    ).toThrow(/REDIS_SENTINELS/);
   });
 });

@@ -2,9 +2,23 @@ import { Redis } from 'ioredis';
 import { LiveStoreError, type LiveStore, type ScriptReply, type StoreScript } from './port';
 import { ScriptNames } from './script';
 
+/** Redis Sentinel: the store asks the Sentinels where the primary is, and again after a failover. */
+export interface RedisSentinelOptions {
+  /** The Sentinels, any of which answers (three for a quorum). */
+  sentinels: Array<{ host: string; port: number }>;
+  /** The primary's name in the Sentinels' configuration (`sentinel monitor <name> …`). */
+  name: string;
+  /** The Sentinels' own password (`requirepass` of sentinel.conf), when they have one. */
+  password?: string | undefined;
+}
+
 export interface RedisStoreOptions {
-  /** `redis://[user:password@]host:port[/db]` */
+  /**
+   * `redis://[user:password@]host:port[/db]`. With `sentinel`, only its user, password and
+   * database are used: the Sentinels say where the primary is.
+   */
   url: string;
+  sentinel?: RedisSentinelOptions | undefined;
   /** Prepended to every key, script KEYS included, so services can share one Redis. */
   keyPrefix?: string;
   /** Connection-level errors (reconnects); commands reject with their own error anyway. */
@@ -16,7 +30,20 @@ type ScriptCommand = (...args: Array<string | number>) => Promise<unknown>;
 /** Connects before resolving, so a wrong URL or a dead server fails at startup. */
 export async function createRedisStore(options: RedisStoreOptions): Promise<LiveStore> {
   let connected = false;
+  const sentinel = options.sentinel;
   const client = new Redis(options.url, {
+    ...(sentinel
+      ? {
+          sentinels: sentinel.sentinels,
+          name: sentinel.name,
+          ...(sentinel.password ? { sentinelPassword: sentinel.password } : {}),
+          // Told of a failover by the Sentinels (+switch-master) rather than by a failing command.
+          failoverDetector: true,
+        }
+      : {}),
+    // A primary demoted to a replica (a failover) refuses writes with READONLY before running
+    // them: reconnect — through the Sentinels, to the new primary — and send the command again.
+    reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 2 : false),
     lazyConnect: true,
     // Reconnect after losing a working connection, but let a failed first connect end the
     // client at once, leaving no retry timer behind to keep the process alive.
