@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import {
   createHttpApp,
   finishHttpApp,
@@ -26,6 +26,7 @@ import { RealtimeHub } from './realtime/hub';
 import { RealtimeMetrics } from './realtime/metrics';
 import { defaultRealtimeLimits, type LiveGamePort, type RealtimeLimits } from './realtime/ports';
 import { WsEndpoint } from './realtime/ws-endpoint';
+import { boundedBodies } from './request-body';
 import { createRestRouter } from './rest';
 import { securityHeaders } from './security-headers';
 import { SessionCookie, type RequestOrigin } from './session';
@@ -149,7 +150,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   app.set('trust proxy', settings.trustProxy);
   app.use('/api', requireCsrfSafeMutation);
-  app.use(express.json({ limit: '100kb' }));
+  // Bounded and timed before any route reads it (413/408 without reading the rest; see the file).
+  app.use(
+    boundedBodies({
+      maxBodyBytes: settings.http.maxBodyBytes,
+      timeoutMs: settings.http.bodyTimeoutMs,
+    }),
+  );
   app.use(
     createRestRouter({
       clients,
@@ -174,12 +181,21 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     listen(listenOptions) {
       const http = httpServerComponent(app, {
         ...listenOptions,
-        onServer: (server) =>
+        onServer: (server) => {
+          // A backstop for bodies no route reads (boundedBodies times the others): Node answers
+          // 408 and closes once a request has taken this long to arrive, headers included.
+          server.requestTimeout = server.headersTimeout + settings.http.bodyTimeoutMs;
           attachWebSockets(
             server,
             { '/graphql': graphql.webSocket, '/ws': ws.server },
-            { maxPayloadBytes: limits.maxPayloadBytes },
-          ),
+            {
+              maxPayloadBytes: limits.maxPayloadBytes,
+              maxConnectionsPerAddress: settings.webSocket.maxConnectionsPerAddress,
+              trustProxy: settings.trustProxy,
+              logger,
+            },
+          );
+        },
       });
       return {
         ...http,

@@ -15,6 +15,13 @@ const defaultInstanceId = `${hostname()}-${process.pid}`;
  */
 export const DEFAULT_VOTE_ACK_MARGIN_MS = 250;
 
+/**
+ * The default of WEBSOCKET_MAX_CONNECTIONS_PER_IP: open sockets (`/ws` and graphql-ws together)
+ * one client address may hold on one replica. A tab holds one or two, so a game night behind one
+ * NAT fits; one host cannot hold a replica's capacity.
+ */
+export const DEFAULT_WEBSOCKETS_PER_ADDRESS = 200;
+
 const count = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 /**
@@ -40,6 +47,14 @@ const settingsShape = {
     .int()
     .min(1024)
     .default(64 * 1024),
+  // Unset means the default below, or no cap with BENCHMARK_SEED=on (see settingsFrom).
+  WEBSOCKET_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).optional(),
+  HTTP_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(100 * 1024),
+  HTTP_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   BENCHMARK_SEED: z.enum(['on', 'off']).default('off'),
   VOTE_ACK_MARGIN_MS: z.coerce
     .number()
@@ -77,6 +92,17 @@ export interface GatewaySettings {
   webSocket: {
     /** The largest WebSocket message accepted on any endpoint; a bigger one closes it (1009). */
     maxPayloadBytes: number;
+    /**
+     * Open WebSockets one client address (an IPv6 one by its /64) may hold on this replica; the
+     * next upgrade is refused with 429. 0 is no cap.
+     */
+    maxConnectionsPerAddress: number;
+  };
+  http: {
+    /** The largest request body read; past it the request is refused with 413 and closed. */
+    maxBodyBytes: number;
+    /** How long a request body may take to arrive; then 408 and the connection is closed. */
+    bodyTimeoutMs: number;
   };
 }
 
@@ -104,7 +130,17 @@ function settingsFrom(
     introspection: nodeEnv !== 'production',
     suggestions: nodeEnv !== 'production',
     voteAckMarginMs: parsed.VOTE_ACK_MARGIN_MS,
-    webSocket: { maxPayloadBytes: parsed.WEBSOCKET_MAX_PAYLOAD_BYTES },
+    webSocket: {
+      maxPayloadBytes: parsed.WEBSOCKET_MAX_PAYLOAD_BYTES,
+      // The benchmark opens tens of thousands of sockets from a few loopback addresses.
+      maxConnectionsPerAddress:
+        parsed.WEBSOCKET_MAX_CONNECTIONS_PER_IP ??
+        (parsed.BENCHMARK_SEED === 'on' ? 0 : DEFAULT_WEBSOCKETS_PER_ADDRESS),
+    },
+    http: {
+      maxBodyBytes: parsed.HTTP_MAX_BODY_BYTES,
+      bodyTimeoutMs: parsed.HTTP_BODY_TIMEOUT_MS,
+    },
     rateLimits: {
       loginFailuresPerAccount: rule(parsed.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT),
       loginFailuresPerIp: rule(parsed.RATE_LIMIT_LOGIN_FAILURES_PER_IP),

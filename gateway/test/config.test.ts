@@ -36,7 +36,8 @@ describe('gateway configuration', () => {
       suggestions: true,
       benchmarkSeed: false,
       voteAckMarginMs: 250,
-      webSocket: { maxPayloadBytes: 65_536 },
+      webSocket: { maxPayloadBytes: 65_536, maxConnectionsPerAddress: 200 },
+      http: { maxBodyBytes: 102_400, bodyTimeoutMs: 10_000 },
       rateLimits: {
         loginFailuresPerAccount: { limit: 10, windowMs: window },
         loginFailuresPerIp: { limit: 50, windowMs: window },
@@ -73,10 +74,30 @@ describe('gateway configuration', () => {
   it('takes the WebSocket frame limit from the environment, refusing tiny ones', () => {
     expect(gatewaySettings({ WEBSOCKET_MAX_PAYLOAD_BYTES: '1048576' }, 'test').webSocket).toEqual({
       maxPayloadBytes: 1_048_576,
+      maxConnectionsPerAddress: 200,
     });
     expect(() => gatewaySettings({ WEBSOCKET_MAX_PAYLOAD_BYTES: '10' }, 'test')).toThrow(
       ConfigError,
     );
+  });
+
+  it('takes the per-address WebSocket cap from the environment; 0, or the benchmark seam, lifts it', () => {
+    const cap = (env: Record<string, string>, nodeEnv: 'test' | 'development' = 'test') =>
+      gatewaySettings(env, nodeEnv).webSocket.maxConnectionsPerAddress;
+    expect(cap({ WEBSOCKET_MAX_CONNECTIONS_PER_IP: '8' })).toBe(8);
+    expect(cap({ WEBSOCKET_MAX_CONNECTIONS_PER_IP: '0' })).toBe(0);
+    expect(cap({ BENCHMARK_SEED: 'on' }, 'development')).toBe(0);
+    expect(
+      cap({ BENCHMARK_SEED: 'on', WEBSOCKET_MAX_CONNECTIONS_PER_IP: '50' }, 'development'),
+    ).toBe(50);
+    expect(() => cap({ WEBSOCKET_MAX_CONNECTIONS_PER_IP: '-1' })).toThrow(ConfigError);
+  });
+
+  it('takes the request body limit and timeout from the environment', () => {
+    expect(
+      gatewaySettings({ HTTP_MAX_BODY_BYTES: '4096', HTTP_BODY_TIMEOUT_MS: '2500' }, 'test').http,
+    ).toEqual({ maxBodyBytes: 4096, bodyTimeoutMs: 2500 });
+    expect(() => gatewaySettings({ HTTP_BODY_TIMEOUT_MS: '5' }, 'test')).toThrow(ConfigError);
   });
 
   it('takes the vote acknowledgement margin from the environment, within the 1 s grace', () => {
