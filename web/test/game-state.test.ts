@@ -4,7 +4,8 @@ import {
   resultRowsOf,
   roundMessageOf,
   screenOf,
-  toastOf,
+  toastsOf,
+  tournamentToastOf,
   type GameEvent,
   type LiveGameView,
 } from '../src/features/game/state';
@@ -241,23 +242,40 @@ describe('the game toasts (spec §8 durations)', () => {
       'Round 4 Complete',
       4_000,
     ],
-    [
-      { __typename: 'GameEnded', ...base, winner: null, roundsPlayed: 17, decidedBy: 'no_winner' },
-      'Game Finished',
-      5_000,
-    ],
   ])('%#: %s', (event, title, durationMs) => {
-    expect(toastOf(event)).toMatchObject({ title, durationMs });
+    expect(toastsOf(event)).toEqual([expect.objectContaining({ title, durationMs })]);
   });
-  it('names the winner, or Anonymous', () => {
-    expect(
-      toastOf({
-        __typename: 'GameEnded',
-        ...base,
-        winner: null,
-        roundsPlayed: 17,
-        decidedBy: 'no_winner',
-      })?.description,
-    ).toBe('Anonymous');
+
+  const ended = (winner: Extract<GameEvent, { __typename: 'GameEnded' }>['winner']): GameEvent => ({
+    __typename: 'GameEnded',
+    ...base,
+    winner,
+    roundsPlayed: 17,
+    decidedBy: winner ? 'last_standing' : 'no_winner',
+  });
+
+  it('ends the game with Game Complete (5 s), Winner Announced (8 s) and Game Finished (5 s), in that order', () => {
+    const winner = { username: 'alice', userId: 'u-alice', displayName: 'Alice', prize: '$10' };
+    expect(toastsOf(ended(winner))).toEqual([
+      { title: 'Game Complete', durationMs: 5_000 },
+      { title: 'Winner Announced', description: 'alice', durationMs: 8_000 },
+      { title: 'Game Finished', description: 'alice', durationMs: 5_000 },
+    ]);
+  });
+
+  it('announces no winner when nobody won, and finishes the game for Anonymous', () => {
+    expect(toastsOf(ended(null))).toEqual([
+      { title: 'Game Complete', durationMs: 5_000 },
+      { title: 'Game Finished', description: 'Anonymous', durationMs: 5_000 },
+    ]);
+  });
+
+  it('shows Tournament Started (5 s) when the tournament goes live and Tournament Finished (5 s) when it ends', () => {
+    expect(tournamentToastOf('live')).toEqual({ title: 'Tournament Started', durationMs: 5_000 });
+    expect(tournamentToastOf('finished')).toEqual({
+      title: 'Tournament Finished',
+      durationMs: 5_000,
+    });
+    expect(tournamentToastOf('updated')).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { ApolloError, type ServerError } from '@apollo/client';
+import { currentLanguage, i18n } from './i18n';
 
 interface GraphQLErrorLike {
   message: string;
@@ -33,7 +34,14 @@ export function isNetworkFailure(error: unknown): boolean {
   return error instanceof ApolloError && graphQLErrorOf(error) === undefined;
 }
 
-/** The server's message for a failed operation, else the fallback. */
+/**
+ * A failed operation's message in the user's language: in English the server's own text (the
+ * spec's strings), else the fallback; in another language the catalog's message for the error's
+ * stable code (`errors.<CODE>`), else the fallback (which the caller passes translated).
+ */
 export function messageOf(error: unknown, fallback: string): string {
-  return graphQLErrorOf(error)?.message ?? fallback;
+  const graphQLError = graphQLErrorOf(error);
+  if (currentLanguage() === 'en') return graphQLError?.message ?? fallback;
+  const code = errorCodeOf(error);
+  return code && i18n.exists(`errors.${code}`) ? i18n.t(`errors.${code}`) : fallback;
 }

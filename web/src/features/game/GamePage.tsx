@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client';
-import { Alert, Button, Card, Space, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Popover, Space, Spin, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import {
@@ -13,6 +13,7 @@ import { useSocketStatus } from '../../app/socketStatus';
 import { useToast } from '../../app/toast';
 import { useGo } from '../../app/useGo';
 import { useSession } from '../session/hooks/useSession';
+import { logFailedOfflineChoicesCheck } from '../tournaments/hooks/useHasOfflineChoices';
 import { OfflinePicker } from '../offline/components/OfflinePicker';
 import { useServerNow } from '../time/hooks/serverClock';
 import { isOfflineWindowOpen, type GameMode } from '../tournaments/rules';
@@ -40,6 +41,25 @@ const MODE_LABEL: Record<GameMode, string> = {
   watch: 'Watch',
   results: 'Results',
 };
+
+/** How many characters of the tournament id the badge shows on a phone. */
+const SHORT_ID_LENGTH = 4;
+
+/**
+ * The Tournament ID badge: the whole id on wide screens; on phones its first characters, the
+ * whole id a tap away (a popover), so the round stays above the fold.
+ */
+function TournamentIdBadge({ id }: { id: string }) {
+  const short = id.length > SHORT_ID_LENGTH ? `${id.slice(0, SHORT_ID_LENGTH)}…` : id;
+  return (
+    <Popover content={<span className="tournament-id-full">{id}</span>} trigger="click">
+      <button type="button" className="tournament-id">
+        <span className="wide-only">Tournament ID: {id}</span>
+        <span className="narrow-only">ID: {short}</span>
+      </button>
+    </Popover>
+  );
+}
 
 function AccessDenied() {
   const go = useGo();
@@ -112,7 +132,7 @@ export default function GamePage() {
   const mode = gameModeOf(search);
   const go = useGo();
   const toast = useToast();
-  const { user, loading: sessionLoading, isAdmin } = useSession();
+  const { user, loading: sessionLoading } = useSession();
   const socket = useSocketStatus();
   const loggedIn = Boolean(user);
 
@@ -121,6 +141,7 @@ export default function GamePage() {
   const choicesQuery = useQuery(HasOfflineChoicesDocument, {
     variables: { tournamentId: id },
     skip: !loggedIn || mode !== 'offline',
+    onError: logFailedOfflineChoicesCheck,
   });
   const hasChoices = choicesQuery.data?.hasOfflineChoices ?? false;
   const now = useServerNow(5_000);
@@ -222,8 +243,10 @@ export default function GamePage() {
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <div className="game-topbar">
           <Button onClick={() => go('/')}>Back to Home</Button>
-          <Tag className="tournament-id">Tournament ID: {id}</Tag>
-          <Tag color="purple">{MODE_LABEL[mode]} Mode</Tag>
+          <TournamentIdBadge id={id} />
+          <Tag color="purple" className="mode-badge">
+            {MODE_LABEL[mode]} Mode
+          </Tag>
         </div>
         {socket === 'reconnecting' && live && (
           <Alert type="warning" showIcon message="Reconnecting…" role="status" />
@@ -232,7 +255,8 @@ export default function GamePage() {
           <TournamentHeader
             tournament={tournament}
             roundNumber={game?.roundNumber ?? 0}
-            isAdmin={isAdmin}
+            // Spec §6: the play screen's header is passed isAdmin false (admins manage from /admin).
+            isAdmin={false}
             playerCount={game?.participantCount ?? tournament.participantCount}
             finished={game?.phase === 'finished'}
           />

@@ -1,7 +1,11 @@
 // The live game as the client sees it: a pure reducer over the gateway's snapshot and events
 // (spec §4: voting start sets voting and clears votes, voting end sets voting_ended, ad start
 // sets advertisement, results start sets results, game end sets finished with the winner).
-import type { GameEventsSubscription, LiveGameFieldsFragment } from '../../gql/operations';
+import type {
+  GameEventsSubscription,
+  LiveGameFieldsFragment,
+  TournamentChangeKind,
+} from '../../gql/operations';
 
 export type LiveGameView = LiveGameFieldsFragment;
 export type GameEvent = GameEventsSubscription['gameEvents'];
@@ -198,32 +202,54 @@ export interface GameToast {
   durationMs: number;
 }
 
-/** Spec §8's game toasts, with their durations. */
-export function toastOf(event: GameEvent): GameToast | undefined {
+/**
+ * Spec §8's game toasts, with their durations, in the order they show. The end of the game is
+ * one event here, which the spec's three end toasts announce one after another: Game Complete,
+ * Winner Announced (when someone won) and Game Finished with the winner's username.
+ */
+export function toastsOf(event: GameEvent): GameToast[] {
   switch (event.__typename) {
     case 'GameStarted':
-      return { title: 'Game Started', durationMs: 3_000 };
+      return [{ title: 'Game Started', durationMs: 3_000 }];
     case 'RoundVotingStarted':
-      return { title: `Round ${event.roundNumber} Voting`, durationMs: 3_000 };
+      return [{ title: `Round ${event.roundNumber} Voting`, durationMs: 3_000 }];
     case 'AdvertisementStarted':
-      return { title: 'Advertisement', durationMs: 2_000 };
+      return [{ title: 'Advertisement', durationMs: 2_000 }];
     case 'RoundResults':
-      return { title: 'Round Results', durationMs: 3_000 };
+      return [{ title: 'Round Results', durationMs: 3_000 }];
     case 'RoundCompleted':
-      return {
-        title: `Round ${event.roundNumber} Complete`,
-        description: `${event.eliminatedCount} eliminated, ${event.remainingCount} remaining`,
-        durationMs: 4_000,
-      };
-    case 'GameEnded':
-      return {
-        title: 'Game Finished',
-        description: event.winner?.username ?? 'Anonymous',
-        durationMs: 5_000,
-      };
+      return [
+        {
+          title: `Round ${event.roundNumber} Complete`,
+          description: `${event.eliminatedCount} eliminated, ${event.remainingCount} remaining`,
+          durationMs: 4_000,
+        },
+      ];
+    case 'GameEnded': {
+      const winner = event.winner?.username;
+      return [
+        { title: 'Game Complete', durationMs: 5_000 },
+        ...(winner ? [{ title: 'Winner Announced', description: winner, durationMs: 8_000 }] : []),
+        { title: 'Game Finished', description: winner || 'Anonymous', durationMs: 5_000 },
+      ];
+    }
     case 'GameSnapshot':
     case 'VoteTotal':
     case 'VotingEnded':
+      return [];
+  }
+}
+
+/** Spec §8: the tournament's own start and finish (pushed as tournament_live / _finished). */
+export function tournamentToastOf(kind: TournamentChangeKind): GameToast | undefined {
+  switch (kind) {
+    case 'live':
+      return { title: 'Tournament Started', durationMs: 5_000 };
+    case 'finished':
+      return { title: 'Tournament Finished', durationMs: 5_000 };
+    case 'created':
+    case 'updated':
+    case 'deleted':
       return undefined;
   }
 }

@@ -13,12 +13,14 @@ export function ResultsScreen({ game }: { game: LiveGameView }) {
     return () => clearTimeout(timer);
   }, [game.roundNumber]);
   return (
-    <Card className="results-screen">
-      <Space direction="vertical" style={{ width: '100%' }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          Round {game.roundNumber} Results
-        </Typography.Title>
-        <Typography.Text>{game.totalVotes} votes</Typography.Text>
+    <Card className="results-screen" size="small">
+      <Space direction="vertical" style={{ width: '100%' }} size="small">
+        <div className="results-head">
+          <Typography.Title level={3} className="round-title">
+            Round {game.roundNumber} Results
+          </Typography.Title>
+          <Typography.Text>{game.totalVotes} votes</Typography.Text>
+        </div>
         <ol className="result-bars" aria-label="Round results">
           {rows.map((row) => (
             <li key={row.imageId} className="result-row">
@@ -45,7 +47,7 @@ export function ResultsScreen({ game }: { game: LiveGameView }) {
           ))}
         </ol>
         {game.player?.isParticipant && (
-          <Tag color={game.player.isEliminated ? 'red' : 'green'}>
+          <Tag color={game.player.isEliminated ? 'red' : 'green'} className="own-outcome">
             {game.player.isEliminated ? 'ELIMINATED' : 'ADVANCED'}
           </Tag>
         )}

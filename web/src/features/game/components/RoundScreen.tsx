@@ -1,4 +1,4 @@
-import { Alert, Badge, Card, Space, Tag, Typography } from 'antd';
+import { Alert, Badge, Card, Tag, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useCountdown } from '../../time/hooks/serverClock';
 import { canVote, roundMessageOf, type LiveGameView, type Viewer } from '../state';
@@ -33,51 +33,57 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
 
   const message = roundMessageOf(game, viewer, remainingMs);
   return (
-    <Card className="round-screen">
-      <Space direction="vertical" style={{ width: '100%' }} size="middle">
-        <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
-          <Typography.Title level={3} style={{ margin: 0 }}>
-            Round {game.roundNumber}
-          </Typography.Title>
-          <Tag color="red">LIVE</Tag>
-        </Space>
-        <Typography.Title level={4} style={{ margin: 0 }}>
-          {offline ? 'Your Pre-Selected Choice' : 'Choose the LEAST Popular Option!'}
+    <Card className="round-screen" size="small">
+      <div className="round-head">
+        <Typography.Title level={3} className="round-title">
+          Round {game.roundNumber}
         </Typography.Title>
-        <Space wrap>
+        <Tag color="red">LIVE</Tag>
+        <span className="round-counts">
           <Badge color="#7c3aed" text={`${game.remainingCount} players`} />
           <Badge color="#0ea5e9" text={`${game.offlineParticipantCount} pre-registered`} />
           <Badge color="#16a34a" text={`${game.totalVotes} votes`} />
-        </Space>
-        {game.phase === 'voting_ended' ? (
-          <Alert type="info" showIcon message="Processing votes..." />
-        ) : (
-          <RoundCountdown endsAt={endsAt} totalSeconds={game.roundTimeSeconds} />
-        )}
-        <div className="image-grid">
-          {game.images.map((image, index) => {
-            const chosen = game.player?.voteImageId === image.id;
-            return (
-              <button
-                key={image.id}
-                type="button"
-                className={chosen ? 'image-option chosen' : 'image-option'}
-                disabled={!votable}
-                aria-pressed={chosen}
-                aria-label={`Option ${index + 1}: ${image.alt}`}
-                onClick={() => onVote(image.id)}
-              >
-                <img src={image.url} alt={image.alt} />
-                <span className="image-option-key">{index + 1}</span>
-              </button>
-            );
-          })}
-        </div>
+        </span>
+      </div>
+      <Typography.Title level={4} className="round-headline">
+        {offline ? 'Your Pre-Selected Choice' : 'Choose the LEAST Popular Option!'}
+      </Typography.Title>
+      {game.phase === 'voting_ended' ? (
+        <Alert type="info" showIcon message="Processing votes..." className="round-processing" />
+      ) : (
+        <RoundCountdown endsAt={endsAt} totalSeconds={game.roundTimeSeconds} />
+      )}
+      <div className="image-grid">
+        {game.images.map((image, index) => {
+          const chosen = game.player?.voteImageId === image.id;
+          return (
+            <button
+              key={image.id}
+              type="button"
+              className={chosen ? 'image-option chosen' : 'image-option'}
+              disabled={!votable}
+              aria-pressed={chosen}
+              aria-label={`Option ${index + 1}: ${image.alt}`}
+              onClick={() => onVote(image.id)}
+            >
+              <img src={image.url} alt={image.alt} />
+              <span className="image-option-key">{index + 1}</span>
+            </button>
+          );
+        })}
+      </div>
+      {/* The message's room is kept while empty, so nothing moves when the choice locks in. */}
+      <div className="round-message">
         {message && (
-          <Alert type={message.startsWith('Time') ? 'warning' : 'info'} message={message} />
+          <Alert
+            type={message.startsWith('Time') ? 'warning' : 'info'}
+            message={message}
+            banner
+            showIcon={false}
+          />
         )}
         {game.player?.isEliminated && <Tag color="red">ELIMINATED</Tag>}
-      </Space>
+      </div>
     </Card>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Card, Space, Tag, Typography } from 'antd';
+import { Button, Card, Tag, Typography } from 'antd';
 import { Countdown } from '../../time/components/Countdown';
 import { useServerNow } from '../../time/hooks/serverClock';
 import { displayStatusOf, startOf, type Tournament } from '../../tournaments/rules';
@@ -29,27 +29,25 @@ export function TournamentHeader({
         ? `LIVE TOURNAMENT${roundNumber > 0 ? ` - Round ${roundNumber}` : ''}`
         : 'Tournament Finished';
   return (
-    <Card className="tournament-header">
-      <Space direction="vertical" style={{ width: '100%' }}>
-        <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
-          <Typography.Title level={3} style={{ margin: 0 }}>
-            {tournament.title}
-          </Typography.Title>
-          <Tag color={status === 'live' ? 'red' : status === 'upcoming' ? 'blue' : 'default'}>
-            {badge}
-          </Tag>
-        </Space>
-        <Space wrap>
-          <Typography.Text>Prize: {tournament.prize || 'No prize'}</Typography.Text>
-          <Typography.Text>{playerCount} players</Typography.Text>
-          {status === 'upcoming' && <Countdown to={startOf(tournament)} label="Time until start" />}
-          {isAdmin && (
-            <Button size="small" onClick={() => go('/admin')}>
-              Admin
-            </Button>
-          )}
-        </Space>
-      </Space>
+    <Card className="tournament-header" size="small">
+      <div className="tournament-header-row">
+        <Typography.Title level={3} className="tournament-header-title">
+          {tournament.title}
+        </Typography.Title>
+        <Tag color={status === 'live' ? 'red' : status === 'upcoming' ? 'blue' : 'default'}>
+          {badge}
+        </Tag>
+      </div>
+      <div className="tournament-header-facts">
+        <Typography.Text>Prize: {tournament.prize || 'No prize'}</Typography.Text>
+        <Typography.Text>{playerCount} players</Typography.Text>
+        {status === 'upcoming' && <Countdown to={startOf(tournament)} label="Time until start" />}
+        {isAdmin && (
+          <Button size="small" onClick={() => go('/admin')}>
+            Admin
+          </Button>
+        )}
+      </div>
     </Card>
   );
 }

@@ -1,8 +1,12 @@
 import { useApolloClient, useSubscription } from '@apollo/client';
 import { useCallback, useEffect, useState } from 'react';
-import { GameEventsDocument, LiveGameDocument } from '../../../gql/operations';
-import { useToast } from '../../../app/toast';
-import { applyGameEvent, toastOf, type LiveGameView } from '../state';
+import {
+  GameEventsDocument,
+  LiveGameDocument,
+  TournamentsChangedDocument,
+} from '../../../gql/operations';
+import { useToastSequence } from '../../../app/toast';
+import { applyGameEvent, toastsOf, tournamentToastOf, type LiveGameView } from '../state';
 
 export interface LiveGameHandle {
   game: LiveGameView | undefined;
@@ -15,11 +19,12 @@ export interface LiveGameHandle {
 
 /**
  * The tournament's live game: the `liveGame` snapshot, then `gameEvents` (whose first event is
- * again a snapshot, also after every reconnect), each event shown as spec §8's toast.
+ * again a snapshot, also after every reconnect), each event shown as spec §8's toasts, as are
+ * the tournament's own start and finish.
  */
 export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHandle {
   const client = useApolloClient();
-  const toast = useToast();
+  const showToasts = useToastSequence();
   const [game, setGame] = useState<LiveGameView | undefined>();
   const [error, setError] = useState<unknown>();
 
@@ -41,14 +46,18 @@ export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHan
       const event = data.data?.gameEvents;
       if (!event) return;
       setGame((current) => applyGameEvent(current, event));
-      const shown = toastOf(event);
-      if (shown)
-        toast({
-          title: shown.title,
-          description: shown.description,
-          durationMs: shown.durationMs,
-          variant: 'info',
-        });
+      const shown = toastsOf(event);
+      if (shown.length > 0) showToasts(shown.map((toast) => ({ ...toast, variant: 'info' })));
+    },
+  });
+
+  useSubscription(TournamentsChangedDocument, {
+    skip: !enabled,
+    onData: ({ data }) => {
+      const change = data.data?.tournamentsChanged;
+      if (change?.tournamentId !== tournamentId) return;
+      const shown = tournamentToastOf(change.kind);
+      if (shown) showToasts([{ ...shown, variant: 'info' }]);
     },
   });
 
