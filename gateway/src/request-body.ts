@@ -23,8 +23,8 @@ export interface BodyLimits {
  */
 export function boundedBodies(limits: BodyLimits): RequestHandler {
   return (req, res, next) => {
-    // As express.json() leaves it: present, if undefined (Apollo checks it was parsed).
-    if (!('body' in req)) req.body = undefined;
+    // Apollo asks whether a body parser ran ('body' in req), as express.json() leaves it.
+    if (!Object.hasOwn(req, 'body')) req.body = undefined;
     if (!hasBody(req)) {
       next();
       return;
