@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Infrastructure } from '@underdog/platform';
+import { topics, type Infrastructure } from '@underdog/platform';
 import type { GameEvent } from '@underdog/proto';
 import type { LiveStore } from '@underdog/store';
 import { retryDelayMs } from '../src/application/game-runner';
@@ -9,6 +9,7 @@ import {
   startEngine,
   startInfrastructure,
   verified,
+  voteMessage,
   waitFor,
   type TestEngine,
 } from './support';
@@ -21,6 +22,8 @@ import {
 function faultyStore(store: LiveStore) {
   let down = false;
   let downAfter: string | undefined;
+  /** Scripts still refused after `restore()`, until `release()`. */
+  const held = new Set<string>();
   const unreachable = () => Promise.reject(new Error('Reached the max retries per request limit'));
   const faulty = new Proxy(store, {
     get(target, property, receiver) {
@@ -28,6 +31,9 @@ function faultyStore(store: LiveStore) {
       if (typeof original !== 'function' || property === 'close') return original;
       return async (...args: unknown[]) => {
         if (down) return unreachable();
+        if (property === 'run' && held.has((args[0] as { name: string }).name)) {
+          return unreachable();
+        }
         const result = (await (original as (...a: unknown[]) => Promise<unknown>).apply(
           target,
           args,
@@ -45,6 +51,9 @@ function faultyStore(store: LiveStore) {
     failRightAfter: (scriptName: string) => void (downAfter = scriptName),
     isDown: () => down,
     restore: () => void (down = false),
+    takeDown: () => void (down = true),
+    hold: (scriptName: string) => void held.add(scriptName),
+    release: () => held.clear(),
   };
 }
 
@@ -74,6 +83,9 @@ describe('a game on a live store that fails', () => {
     await infra.stop();
   });
 
+  const eventOf = (kind: NonNullable<GameEvent['kind']['case']>) =>
+    recorder.events.find((event) => event.kind.case === kind);
+
   const has = (kind: NonNullable<GameEvent['kind']['case']>) =>
     recorder.events.some((event) => event.kind.case === kind);
 
@@ -96,6 +108,63 @@ describe('a game on a live store that fails', () => {
     expect(has('gameStarted')).toBe(true);
     // Nobody votes: the game goes on to its end all the same.
     await waitFor(() => has('gameEnded'), 'the game to end');
+  });
+
+  it("waits for the round's votes after an outage longer than the wait for votes", async () => {
+    await engine.group.stop();
+    engine = await startEngine(
+      {
+        bus: infra.infrastructure.bus,
+        documents: infra.infrastructure.documents,
+        store: faults.store,
+        components: [],
+      },
+      'engine-b',
+      { GAME_VOTES_WAIT_MAX_MS: '2000' },
+    );
+    const { bus } = infra.infrastructure;
+    const tournamentId = randomUUID();
+    await publishTournamentNews(bus, tournamentId, 'created', 2);
+    await waitFor(
+      async () => (await engine.app.live.state(tournamentId)) !== undefined,
+      'tournament',
+    );
+    for (const user of ['ann', 'bob', 'cyd']) {
+      await engine.app.players.join(verified(user), tournamentId);
+    }
+    await publishTournamentNews(bus, tournamentId, 'live', 2);
+    await waitFor(() => has('roundVotingStarted'), 'round 1');
+    const gameId = eventOf('gameStarted')!.gameId;
+    const closesAt = (await engine.app.live.state(tournamentId))!.votingEndsAt;
+
+    // The store goes away with the votes acknowledged (on the bus) but not yet applied, for
+    // longer than the grace and the 2 s wait for votes together.
+    faults.takeDown();
+    faults.hold('underdogApplyVote');
+    const vote = (userId: string, position: number) =>
+      voteMessage({
+        tournamentId,
+        gameId,
+        voteId: randomUUID(),
+        userId,
+        roundNumber: 1,
+        imageId: `round-1-image-${position}`,
+      });
+    await bus.publish(topics.gameVotes.name, [vote('ann', 1), vote('bob', 1), vote('cyd', 2)]);
+    await waitFor(() => Date.now() > closesAt + 1000 + 3000, 'an outage past the wait for votes');
+    // The runner gets the store back first; the votes consumer, on its own backoff, after.
+    faults.restore();
+    await waitFor(async () => {
+      const state = await engine.app.live.state(tournamentId);
+      const closing = state?.phase === 'voting' || state?.phase === 'voting_ended';
+      return !closing || state.votesEndOffset !== '';
+    }, "the votes' end captured");
+    faults.release();
+
+    await waitFor(() => has('gameEnded'), 'the game to end');
+    const results = eventOf('roundResults')!.kind.value as { winningImageIds: string[] };
+    expect(results.winningImageIds).toEqual(['round-1-image-2']);
+    expect(eventOf('gameEnded')!.kind.value).toMatchObject({ winnerUserId: 'cyd' });
   });
 });
 

@@ -88,6 +88,8 @@ export class GameRunner {
   private recordsIncomplete = false;
   /** A stored step's announcement that failed: made before anything else once the store is back. */
   private pendingAnnouncement: { at: Landing; announce: () => Promise<void> } | undefined;
+  /** When this runner began waiting for a round's votes to be applied (see `votingEnded`). */
+  private votesWaitFrom: { round: number; at: number } | undefined;
   /** Steps that failed in a row (the store or the bus unreachable). */
   private failures = 0;
   private firstFailureAt = 0;
@@ -524,7 +526,13 @@ export class GameRunner {
     }
     const [partition = '0', end = '0'] = state.votesEndOffset.split(':');
     const applied = await votes.applied(Number(partition));
-    const waited = now - state.phaseEndsAt;
+    // The wait counts from when this runner found the votes lagging, not from the grace's end:
+    // after an outage of the store (the capture made late, the votes consumer still backing off)
+    // the budget would otherwise be spent before the wait began, and acknowledged votes lost.
+    if (this.votesWaitFrom?.round !== state.round) {
+      this.votesWaitFrom = { round: state.round, at: now };
+    }
+    const waited = now - this.votesWaitFrom.at;
     if (applied < BigInt(end) && waited < this.deps.votesWaitMaxMs) return 25;
     if (applied < BigInt(end)) {
       this.log.error(
