@@ -7,6 +7,8 @@ export function standaloneConfig(env: Environment) {
       PORT: envFields.port(8080),
       HOST: envFields.host(),
       LOG_LEVEL: envFields.logLevel(),
+      /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise (piped). */
+      LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
       NODE_ENV: envFields.nodeEnv(),
       /** The built web app to serve at `/`; default: the repository's web/dist. */
       WEB_ROOT: z.string().min(1).optional(),

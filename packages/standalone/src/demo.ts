@@ -13,11 +13,25 @@ import {
 } from '@underdog/proto';
 import { appErrorFromRpc } from '@underdog/rpc';
 
+/** A demo tournament to schedule, as an admin would type it. */
+export interface DemoTournamentDraft {
+  title: string;
+  description: string;
+  prize: string;
+  startAt: Date;
+  roundTimeSeconds: number;
+}
+
 /** What the demo needs from the standalone process. */
 export interface DemoDependencies {
   logger: Logger;
   clients: GatewayClients;
   games: Games;
+  /**
+   * Schedules the warm-up tournament with the tournament service's own use case, not its edge:
+   * its rounds are shorter than the rules allow an admin's tournament. Answers its id.
+   */
+  scheduleWarmUp(admin: Actor, draft: DemoTournamentDraft): Promise<string>;
   originOfSession(sessionId: string, deviceId: string): RequestOrigin;
   admin: { email: string; password: string };
   bots: number;
@@ -33,6 +47,21 @@ export interface DemoDependencies {
 /** Every demo tournament's title starts with this, so the demo never touches an admin's own. */
 export const DEMO_TITLE_PREFIX = 'Demo';
 
+/**
+ * The warm-up game, played by the first bots as soon as they are signed up, so that a finished
+ * demo tournament with its statistics and round history is there from the first seconds: its
+ * one round lasts 1 s (and its results as long; see the engine's `timingsOfGame`), and the
+ * first bot alone picks the first image, so it wins in round 1.
+ */
+const WARM_UP_TITLE = `${DEMO_TITLE_PREFIX} Warm-up`;
+const WARM_UP_PLAYERS = 3;
+const WARM_UP_ROUND_SECONDS = 1;
+const WARM_UP_STARTS_IN_MS = 300;
+const WARM_UP_POLL_MS = 25;
+/** The warm-up gives up (and says so) if its game is not over by then. */
+const WARM_UP_MAX_MS = 60_000;
+/** The live demo game's rounds. */
+const BLITZ_ROUND_SECONDS = 10;
 const RECONCILE_EVERY_MS = 10_000;
 const DRIVE_EVERY_MS = 1_000;
 /** The next live demo game starts this long after the previous one is over (or after start-up). */
@@ -83,7 +112,8 @@ interface Bot {
 
 /**
  * The standalone demo (DEMO=off disables it): bot players — clearly named "Bot NNN" — that join
- * the demo tournaments and vote through the same `Games` functions people use, and a schedule
+ * the demo tournaments and vote through the same `Games` functions people use, a warm-up game
+ * they play in seconds at boot (so there are results to look at from the start), and a schedule
  * that always has a demo game coming up within minutes and one with its offline window open.
  * When a demo game ends, the next one is scheduled, so the demo never runs dry.
  */
@@ -137,6 +167,9 @@ export class Demo {
       deviceId: 'demo-admin',
       username: login.user.username,
     });
+    void this.warmUp().catch((error: unknown) =>
+      this.deps.logger.warn({ err: error }, 'demo: the warm-up game failed'),
+    );
     // Both demo tournaments are scheduled at once, so the first live game starts a fixed time
     // after start-up; the bots sign up meanwhile and join (and play) as each becomes ready.
     await this.reconcile();
@@ -148,6 +181,63 @@ export class Demo {
       { bots: this.bots.length, seconds: (this.clock.now().getTime() - started) / 1000 },
       'demo: bots ready',
     );
+  }
+
+  /** The warm-up game (see `WARM_UP_TITLE`), played by the first bots signed up. */
+  private async warmUp(): Promise<void> {
+    const started = this.clock.now().getTime();
+    while (this.bots.length < Math.min(WARM_UP_PLAYERS, this.deps.bots)) {
+      if (this.stopped || this.clock.now().getTime() - started > WARM_UP_MAX_MS) return;
+      await sleep(WARM_UP_POLL_MS);
+    }
+    const players = this.bots.slice(0, WARM_UP_PLAYERS);
+    if (!this.admin || players.length === 0) return;
+    const tournamentId = await this.deps.scheduleWarmUp(this.admin, {
+      title: WARM_UP_TITLE,
+      description: 'Played by the bots in seconds at start-up: its results are ready to look at.',
+      prize: '$100',
+      startAt: new Date(this.clock.now().getTime() + WARM_UP_STARTS_IN_MS),
+      roundTimeSeconds: WARM_UP_ROUND_SECONDS,
+    });
+    for (const bot of players) await this.deps.games.join(this.originOf(bot), tournamentId);
+    const voting = await this.phaseOf(tournamentId, GamePhase.VOTING, started);
+    await Promise.all(
+      players.map((bot, index) => {
+        const image = voting.images[index === 0 ? 0 : 1];
+        if (!image) return Promise.resolve();
+        return this.deps.games
+          .vote(this.originOf(bot), {
+            tournamentId,
+            roundNumber: voting.roundNumber,
+            imageId: image.id,
+          })
+          .catch((error: unknown) =>
+            this.deps.logger.warn({ err: error, tournamentId }, 'demo: a warm-up vote failed'),
+          );
+      }),
+    );
+    const over = await this.phaseOf(tournamentId, GamePhase.FINISHED, started);
+    this.deps.logger.info(
+      {
+        tournamentId,
+        winner: over.winner?.username,
+        seconds: (this.clock.now().getTime() - started) / 1000,
+      },
+      'demo: warm-up game played',
+    );
+  }
+
+  /** The live game once it reaches `phase` (or the end); fails after `WARM_UP_MAX_MS`. */
+  private async phaseOf(tournamentId: string, phase: GamePhase, since: number) {
+    const visitor = this.deps.originOfSession('', 'demo');
+    for (;;) {
+      const game = await this.deps.games.liveGame(visitor, tournamentId);
+      if (game.phase === phase || game.phase === GamePhase.FINISHED) return game;
+      if (this.stopped || this.clock.now().getTime() - since > WARM_UP_MAX_MS) {
+        throw new Error(`the warm-up game never reached ${GamePhase[phase]}`);
+      }
+      await sleep(WARM_UP_POLL_MS);
+    }
   }
 
   private every(ms: number, task: () => Promise<void>): void {
@@ -224,7 +314,9 @@ export class Demo {
   private async reconcile(): Promise<void> {
     const now = this.clock.now().getTime();
     const { tournaments } = await this.deps.clients.tournament.listTournaments({});
-    const demo = tournaments.filter((t) => t.title.startsWith(DEMO_TITLE_PREFIX));
+    const demo = tournaments.filter(
+      (t) => t.title.startsWith(DEMO_TITLE_PREFIX) && !t.title.startsWith(WARM_UP_TITLE),
+    );
     const startOf = (t: Tournament) => (t.startAt ? timestampDate(t.startAt).getTime() : 0);
     const upcoming = demo.filter((t) => t.status === TournamentStatus.UPCOMING);
     const live = demo.filter((t) => t.status === TournamentStatus.LIVE);
@@ -232,10 +324,10 @@ export class Demo {
     if (live.length === 0 && !upcoming.some((t) => startOf(t) - now <= JOIN_WITHIN_MS)) {
       const id = await this.createTournament({
         title: `${DEMO_TITLE_PREFIX} Blitz #${this.created + 1}`,
-        description: 'A quick demo game with 5-second rounds against bots. Join in!',
+        description: `A quick demo game with ${BLITZ_ROUND_SECONDS}-second rounds against bots. Join in!`,
         prize: '$5,000',
         startAt: new Date(now + (this.deps.nextGameAfterMs ?? NEXT_GAME_AFTER_MS)),
-        roundTimeSeconds: 5,
+        roundTimeSeconds: BLITZ_ROUND_SECONDS,
       });
       joinable.push(id);
     }
@@ -260,13 +352,7 @@ export class Demo {
     for (const tournamentId of joinable) await this.joinBots(tournamentId);
   }
 
-  private async createTournament(draft: {
-    title: string;
-    description: string;
-    prize: string;
-    startAt: Date;
-    roundTimeSeconds: number;
-  }): Promise<string> {
+  private async createTournament(draft: DemoTournamentDraft): Promise<string> {
     this.created += 1;
     const { tournament } = await this.deps.clients.tournament.createTournament({
       actor: this.admin,

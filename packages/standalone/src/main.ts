@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { isWebRoot } from '@underdog/gateway';
 import { ConfigError, createLogger, runUntilSignal, type Environment } from '@underdog/kit';
+import pretty from 'pino-pretty';
 import { standaloneConfig } from './config';
 import { createStandalone, listeningUrl, type Standalone } from './standalone';
 
@@ -39,7 +40,22 @@ async function main() {
     console.error(`standalone: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(78);
   }
-  const logger = createLogger({ service: 'underdog', level: config.LOG_LEVEL });
+  const readable =
+    config.LOG_FORMAT === 'pretty' || (config.LOG_FORMAT === 'auto' && process.stdout.isTTY);
+  const logger = createLogger({
+    service: 'underdog',
+    level: config.LOG_LEVEL,
+    // Synchronous, as pino's own stdout is: the last lines before an exit are not lost.
+    destination: readable
+      ? pretty({
+          colorize: true,
+          singleLine: true,
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname',
+          sync: true,
+        })
+      : undefined,
+  });
   const { env, generated } = withAdmin(process.env);
   let standalone: Standalone;
   try {

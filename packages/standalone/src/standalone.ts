@@ -18,7 +18,7 @@ import {
   type ServiceModule,
 } from '@underdog/platform';
 import type { RegisterRoutes } from '@underdog/rpc';
-import { tournamentService } from '@underdog/tournament';
+import { createTournamentModule, tournamentService } from '@underdog/tournament';
 import { Demo } from './demo';
 
 export interface StandaloneOptions {
@@ -66,7 +66,11 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
   }
 
   const auth = await create(authService);
-  const tournament = await create(tournamentService);
+  // Created by hand, not by `create`: the demo's warm-up reaches its use cases (see Demo).
+  const tournament = createTournamentModule(
+    context(tournamentService.name),
+    tournamentService.config(env),
+  );
   const gameEngine = await create(gameEngineService);
   const ads = await create(adsService);
   // Without PUBLIC_URL, links in e-mails point at the address this process listens on (PORT=0
@@ -103,6 +107,8 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
       logger: logger.child({ component: 'demo' }),
       clients,
       games: gateway.games,
+      scheduleWarmUp: async (admin, draft) =>
+        (await tournament.tournaments.create(admin, draft)).id,
       originOfSession: (sessionId, deviceId) => gateway.originOfSession(sessionId, deviceId),
       admin: options.demo.admin,
       bots: options.demo.bots,

@@ -32,6 +32,7 @@ const LIVE_GAME = /* GraphQL */ `
 
 describe('the standalone demo', () => {
   let standalone: Standalone;
+  let startedAt = 0;
   const url = (path: string) => `http://127.0.0.1:${standalone.http.port()}${path}`;
 
   beforeAll(async () => {
@@ -42,7 +43,7 @@ describe('the standalone demo', () => {
         ADMIN_PASSWORD: admin.password,
         TOURNAMENT_SCHEDULER_POLL_MS: '50',
         // Two bots left that both vote always tie and both advance, so a game may run all 17
-        // rounds: 1 s results keep that within the wait below (15 s + 17 × ~7 s).
+        // rounds: 1 s results keep that within the wait below (15 s + 17 × ~12 s).
         GAME_RESULTS_SECONDS: '1',
       },
       port: 0,
@@ -51,8 +52,35 @@ describe('the standalone demo', () => {
       demo: { bots: 10, admin, nextGameAfterMs: 15_000 },
     });
     await standalone.group.start();
+    startedAt = Date.now();
   });
   afterAll(() => standalone.group.stop());
+
+  it('has its bots play a warm-up game at boot: a finished tournament whose results name a winner within seconds', async () => {
+    const visitor = browserAt(url, { deviceId: 'demo-early-visitor' });
+    let warmUp: TournamentView | undefined;
+    while (Date.now() - startedAt < 10_000 && warmUp?.status !== 'finished') {
+      const tournaments = (await visitor.get('/api/tournaments')).body as TournamentView[];
+      warmUp = tournaments.find((t) => t.title.startsWith('Demo Warm-up'));
+      if (warmUp?.status !== 'finished') await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(warmUp?.status).toBe('finished');
+    const id = warmUp?.id ?? '';
+    const statistics = (await visitor.get(`/api/tournaments/${id}/statistics`)).body as Statistics;
+    expect(statistics.totalRounds).toBe(1);
+    expect(statistics.winner?.username).toMatch(/^bot_\d{3}/);
+
+    const adminBrowser = browserAt(url, { deviceId: 'demo-admin-browser' });
+    expect((await adminBrowser.post('/api/login', admin)).status).toBe(200);
+    const details = (await adminBrowser.get(`/api/admin/tournaments/${id}/details`)).body as {
+      winner: { username: string } | null;
+      rounds: Array<{ roundNumber: number; votes: unknown[] }>;
+    };
+    expect(details.winner).toEqual(statistics.winner);
+    expect(details.rounds.map((round) => [round.roundNumber, round.votes.length])).toEqual([
+      [1, 3],
+    ]);
+  }, 20_000);
 
   it('schedules a live demo game and one with its offline window open, and its bots play the game to its end', async () => {
     const visitor = browserAt(url, { deviceId: 'demo-watcher' });
@@ -69,7 +97,7 @@ describe('the standalone demo', () => {
 
     const id = blitz?.id ?? '';
     let game: { phase: string; roundNumber: number; participantCount: number } | undefined;
-    const deadline = Date.now() + 170_000;
+    const deadline = Date.now() + 240_000;
     while (Date.now() < deadline) {
       const answer = await visitor.graphql(LIVE_GAME, { id });
       game = (answer.body as { data: { liveGame: typeof game } }).data.liveGame;
@@ -84,5 +112,5 @@ describe('the standalone demo', () => {
     expect(statistics.participantCount).toBe(10);
     // Bots are clearly named: a winner, when there is one, is one of them.
     if (statistics.winner) expect(statistics.winner.username).toMatch(/^bot_\d{3}/);
-  }, 200_000);
+  }, 270_000);
 });

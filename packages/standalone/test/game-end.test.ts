@@ -87,7 +87,7 @@ describe('the end of a game (standalone)', () => {
     const watcher = await openWs(wsUrlOf(url('/ws')), { origin: url('') });
     sockets.push(watcher);
     let gameEnded: Record<string, unknown> | undefined;
-    let answers: Promise<Answer[]> | undefined;
+    let answers: Promise<[Answer, Answer, Answer, Answer]> | undefined;
     watcher.socket.on('message', (data: Buffer) => {
       const message = JSON.parse(data.toString('utf8')) as Record<string, unknown>;
       if (message.type !== 'game_ended' || answers) return;

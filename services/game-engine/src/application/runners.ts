@@ -1,5 +1,6 @@
 import type { Component, Logger } from '@underdog/kit';
 import type { LiveGames } from '../adapters/live-games';
+import { timingsOfGame } from '../domain/timings';
 import { GameRunner, type RunnerDependencies } from './game-runner';
 
 /**
@@ -31,7 +32,12 @@ export class GameRunners {
       this.deps.lease.ttlMs,
     );
     if (token === 0 || this.stopping || this.running.has(tournamentId)) return;
-    const runner = new GameRunner(tournamentId, this.deps);
+    const roundTimeSeconds = (await this.live.state(tournamentId))?.roundTimeSeconds ?? 0;
+    if (this.stopping || this.running.has(tournamentId)) return;
+    const runner = new GameRunner(tournamentId, {
+      ...this.deps,
+      timings: timingsOfGame(this.deps.timings, roundTimeSeconds),
+    });
     this.running.set(tournamentId, runner);
     this.deps.metrics.liveGames.set(this.running.size);
     this.logger.info({ tournamentId, token }, 'running the game here');

@@ -28,6 +28,20 @@ export const ruleTimings: GameTimings = {
   recordsDelayMs: 1_000,
 };
 
+/** The shortest round the rules give a tournament (the tournament service refuses shorter). */
+export const RULES_MIN_ROUND_SECONDS = 5;
+
+/**
+ * The timings of a game with rounds of `roundTimeSeconds`: the rules' own, except for rounds
+ * shorter than any tournament may have — only a trusted in-process caller makes those (the
+ * standalone demo's warm-up game, played in seconds at boot) — whose results show as long as
+ * their voting did.
+ */
+export function timingsOfGame(timings: GameTimings, roundTimeSeconds: number): GameTimings {
+  if (roundTimeSeconds <= 0 || roundTimeSeconds >= RULES_MIN_ROUND_SECONDS) return timings;
+  return { ...timings, resultsMs: Math.min(timings.resultsMs, roundTimeSeconds * 1000) };
+}
+
 /** The numeric part of a prize as typed ("$5,000" → 5000; none → 0). */
 export function prizeAmount(prize: string | undefined): number {
   const digits = (prize ?? '').replace(/[^0-9.]/g, '');
