@@ -1,4 +1,5 @@
 import { AppError } from '@underdog/kit';
+import WebSocket from 'ws';
 import { topics } from '@underdog/platform';
 import { timestampFromDate, TournamentStatus } from '@underdog/proto';
 import type { LiveGamePort, VoteRequest } from '../src/realtime/ports';
@@ -27,6 +28,14 @@ import {
   validPassword,
   type TestGateway,
 } from './support';
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 /** A stand-in for `Games`: a visitor may watch; a signed-in caller votes once per round. */
 function fakeGames(): LiveGamePort & { votes: VoteRequest[] } {
@@ -364,6 +373,55 @@ describe('the real-time edges (/ws and graphql-ws) on the in-memory bus', () => 
         totalVotes: 7,
       });
     }
+  });
+
+  it('sends each event to every graphql-ws subscriber as the same payload, only the id differs', async () => {
+    const frames = await Promise.all(
+      ['sub-a', 'sub-b'].map(async (id) => {
+        const socket = new WebSocket(wsUrlOf(gateway.url('/graphql')), 'graphql-transport-ws');
+        disposers.push(() => socket.close());
+        const texts: string[] = [];
+        socket.on('message', (data: Buffer) => texts.push(data.toString('utf8')));
+        await new Promise((resolve) => socket.once('open', resolve));
+        socket.send(JSON.stringify({ type: 'connection_init' }));
+        await waitUntil(() => texts.some((text) => text.includes('"connection_ack"')));
+        socket.send(
+          JSON.stringify({
+            id,
+            type: 'subscribe',
+            payload: { query: gameEventsQuery, variables: { id: 't-1' } },
+          }),
+        );
+        return { id, texts };
+      }),
+    );
+    const nexts = (texts: string[]) => texts.filter((text) => text.includes('"type":"next"'));
+    for (const { texts } of frames) {
+      await waitUntil(() => nexts(texts).length >= 1).catch(() => {
+        throw new Error(`no snapshot: ${JSON.stringify(texts)}`);
+      });
+    }
+    const serialised = jest.spyOn(gateway.gateway.realtime.feeds, 'serialised');
+    await publishGame([
+      gameEvent('t-1', { case: 'voteTotal', value: { roundNumber: 1, totalVotes: 7 } }),
+    ]);
+    for (const { texts } of frames) await waitUntil(() => nexts(texts).length >= 2);
+    // Serialised once by the fan-out, the same JSON string for both sockets.
+    const prepared = serialised.mock.results.map((call) => call.value as unknown);
+    expect(prepared).toHaveLength(2);
+    expect(typeof prepared[0]).toBe('string');
+    expect(prepared[1]).toBe(prepared[0]);
+
+    const [a, b] = frames.map(({ id, texts }) => {
+      const text = nexts(texts)[1]!;
+      const prefix = `{"id":"${id}","type":"next","payload":`;
+      expect(text.startsWith(prefix)).toBe(true);
+      return text.slice(prefix.length);
+    });
+    expect(a).toBe(b);
+    expect(JSON.parse(a!.slice(0, -1))).toMatchObject({
+      data: { gameEvents: { __typename: 'VoteTotal', totalVotes: 7 } },
+    });
   });
 
   it('allows joinTournament and castVote over graphql-ws but still refuses session mutations', async () => {

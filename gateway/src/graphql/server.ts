@@ -11,6 +11,7 @@ import {
   getOperationAST,
   type DocumentNode,
   type ExecutionArgs,
+  type ExecutionResult,
   type FormattedExecutionResult,
   type GraphQLSchema,
 } from 'graphql';
@@ -23,6 +24,7 @@ import { ExpiringCache, type SessionActors } from '../session-actors';
 import type { GraphQLContext } from './context';
 import { checkOperation, graphqlLimits, limitRules, withoutSuggestions } from './limits';
 import type { LiveFeeds } from './live/feeds';
+import { preparedPayload, sendPreparedPayloads } from './live/prepared-next';
 import { createSchema } from './schema';
 import { serveGraphQLWs } from './web-socket-server';
 
@@ -103,6 +105,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
     perMessageDeflate: false,
   });
   webSocket.on('connection', (socket) => {
+    sendPreparedPayloads(socket);
     options.metrics.connections.inc({ protocol: 'graphql-ws' });
     socket.on('close', () => options.metrics.connections.dec({ protocol: 'graphql-ws' }));
     // The same budget as a /ws socket: a flood is closed with 1008 (graphql-ws has none).
@@ -166,8 +169,12 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
           variableValues: payload.variables,
         };
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        options.suggestions ? undefined : hideSuggestions(result),
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        // A broadcast's payload is serialised once for all its subscribers (prepared-next.ts).
+        const json = feeds.serialised(result as ExecutionResult);
+        if (json !== undefined) return preparedPayload(json);
+        return options.suggestions ? undefined : hideSuggestions(result);
+      },
       // Subscriptions are fed by the fan-out: one execution per event and operation.
       subscribe: (args) => feeds.subscribe(args),
     },

@@ -160,6 +160,9 @@ export class LiveFeeds implements RealtimeListener {
    * every vote arriving meanwhile by the whole burst (docs/benchmarks.md, issue 25).
    */
   private readonly fanOut: SlicedFanOut<Feed>;
+  /** Results handed to every subscriber of a group, and their JSON once serialised. */
+  private readonly broadcast = new WeakSet<ExecutionResult>();
+  private readonly serialisedResults = new WeakMap<ExecutionResult, string>();
 
   constructor(private readonly options: LiveFeedsOptions) {
     this.clock = options.clock ?? systemClock;
@@ -231,6 +234,18 @@ export class LiveFeeds implements RealtimeListener {
     }
   }
 
+  /**
+   * The JSON of a result this fan-out hands to every subscriber of an operation, serialised
+   * once for all of them (graphql-ws's `next` payload); undefined for any other result (a
+   * query's, a mutation's, a snapshot, one with errors), which graphql-ws serialises itself.
+   */
+  serialised(result: ExecutionResult): string | undefined {
+    if (!this.broadcast.has(result)) return undefined;
+    let json = this.serialisedResults.get(result);
+    if (json === undefined) this.serialisedResults.set(result, (json = JSON.stringify(result)));
+    return json;
+  }
+
   /** How many distinct operations are being fed (tests and diagnostics). */
   groupCount(): number {
     return this.groups.size;
@@ -245,6 +260,7 @@ export class LiveFeeds implements RealtimeListener {
       rootValue: root,
       contextValue: {},
     });
+    if (!result.errors) this.broadcast.add(result);
     this.fanOut.push(
       [...group.feeds],
       (feed) => {
