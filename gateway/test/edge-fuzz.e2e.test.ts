@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, testInfra } from '@underdog/harness';
+import WebSocket from 'ws';
+import {
+  assertSurvivesMalformedTraffic,
+  fuzzSeed,
+  h1Request,
+  rawExchange,
+  upgradeRequest,
+} from './edge-support';
+
+/**
+ * The edge rules of issue 24 against the real processes: the bundled standalone process and a
+ * gateway process in distributed mode (real Kafka and Redis from the harness; the services it
+ * would call are not needed for any of this). Each must stay up through malformed requests and
+ * upgrades, and apply the body and per-address limits set by its environment.
+ */
+
+const root = join(__dirname, '..', '..');
+const cap = 4;
+
+interface EdgeProcess {
+  port: number;
+  child: ChildProcess;
+  /** What the process wrote to stderr: everything it logs goes to stdout as JSON. */
+  stderr: string[];
+  stop(): Promise<void>;
+}
+
+async function startProcess(bundle: string, env: Record<string, string>): Promise<EdgeProcess> {
+  const path = join(root, bundle);
+  if (!existsSync(path)) throw new Error(`${path} is missing: run \`pnpm run build\` first`);
+  const port = await freePort();
+  const child = spawn(process.execPath, [path], {
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      WEBSOCKET_MAX_CONNECTIONS_PER_IP: String(cap),
+      HTTP_BODY_TIMEOUT_MS: '500',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`)
+      .then((response) => response.ok)
+      .catch(() => false);
+    if (up) break;
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${bundle} did not come up:\n${stderr.join('')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    port,
+    child,
+    stderr,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function openSocket(port: number): Promise<WebSocket> {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(socket));
+    socket.once('unexpected-response', (_req, res) =>
+      reject(new Error(`refused with ${res.statusCode}`)),
+    );
+    socket.once('error', reject);
+  });
+}
+
+const targets: Array<[string, () => Promise<EdgeProcess>]> = [
+  [
+    'the standalone process',
+    () => startProcess('packages/standalone/dist/main.js', { DEMO: 'off' }),
+  ],
+  [
+    'a distributed gateway',
+    async () => {
+      const infra = testInfra();
+      // Nothing here calls a service: they point at a port nobody listens on.
+      const nowhere = `http://127.0.0.1:${await freePort()}`;
+      return startProcess('gateway/dist/main.js', {
+        KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+        REDIS_URL: infra.redisUrl,
+        AUTH_URL: nowhere,
+        TOURNAMENT_URL: nowhere,
+        GAME_ENGINE_URL: nowhere,
+        ADS_URL: nowhere,
+        NOTIFICATION_URL: nowhere,
+        INSTANCE_ID: `edge-fuzz-${randomUUID()}`,
+      });
+    },
+  ],
+];
+
+describe.each(targets)('%s at the edge', (_name, start) => {
+  let target: EdgeProcess;
+  beforeAll(async () => {
+    target = await start();
+  }, 90_000);
+  afterAll(async () => {
+    await target?.stop();
+  });
+
+  it('answers the reported upgrade to //[ with 400, closes it, and stays up', async () => {
+    expect(await rawExchange(target.port, h1Request)).toMatchObject({ status: 400, closed: true });
+    expect((await fetch(`http://127.0.0.1:${target.port}/healthz`)).status).toBe(200);
+  });
+
+  it('survives a few hundred generated malformed requests and upgrades, /healthz answering after each', async () => {
+    await assertSurvivesMalformedTraffic(target.port, { numRuns: 200, seed: fuzzSeed() });
+    expect(target.child.exitCode).toBeNull();
+  }, 60_000);
+
+  it('refuses a declared 20 MB body with 413 at once, and a stalled one with 408', async () => {
+    const head = (framing: string) =>
+      `POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      `X-Device-ID: d1\r\n${framing}\r\n\r\n`;
+    expect(await rawExchange(target.port, head('Content-Length: 20000000'))).toMatchObject({
+      status: 413,
+      closed: true,
+    });
+    const stalled = await rawExchange(target.port, `${head('Content-Length: 20')}{"a"`);
+    expect(stalled).toMatchObject({ status: 408, closed: true });
+  });
+
+  it('closes a graphql-ws client that sends a server message with 4400', async () => {
+    const socket = new WebSocket(`ws://127.0.0.1:${target.port}/graphql`, 'graphql-transport-ws');
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_ack' }));
+    expect(await closed).toBe(4400);
+  });
+
+  it('refuses WebSockets past WEBSOCKET_MAX_CONNECTIONS_PER_IP with 429', async () => {
+    const sockets = await Promise.all(Array.from({ length: cap }, () => openSocket(target.port)));
+    await expect(openSocket(target.port)).rejects.toThrow('refused with 429');
+    for (const socket of sockets) socket.terminate();
+  });
+
+  it('wrote nothing outside its JSON log (no raw stack traces)', () => {
+    expect(target.stderr.join('')).toBe('');
+    expect(target.child.exitCode).toBeNull();
+  });
+});
