@@ -70,7 +70,9 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
   const quit = async (): Promise<void> => {
     // quit() lets pending replies arrive; without a live connection there is nothing to wait for.
     if (client.status === 'ready') await client.quit();
-    else client.disconnect();
+    // Also after quit(): with Sentinel, quit() leaves the failover detector's subscriptions to
+    // the Sentinels open (ioredis#1362), which would keep the process alive.
+    client.disconnect();
   };
 
   const scriptNames = new ScriptNames();
