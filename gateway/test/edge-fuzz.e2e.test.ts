@@ -4,13 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, testInfra } from '@underdog/harness';
 import WebSocket from 'ws';
-import {
-  assertSurvivesMalformedTraffic,
-  fuzzSeed,
-  h1Request,
-  rawExchange,
-  upgradeRequest,
-} from './edge-support';
+import { assertSurvivesMalformedTraffic, fuzzSeed, h1Request, rawExchange } from './edge-support';
 
 /**
  * The edge rules of issue 24 against the real processes: the bundled standalone process and a
