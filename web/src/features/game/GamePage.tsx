@@ -13,7 +13,7 @@ import { useSocketStatus } from '../../app/socketStatus';
 import { useToast } from '../../app/toast';
 import { useGo } from '../../app/useGo';
 import { useSession } from '../session/hooks/useSession';
-import { logFailedOfflineChoicesCheck } from '../tournaments/hooks/useHasOfflineChoices';
+import { useLogFailedOfflineChoicesCheck } from '../tournaments/hooks/useHasOfflineChoices';
 import { OfflinePicker } from '../offline/components/OfflinePicker';
 import { useServerNow } from '../time/hooks/serverClock';
 import { isOfflineWindowOpen, type GameMode } from '../tournaments/rules';
@@ -141,8 +141,8 @@ export default function GamePage() {
   const choicesQuery = useQuery(HasOfflineChoicesDocument, {
     variables: { tournamentId: id },
     skip: !loggedIn || mode !== 'offline',
-    onError: logFailedOfflineChoicesCheck,
   });
+  useLogFailedOfflineChoicesCheck(choicesQuery.error);
   const hasChoices = choicesQuery.data?.hasOfflineChoices ?? false;
   const now = useServerNow(5_000);
   // Spec §2's offline-setup phase: a signed-in player arriving in offline mode (PLAY OFFLINE)

@@ -2,6 +2,13 @@ import { Button, Card, Steps, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useGo } from '../../../app/useGo';
 import { sampleImageOf } from '../../images/sampleImages';
+import {
+  DEMO_ROUND,
+  demoByPopularity,
+  demoOptions,
+  demoPlayerCount,
+  type DemoOption,
+} from '../demo';
 
 const STEPS = [
   { title: '4 images appear', text: 'Every round shows four images.' },
@@ -16,7 +23,6 @@ const STEPS = [
   },
   { title: 'Next round', text: 'Survivors play the next round, until one winner remains.' },
 ];
-const DEMO_VOTES = [21, 14, 4, 9];
 const STEP_MS = 2_500;
 
 /** The animated five-step demo: the steps advance on their own (a static view with reduced motion). */
@@ -28,8 +34,8 @@ function Demo() {
     const timer = setInterval(() => setStep((s) => (s + 1) % STEPS.length), STEP_MS);
     return () => clearInterval(timer);
   }, []);
-  const round = step === 4 ? 2 : 1;
-  const total = DEMO_VOTES.reduce((a, b) => a + b, 0);
+  const round = step === 4 ? DEMO_ROUND + 1 : DEMO_ROUND;
+  const options = demoOptions();
   return (
     <Card className="demo" title={<h2 className="card-title">See it in action</h2>}>
       <Steps
@@ -45,8 +51,8 @@ function Demo() {
       <div className={`demo__grid demo__grid--step${step}`}>
         {[0, 1, 2, 3].map((option) => {
           const image = sampleImageOf(round, option);
-          const votes = DEMO_VOTES[option]!;
-          const winner = option === 2 && (step === 3 || step === 2);
+          const { votes, percentage, isWinner } = options[option]!;
+          const winner = isWinner && (step === 3 || step === 2);
           return (
             <figure
               key={option}
@@ -57,7 +63,7 @@ function Demo() {
                 {step === 1
                   ? 'Thinking…'
                   : step === 2 || step === 3
-                    ? `${votes} votes (${Math.round((votes / total) * 100)}%)`
+                    ? `${votes} votes (${percentage}%)`
                     : image.alt}
                 {winner && step === 3 ? ' — WINNER' : ''}
               </figcaption>
@@ -66,6 +72,23 @@ function Demo() {
         })}
       </div>
     </Card>
+  );
+}
+
+/** The worked example: the demo round's own votes, most popular first. */
+function Example() {
+  const [first, second, third, least] = demoByPopularity() as [
+    DemoOption,
+    DemoOption,
+    DemoOption,
+    DemoOption,
+  ];
+  return (
+    <>
+      {demoPlayerCount()} players start. In round {DEMO_ROUND}, {first.votes} pick the {first.name},{' '}
+      {second.votes} the {second.name}, {third.votes} the {third.name} and only {least.votes} the{' '}
+      {least.name}: those {least.votes} advance. A few rounds later, 48 players have dropped to 3.
+    </>
   );
 }
 
@@ -99,8 +122,7 @@ export function RulesPage() {
         </Card>
         <Card title={<h2 className="card-title">Example</h2>}>
           <Typography.Paragraph>
-            48 players start. In round 1, 21 pick the fox, 14 the whale, 9 the sun and only 4 the
-            cactus: those 4 advance. A few rounds later, 48 players have dropped to 3.
+            <Example />
           </Typography.Paragraph>
         </Card>
       </div>

@@ -1,4 +1,5 @@
 import { useQuery } from '@apollo/client';
+import { useEffect } from 'react';
 import { logFailure } from '../../../app/log';
 import { HasOfflineChoicesDocument } from '../../../gql/operations';
 
@@ -8,15 +9,17 @@ import { HasOfflineChoicesDocument } from '../../../gql/operations';
  * (spec §8).
  */
 export function useHasOfflineChoices(tournamentId: string, ask: boolean): boolean {
-  const { data } = useQuery(HasOfflineChoicesDocument, {
+  const { data, error } = useQuery(HasOfflineChoicesDocument, {
     variables: { tournamentId },
     skip: !ask,
-    onError: logFailedOfflineChoicesCheck,
   });
+  useLogFailedOfflineChoicesCheck(error);
   return ask && data?.hasOfflineChoices === true;
 }
 
-/** Spec §8: a failed has-offline-choices check is treated as no choices, logged only. */
-export function logFailedOfflineChoicesCheck(error: unknown): void {
-  logFailure('has-offline-choices check failed; treated as no choices', error);
+/** Spec §8: a failed has-offline-choices check is treated as no choices, logged only (once). */
+export function useLogFailedOfflineChoicesCheck(error: unknown): void {
+  useEffect(() => {
+    if (error) logFailure('has-offline-choices check failed; treated as no choices', error);
+  }, [error]);
 }
