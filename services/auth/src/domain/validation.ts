@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  displayNameMessages,
+  hasInvisibleCharacters,
+  imitatesStaff,
+  normaliseDisplayName,
+} from './display-name';
 
 /**
  * Input rules with the product's exact messages (spec §5). Handlers parse requests with these,
@@ -16,11 +22,24 @@ const email = z
     z.email('Please enter a valid email address').max(254, 'Please enter a valid email address'),
   );
 
+/**
+ * Normalised (NFC, white space collapsed) before its length is counted; invisible and control
+ * characters and names that pass for the staff are refused (`display-name.ts`).
+ */
 const displayName = z
   .string()
-  .trim()
-  .min(2, 'Display name must be at least 2 characters')
-  .max(50, 'Display name must be at most 50 characters');
+  .transform((raw, context) => {
+    if (!hasInvisibleCharacters(raw.normalize('NFC'))) return normaliseDisplayName(raw);
+    context.addIssue({ code: 'custom', message: displayNameMessages.invisible });
+    return z.NEVER;
+  })
+  .pipe(
+    z
+      .string()
+      .min(2, 'Display name must be at least 2 characters')
+      .max(50, 'Display name must be at most 50 characters')
+      .refine((name) => !imitatesStaff(name), displayNameMessages.reserved),
+  );
 
 /** A password being chosen; `label` is "Password" or "New password" as the form calls it. */
 const newPassword = (label: string) =>
