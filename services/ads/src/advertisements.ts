@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requireAdmin, type Clock } from '@underdog/kit';
+import { commonErrors, requireAdmin, type Clock } from '@underdog/kit';
 import type { Actor } from '@underdog/proto';
 import type { AdvertisementRepository } from './adapters/advertisement-repository';
 import type { CatalogSync } from './catalog-sync';
@@ -7,15 +7,22 @@ import type {
   Advertisement,
   AdvertisementChanges,
   AdvertisementFields,
+  AdvertisementType,
   DisplayPosition,
 } from './domain/advertisement';
 import { adsErrors } from './domain/errors';
+import { carriesUrl, mediaUrl } from './domain/validation';
 
 export interface AdvertisementsDependencies {
   repository: AdvertisementRepository;
   catalog: CatalogSync;
   clock: Clock;
+  /** `http:` media URLs too (outside production); `https:` only otherwise. */
+  allowPlainHttp: boolean;
 }
+
+/** An update checked against an ad that moved on is checked again, but not for ever. */
+const MAX_UPDATE_ROUNDS = 3;
 
 /**
  * The ads use cases: who may do what, the change, and the catalog publication after it. Inputs
@@ -46,6 +53,7 @@ export class Advertisements {
     const advertisement: Advertisement = {
       id: randomUUID(),
       ...fields,
+      content: this.checkedContent(fields.type, fields.content),
       createdAt: now,
       updatedAt: now,
     };
@@ -61,10 +69,37 @@ export class Advertisements {
     changes: AdvertisementChanges,
   ): Promise<Advertisement> {
     requireAdmin(actor);
-    const updated = await this.deps.repository.update(id, changes, this.deps.clock.now());
-    if (!updated) throw adsErrors.notFound();
+    const updated = await this.updateChecked(id, changes);
     await this.deps.catalog.publishNow(id);
     return updated;
+  }
+
+  /**
+   * A change of type or content is checked against the ad it lands on (a text ad made a video
+   * keeps its text as the URL), and written only if the ad has not changed since.
+   */
+  private async updateChecked(id: string, changes: AdvertisementChanges): Promise<Advertisement> {
+    const { repository, clock } = this.deps;
+    if (changes.type === undefined && changes.content === undefined) {
+      return (await repository.update(id, changes, clock.now())) ?? throwNotFound();
+    }
+    for (let round = 0; round < MAX_UPDATE_ROUNDS; round += 1) {
+      const current = (await repository.byId(id)) ?? throwNotFound();
+      const type = changes.type ?? current.advertisement.type;
+      const content = this.checkedContent(type, changes.content ?? current.advertisement.content);
+      const checked = { ...changes, ...(changes.content === undefined ? {} : { content }) };
+      const updated = await repository.update(id, checked, clock.now(), current.revision);
+      if (updated) return updated;
+    }
+    throw new Error(`advertisement ${id} kept changing while it was updated`);
+  }
+
+  /** An image or video ad's URL, trimmed; 400 VALIDATION_FAILED for any other scheme. */
+  private checkedContent(type: AdvertisementType, content: string): string {
+    if (!carriesUrl(type)) return content;
+    const checked = mediaUrl(type, content, this.deps.allowPlainHttp);
+    if ('problem' in checked) throw commonErrors.invalid(checked.problem);
+    return checked.url;
   }
 
   async delete(actor: Actor | undefined, id: string): Promise<void> {
@@ -73,4 +108,8 @@ export class Advertisements {
     if (!deleted) throw adsErrors.notFound();
     await this.deps.catalog.publishNow(id);
   }
+}
+
+function throwNotFound(): never {
+  throw adsErrors.notFound();
 }

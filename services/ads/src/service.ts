@@ -21,7 +21,7 @@ export interface AdsModule extends ServiceModule {
 
 /** Advertisements: admin CRUD, listing by position, and the compacted `ads.catalog` topic. */
 export function createAdsModule(
-  { infrastructure, logger }: ServiceContext,
+  { infrastructure, logger, nodeEnv }: ServiceContext,
   config: AdsConfig,
   adapters: AdsAdapters = {},
 ): AdsModule {
@@ -36,6 +36,7 @@ export function createAdsModule(
     repository,
     catalog,
     clock: adapters.clock ?? systemClock,
+    allowPlainHttp: nodeEnv !== 'production',
   });
   return {
     advertisements,

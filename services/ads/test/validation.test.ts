@@ -51,7 +51,8 @@ describe('creating an advertisement', () => {
   });
 
   it.each(['text', 'image', 'video', 'html'])('accepts the type %s', async (type) => {
-    const { advertisement } = await ads.client.createAdvertisement(newAd({ type }));
+    const content = type === 'image' || type === 'video' ? 'https://cdn.example/ad' : 'Sale!';
+    const { advertisement } = await ads.client.createAdvertisement(newAd({ type, content }));
     expect(advertisement!.type).toBe(type);
   });
 

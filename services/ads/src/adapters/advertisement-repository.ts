@@ -97,13 +97,29 @@ export class AdvertisementRepository {
   }
 
   /** The ad after the change, or null when there is no such ad. */
+  /** The ad and its revision, or null when there is no such ad (or it was deleted). */
+  async byId(id: string): Promise<{ advertisement: Advertisement; revision: number } | null> {
+    const stored = await this.collection.findById(id);
+    if (!stored || stored.deletedAt) return null;
+    return { advertisement: toAdvertisement(stored), revision: stored.revision };
+  }
+
+  /**
+   * The ad after the change, or null when there is no such ad, or (with `expectedRevision`)
+   * when it changed since that revision was read.
+   */
   async update(
     id: string,
     changes: AdvertisementChanges,
     updatedAt: Date,
+    expectedRevision?: number,
   ): Promise<Advertisement | null> {
     const updated = await this.collection.updateOne(
-      { id, ...notDeleted },
+      {
+        id,
+        ...notDeleted,
+        ...(expectedRevision === undefined ? {} : { revision: expectedRevision }),
+      },
       {
         $set: { ...definedOnly(changes), updatedAt, catalogPending: true },
         $inc: { revision: 1 },

@@ -3,6 +3,7 @@ import {
   advertisementRules as rules,
   advertisementTypes,
   displayPositions,
+  type AdvertisementType,
   type AdvertisementChanges,
   type AdvertisementFields,
 } from './advertisement';
@@ -70,3 +71,28 @@ export const advertisementChangesInput = z.object({
   duration: duration.optional(),
   isActive: z.boolean().optional(),
 }) satisfies z.ZodType<AdvertisementChanges>;
+
+/**
+ * The URL an image or video ad shows, trimmed, or the message refusing it: `https:` only in
+ * production, `http:` too elsewhere (a local CDN), and an absolute URL with a host; never
+ * `javascript:`, `data:` or a relative path. Parsed as browsers parse it (WHATWG URL), so a
+ * scheme hidden by tabs or case is seen for what it is.
+ */
+export function mediaUrl(
+  type: AdvertisementType,
+  content: string,
+  allowPlainHttp: boolean,
+): { url: string } | { problem: string } {
+  const schemes = allowPlainHttp ? ['http:', 'https:'] : ['https:'];
+  const problem = `The ${type} ad's content must be an ${allowPlainHttp ? 'http:// or https://' : 'https://'} URL`;
+  const trimmed = content.trim();
+  if (!URL.canParse(trimmed)) return { problem };
+  const url = new URL(trimmed);
+  if (!schemes.includes(url.protocol) || url.hostname === '') return { problem };
+  return { url: trimmed };
+}
+
+/** Image and video ads carry a URL; text and html ads carry anything. */
+export function carriesUrl(type: AdvertisementType): boolean {
+  return type === 'image' || type === 'video';
+}
