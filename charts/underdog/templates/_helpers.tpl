@@ -176,6 +176,7 @@ Secret in "underdog.secretEnv".
 {{- end }}
 {{- if eq .key "gateway" }}
 {{- $_ := set $env "TRUST_PROXY" (toString $v.trustProxy) }}
+{{- $_ := set $env "WEBSOCKET_MAX_CONNECTIONS_PER_IP" (toString $v.webSocketMaxConnectionsPerIp) }}
 {{- /* The session cookie gets Secure and the __Host- prefix whenever the ingress serves HTTPS. */}}
 {{- $_ := set $env "COOKIE_SECURE" (ternary "true" "false" (and $root.Values.ingress.enabled (gt (len $root.Values.ingress.tls) 0))) }}
 {{- end }}
