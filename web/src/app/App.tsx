@@ -1,14 +1,21 @@
 import { ApolloProvider, type ApolloClient } from '@apollo/client';
 import { App as AntApp, ConfigProvider, Spin } from 'antd';
-import { lazy, Suspense, type ReactNode } from 'react';
+import enUS from 'antd/locale/en_US';
+import faIR from 'antd/locale/fa_IR';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { ServerClockProvider } from '../features/time/hooks/serverClock';
 import { HomePage } from '../features/home/components/HomePage';
 import { RequireVerifiedUser } from '../features/session/components/RequireVerifiedUser';
 import { AppHeader } from './AppHeader';
 import { TabBar } from './TabBar';
+import { directionOf, i18n, isLanguage, type Language } from './i18n';
+import { useReducedMotion } from './motion';
 import { TOAST_MAX_COUNT } from './toast';
-import { theme } from './theme';
+import { themeFor } from './theme';
+
+const ANTD_LOCALE = { en: enUS, fa: faIR } satisfies Record<Language, unknown>;
 
 // Only the home screen is in the first chunk: every other page, the game screen and the admin
 // dashboard load on demand, so the home route stays small (docs/benchmarks.md).
@@ -55,9 +62,18 @@ export function AppProviders({
   client: ApolloClient<unknown>;
   children: ReactNode;
 }) {
+  const reducedMotion = useReducedMotion();
+  const theme = useMemo(() => themeFor({ reducedMotion }), [reducedMotion]);
+  // Re-renders on a language switch; antd follows with its direction and its own strings.
+  const { i18n: active } = useTranslation(undefined, { i18n });
+  const language: Language = isLanguage(active.language) ? active.language : 'en';
   return (
     <ApolloProvider client={client}>
-      <ConfigProvider theme={theme}>
+      <ConfigProvider
+        theme={theme}
+        direction={directionOf(language)}
+        locale={ANTD_LOCALE[language]}
+      >
         <AntApp notification={{ maxCount: TOAST_MAX_COUNT }}>
           <ServerClockProvider>{children}</ServerClockProvider>
         </AntApp>

@@ -18,3 +18,11 @@ export const theme: ThemeConfig = {
     Card: { borderRadiusLG: 14 },
   },
 };
+
+/**
+ * The theme for the user's motion setting: antd's motion (fades, zooms, slides of dialogs,
+ * toasts, tabs) is off when the system asks for reduced motion (prefers-reduced-motion).
+ */
+export function themeFor({ reducedMotion }: { reducedMotion: boolean }): ThemeConfig {
+  return reducedMotion ? { ...theme, token: { ...theme.token, motion: false } } : theme;
+}
