@@ -26,7 +26,9 @@ import {
   acceptsToken,
   codeRefusal,
   mayResend,
+  hasAttemptsLeft,
   verificationExpiry,
+  type CodeChannel,
   type CodeRefusal,
 } from './domain/verification';
 
@@ -393,7 +395,7 @@ export class Accounts {
 
   /** The session's own user: every refusal says why, and a verified user is a success. */
   private async verifyOwnCode(user: User, code: string): Promise<User> {
-    const check = await this.checkCode(user, code);
+    const check = await this.checkCode(user, code, 'session');
     if (check.outcome === 'refused') throw refusalError(check.refusal);
     return check.user;
   }
@@ -401,7 +403,7 @@ export class Accounts {
   /** Nothing but "verified" or the one CODE_INVALID, after one argon2 comparison either way. */
   private async verifyCodeByEmail(email: string, code: string): Promise<void> {
     const user = await this.users.byEmail(email);
-    const check = user ? await this.checkCode(user, code) : undefined;
+    const check = user ? await this.checkCode(user, code, 'email') : undefined;
     if (check?.outcome === 'verified') return;
     if (check?.outcome !== 'refused' || !check.compared) {
       await verifySecret(this.deps.dummyPasswordHash, code);
@@ -409,8 +411,11 @@ export class Accounts {
     throw authErrors.codeInvalid();
   }
 
-  /** Checks `code` against the user's pending verification, verifying the user if it matches. */
-  private async checkCode(owner: User, code: string): Promise<CodeCheck> {
+  /**
+   * Checks `code` against the user's pending verification, verifying the user if it matches.
+   * A caller by e-mail whose tries are spent gets CODE_INVALID without a comparison.
+   */
+  private async checkCode(owner: User, code: string, channel: CodeChannel): Promise<CodeCheck> {
     let user = owner;
     for (let round = 0; round < MAX_CODE_ROUNDS; round += 1) {
       if (user.isEmailVerified) return { outcome: 'already-verified', user };
@@ -418,13 +423,17 @@ export class Accounts {
       const pending = user.verification;
       const refusal = codeRefusal(pending, now);
       if (refusal || !pending) return refused(refusal ?? 'NO_CODE', false);
-      const spent = await this.users.spendCodeAttempt(user.id, pending);
+      if (!hasAttemptsLeft(pending, channel)) return refused('CODE_INVALID', false);
+      const spent = await this.users.spendCodeAttempt(user.id, pending, channel);
       if (spent) {
         if (await verifySecret(pending.codeHash, code)) {
           return { outcome: 'verified', user: await this.completeVerification(user, pending) };
         }
-        const attempts = spent.verification?.failedAttempts ?? 0;
-        this.logger.info({ userId: user.id, attempts }, 'wrong verification code');
+        const attempts =
+          channel === 'session'
+            ? spent.verification?.failedAttempts
+            : spent.verification?.failedEmailAttempts;
+        this.logger.info({ userId: user.id, attempts, channel }, 'wrong verification code');
         const voided = codeRefusal(spent.verification, now) === 'CODE_VOIDED';
         return refused(voided ? 'CODE_VOIDED' : 'CODE_INVALID', true);
       }
@@ -468,6 +477,7 @@ export class Accounts {
         tokenHash: sha256(token),
         expiresAt: verificationExpiry(now),
         failedAttempts: 0,
+        failedEmailAttempts: 0,
       },
       code,
       token,

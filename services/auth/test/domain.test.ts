@@ -37,7 +37,13 @@ describe('usernames', () => {
 
 describe('verification rules', () => {
   const at = (iso: string) => new Date(`2030-01-01T${iso}Z`);
-  const pending = { codeHash: 'h', tokenHash: 't', expiresAt: at('12:10:00'), failedAttempts: 0 };
+  const pending = {
+    codeHash: 'h',
+    tokenHash: 't',
+    expiresAt: at('12:10:00'),
+    failedAttempts: 0,
+    failedEmailAttempts: 0,
+  };
 
   it('says why a code cannot be tried, voided before expired', () => {
     expect(codeRefusal(undefined, at('12:00:00'))).toBe('NO_CODE');

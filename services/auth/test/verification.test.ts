@@ -170,6 +170,42 @@ describe('e-mail verification', () => {
     expect(await rpcFailure(verifyCode(code, { sessionId }))).toEqual(codeVoided);
   });
 
+  it("does not let wrong codes sent with only the e-mail void the code the owner's session holds", async () => {
+    const { sessionId, code, player } = await registerPlayer(auth);
+
+    for (let attempt = 1; attempt <= 6; attempt += 1) {
+      expect(await rpcFailure(verifyCode(wrongCode(code), { email: player.email }))).toEqual(
+        codeInvalid,
+      );
+    }
+
+    const verified = await verifyCode(code, { sessionId });
+    expect(verified.user?.isEmailVerified).toBe(true);
+  });
+
+  it('counts attempts by e-mail apart: after five wrong ones, even the right code by e-mail is refused', async () => {
+    const { sessionId, code, player } = await registerPlayer(auth);
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        rpcFailure(verifyCode(wrongCode(code), { email: player.email })),
+      ),
+    );
+
+    expect(await rpcFailure(verifyCode(code, { email: player.email }))).toEqual(codeInvalid);
+    expect(await rpcFailure(verifyCode(wrongCode(code), { sessionId }))).toEqual(codeInvalid);
+    expect((await verifyCode(code, { sessionId })).user?.isEmailVerified).toBe(true);
+  });
+
+  it("lets the owner's own wrong tries still void the code, whatever was tried by e-mail", async () => {
+    const { sessionId, code, player } = await registerPlayer(auth);
+    await rpcFailure(verifyCode(wrongCode(code), { email: player.email }));
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      expect(await rpcFailure(verifyCode(wrongCode(code), { sessionId }))).toEqual(codeInvalid);
+    }
+    expect(await rpcFailure(verifyCode(wrongCode(code), { sessionId }))).toEqual(codeVoided);
+    expect(await rpcFailure(verifyCode(code, { email: player.email }))).toEqual(codeInvalid);
+  });
+
   it('accepts the right code on the fifth try', async () => {
     const { sessionId, code } = await registerPlayer(auth);
     for (let attempt = 1; attempt <= 4; attempt += 1) {

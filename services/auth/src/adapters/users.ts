@@ -14,7 +14,7 @@ import {
   type UserStatistics,
 } from '../domain/user';
 import { usernameLength } from '../domain/username';
-import { verificationRules } from '../domain/verification';
+import { verificationRules, type CodeChannel } from '../domain/verification';
 
 const count = { type: Number, required: true, min: 0 } as const;
 
@@ -24,6 +24,8 @@ const verificationSchema = new Schema(
     tokenHash: { type: String, required: true },
     expiresAt: { type: Date, required: true },
     failedAttempts: { ...count, max: verificationRules.maxCodeAttempts },
+    // Absent in verifications stored before it was counted apart: read as 0.
+    failedEmailAttempts: { type: Number, min: 0, max: verificationRules.maxCodeAttempts },
   },
   { _id: false },
 );
@@ -86,7 +88,14 @@ function toUser({
     ...(appliedGameIds ? { appliedGameIds } : {}),
     emailVerificationSentAt: emailVerificationSentAt ?? null,
     statistics: { ...statistics, firstWinDate: statistics.firstWinDate ?? null },
-    ...(verification ? { verification } : {}),
+    ...(verification
+      ? {
+          verification: {
+            ...verification,
+            failedEmailAttempts: verification.failedEmailAttempts ?? 0,
+          },
+        }
+      : {}),
   };
 }
 
@@ -147,19 +156,29 @@ export class UsersRepository {
   }
 
   /**
-   * Spends one of the code's attempts before the code is compared, so concurrent guesses cannot
-   * exceed the limit. Null when the verification changed meanwhile (verified, replaced, void).
+   * Spends one of the code's attempts of `channel` (the session's, or the ones by e-mail) before
+   * the code is compared, so concurrent guesses cannot exceed the limit. Null when the
+   * verification changed meanwhile (verified, replaced, void) or the channel has no tries left.
    */
-  async spendCodeAttempt(userId: string, verification: PendingVerification): Promise<User | null> {
+  async spendCodeAttempt(
+    userId: string,
+    verification: PendingVerification,
+    channel: CodeChannel,
+  ): Promise<User | null> {
+    const counter =
+      channel === 'session' ? 'verification.failedAttempts' : 'verification.failedEmailAttempts';
+    const { maxCodeAttempts } = verificationRules;
     return orNull(
       await this.users.updateOne(
         {
           id: userId,
           isEmailVerified: false,
           'verification.tokenHash': verification.tokenHash,
-          'verification.failedAttempts': { $lt: verificationRules.maxCodeAttempts },
+          'verification.failedAttempts': { $lt: maxCodeAttempts },
+          // $ne, not $lt: a verification stored before this counter existed has none.
+          ...(channel === 'email' ? { [counter]: { $ne: maxCodeAttempts } } : {}),
         },
-        { $inc: { 'verification.failedAttempts': 1 } },
+        { $inc: { [counter]: 1 } },
       ),
     );
   }

@@ -26,8 +26,13 @@ export interface PendingVerification {
   /** sha256 hex: the token has 256 random bits, and a plain hash can be looked up by index. */
   tokenHash: string;
   expiresAt: Date;
-  /** Wrong codes tried so far; the verification is void at `maxCodeAttempts`. */
+  /** Wrong codes tried with the account's session; the verification is void at `maxCodeAttempts`. */
   failedAttempts: number;
+  /**
+   * Wrong codes tried with only the e-mail (no session of the account): at `maxCodeAttempts`
+   * codes by e-mail are no longer checked, but the code the owner's session holds stays good.
+   */
+  failedEmailAttempts: number;
 }
 
 /** A user as stored in the `users` collection (document id = user id, a UUID). */

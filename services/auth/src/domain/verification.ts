@@ -25,6 +25,19 @@ export function codeRefusal(
   return undefined;
 }
 
+/**
+ * Who is trying a code: the account's own session, or a caller naming only the e-mail. Their
+ * wrong tries are counted apart, so a stranger who knows the e-mail cannot void the owner's code.
+ */
+export type CodeChannel = 'session' | 'email';
+
+/** Whether `channel` has tries left on `verification` (the owner's voiding stops both). */
+export function hasAttemptsLeft(verification: PendingVerification, channel: CodeChannel): boolean {
+  return (
+    channel === 'session' || verification.failedEmailAttempts < verificationRules.maxCodeAttempts
+  );
+}
+
 export function isVoided(verification: PendingVerification): boolean {
   return verification.failedAttempts >= verificationRules.maxCodeAttempts;
 }
