@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { AppError } from '@underdog/kit';
 import { timestampDate, type VerifyEmailRequest } from '@underdog/proto';
 import { appErrorFromRpc } from '@underdog/rpc';
 import type { GatewayClients } from './clients';
 import type { RateLimits } from './config';
+import { accountId, loginSources, type KnownLoginSources } from './known-login-sources';
 import type { RateLimitBucket, RateLimiter } from './rate-limiter';
 import { notAuthenticated, type RequestOrigin, type SignedIn } from './session';
 import { toUserView, type UserView } from './users';
@@ -47,6 +47,7 @@ export class Accounts {
     private readonly clients: GatewayClients,
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimits,
+    private readonly knownSources: KnownLoginSources,
   ) {}
 
   /** The signed-in user, or null for a visitor. */
@@ -69,6 +70,7 @@ export class Accounts {
       this.clients.auth.register({ ...input, deviceId: origin.deviceId }),
     );
     const user = await this.startSession(origin, response);
+    await this.knownSources.remember(accountId(input.email), loginSources(origin));
     return { message: response.message, user };
   }
 
@@ -76,7 +78,9 @@ export class Accounts {
    * Failed logins are counted per account and per client address; a slot is taken before the
    * password is checked and given back unless the credentials were wrong, so parallel guesses
    * cannot overrun the limit, and once it is reached the answer is the same 429 whether or not
-   * the password was right.
+   * the password was right. The account's count is kept per source: a device or address it has
+   * signed in from has a budget of its own, and every other source shares one, so guesses by
+   * someone who knows only the e-mail never lock the owner out.
    */
   async login(origin: RequestOrigin, input: LoginInput): Promise<UserView> {
     const response = await this.throttleLoginFailures(origin, input.email, () =>
@@ -106,9 +110,13 @@ export class Accounts {
     // A stale cookie is dropped here, so a code sent with an e-mail still reaches that account.
     const signedIn = await origin.session.current();
     const account = signedIn?.user.email ?? ('email' in input ? input.email : undefined);
+    // The account's own session counts apart: guesses by e-mail cannot use up its budget.
+    const accountRule = this.limits.verificationsPerAccount;
     await this.limiter.take([
       this.ipBucket('verify', origin, this.limits.verificationsPerIp),
-      ...(account ? [accountBucket('verify', account, this.limits.verificationsPerAccount)] : []),
+      ...(account
+        ? [accountBucket(signedIn ? 'verify-session' : 'verify', account, accountRule)]
+        : []),
     ]);
     const proof: VerifyEmailRequest['proof'] =
       'token' in input
@@ -167,13 +175,20 @@ export class Accounts {
     email: string,
     attempt: () => Promise<T>,
   ): Promise<T> {
+    const account = accountId(email);
+    const sources = loginSources(origin);
+    const known = await this.knownSources.knownOf(account, sources);
     const slots = await this.limiter.take([
-      accountBucket('login', email, this.limits.loginFailuresPerAccount),
+      {
+        key: `login:account:${account}${known ? `:${known}` : ''}`,
+        rule: this.limits.loginFailuresPerAccount,
+      },
       this.ipBucket('login', origin, this.limits.loginFailuresPerIp),
     ]);
     try {
       const result = await call(attempt());
       await slots.release();
+      await this.knownSources.remember(account, sources);
       return result;
     } catch (error) {
       if (!isCredentialFailure(error)) await slots.release();
@@ -262,8 +277,7 @@ function accountBucket(
   email: string,
   rule: RateLimitBucket['rule'],
 ): RateLimitBucket {
-  const digest = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
-  return { key: `${action}:account:${digest.slice(0, 32)}`, rule };
+  return { key: `${action}:account:${accountId(email)}`, rule };
 }
 
 function required<T>(value: T | undefined, what: string): T {

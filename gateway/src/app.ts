@@ -20,6 +20,7 @@ import { requireCsrfSafeMutation } from './csrf';
 import { LiveFeeds } from './graphql/live/feeds';
 import { Games } from './games';
 import { createGraphQLEndpoint } from './graphql/server';
+import { KnownLoginSources } from './known-login-sources';
 import { RateLimiter } from './rate-limiter';
 import { GameRecordsReads } from './records';
 import { RealtimeHub } from './realtime/hub';
@@ -93,7 +94,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   const clients: GatewayClients = { ...options.clients, auth: actors.client() };
   const origins = new RequestOrigins(clients.auth, new SessionCookie(settings.cookieSecure));
-  const accounts = new Accounts(clients, new RateLimiter(options.store), settings.rateLimits);
+  const accounts = new Accounts(
+    clients,
+    new RateLimiter(options.store),
+    settings.rateLimits,
+    new KnownLoginSources(options.store),
+  );
   const tournaments = new Tournaments(clients);
   const advertisements = new Advertisements(clients);
   const records = new GameRecordsReads(clients, tournaments);

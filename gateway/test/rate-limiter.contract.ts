@@ -1,5 +1,6 @@
 import { isAppError } from '@underdog/kit';
 import type { LiveStore } from '@underdog/store';
+import { KnownLoginSources, loginSources } from '../src/known-login-sources';
 import { RateLimiter, type RateLimitBucket } from '../src/rate-limiter';
 
 export interface RateLimiterFixture {
@@ -114,6 +115,42 @@ export function describeRateLimiterContract(
         Array.from({ length: 20 }, () => limiter.take([ip])),
       );
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(5);
+    });
+  });
+
+  describe(`KnownLoginSources on the ${adapter} store`, () => {
+    let fixture: RateLimiterFixture;
+    let sources: KnownLoginSources;
+    beforeEach(async () => {
+      fixture = await createFixture();
+      sources = new KnownLoginSources(fixture.store, fixture.windowMs);
+    });
+    afterEach(() => fixture.cleanup());
+
+    it('knows the sources an account signed in from, and only for that account', async () => {
+      const account = uniqueKey('account');
+      const origin = { ip: '198.51.100.7', deviceId: 'phone-1' };
+      expect(await sources.knownOf(account, loginSources(origin))).toBeUndefined();
+
+      await sources.remember(account, loginSources(origin));
+
+      const [device, address] = loginSources(origin);
+      expect(await sources.knownOf(account, loginSources(origin))).toBe(device);
+      expect(
+        await sources.knownOf(account, loginSources({ ip: origin.ip, deviceId: 'laptop' })),
+      ).toBe(address);
+      expect(
+        await sources.knownOf(account, loginSources({ ip: '203.0.113.9', deviceId: 'x' })),
+      ).toBeUndefined();
+      expect(await sources.knownOf(uniqueKey('other'), loginSources(origin))).toBeUndefined();
+    });
+
+    it('forgets a source once its period passes without a sign-in from it', async () => {
+      const account = uniqueKey('account');
+      const origin = { ip: '198.51.100.8', deviceId: 'phone-2' };
+      await sources.remember(account, loginSources(origin));
+      await fixture.wait(fixture.windowMs + 50);
+      expect(await sources.knownOf(account, loginSources(origin))).toBeUndefined();
     });
   });
 }

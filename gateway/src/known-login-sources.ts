@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { LiveStore } from '@underdog/store';
+
+/** How long a device or address stays known after the account last signed in from it. */
+export const KNOWN_LOGIN_SOURCE_TTL_MS = 90 * 24 * 60 * 60_000;
+
+/**
+ * The devices (`X-Device-ID`) and client addresses an account has signed in from, kept in the
+ * live store beside the login throttle's counters (Redis in distributed mode, shared by every
+ * replica). A login from one of them is throttled on its own budget, so failures from elsewhere
+ * cannot lock the owner out (OWASP: a lockout must not become a denial of service). Accounts,
+ * devices and addresses are stored as hashes only.
+ */
+export class KnownLoginSources {
+  constructor(
+    private readonly store: LiveStore,
+    private readonly ttlMs = KNOWN_LOGIN_SOURCE_TTL_MS,
+    private readonly prefix = 'gateway:known-login-source:',
+  ) {}
+
+  /** The first of `sources` that `account` has signed in from, if any. */
+  async knownOf(account: string, sources: readonly string[]): Promise<string | undefined> {
+    for (const source of sources) {
+      if ((await this.store.get(this.key(account, source))) !== null) return source;
+    }
+    return undefined;
+  }
+
+  /** Remembers (again, for the full period) that `account` signed in from `sources`. */
+  async remember(account: string, sources: readonly string[]): Promise<void> {
+    for (const source of sources) {
+      await this.store.set(this.key(account, source), '1', { ttlMs: this.ttlMs });
+    }
+  }
+
+  private key(account: string, source: string): string {
+    return `${this.prefix}${account}:${source}`;
+  }
+}
+
+/** Where a request comes from, strongest first: its device id (if it sent one), its address. */
+export function loginSources(origin: { ip: string; deviceId: string }): string[] {
+  const device = origin.deviceId.trim();
+  return [...(device ? [`device:${digest(device)}`] : []), `ip:${digest(origin.ip)}`];
+}
+
+/** An account by its normalised e-mail, hashed to keep addresses out of Redis. */
+export function accountId(email: string): string {
+  return digest(email.trim().toLowerCase());
+}
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 32);
+}

@@ -1,0 +1,91 @@
+import {
+  cookieFrom,
+  jsonHeaders,
+  startTestGateway,
+  validPassword,
+  type TestGateway,
+} from './support';
+
+// Issue 24 M1 and L1: the account throttles keep an attacker who knows only the e-mail from
+// locking its owner out.
+
+const post = (gateway: TestGateway, path: string, body: unknown, headers = {}) =>
+  fetch(gateway.url(path), {
+    method: 'POST',
+    headers: { ...jsonHeaders, ...headers },
+    body: JSON.stringify(body),
+  });
+
+/** A login to ann@example.com from a client address (behind one trusted proxy) and device. */
+const login = (
+  gateway: TestGateway,
+  from: { ip: string; device?: string },
+  password = validPassword,
+) =>
+  post(
+    gateway,
+    '/api/login',
+    { email: 'ann@example.com', password },
+    { 'x-forwarded-for': from.ip, 'x-device-id': from.device ?? '' },
+  );
+
+describe('login throttling by source', () => {
+  let gateway: TestGateway;
+  beforeEach(async () => {
+    gateway = await startTestGateway({
+      env: { TRUST_PROXY: '1', RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '3' },
+    });
+  });
+  afterEach(() => gateway.stop());
+
+  const owner = { ip: '198.51.100.7', device: 'owner-phone' };
+  const attacker = { ip: '203.0.113.9', device: 'attacker-1' };
+
+  it("lets the owner in from a device or address that signed in before, while failures from elsewhere lock the account's other sources", async () => {
+    expect((await login(gateway, owner)).status).toBe(200);
+
+    for (let guess = 0; guess < 3; guess += 1) {
+      expect((await login(gateway, attacker, 'wrong-guess1')).status).toBe(401);
+    }
+    expect((await login(gateway, attacker, 'wrong-guess1')).status).toBe(429);
+    // Rotating the device id or the address does not buy the attacker new tries.
+    expect((await login(gateway, { ip: '203.0.113.10', device: 'attacker-2' })).status).toBe(429);
+
+    // The known device from a new address, and the known address with a new device id.
+    expect((await login(gateway, { ip: '192.0.2.44', device: owner.device })).status).toBe(200);
+    expect((await login(gateway, { ip: owner.ip, device: 'owner-new-browser' })).status).toBe(200);
+  });
+
+  it('gives a known source its own budget, still limited', async () => {
+    expect((await login(gateway, owner)).status).toBe(200);
+    for (let guess = 0; guess < 3; guess += 1) {
+      expect((await login(gateway, owner, 'wrong-guess1')).status).toBe(401);
+    }
+    expect((await login(gateway, owner)).status).toBe(429);
+    // Its failures are its own: a source the account has not used is not blocked by them.
+    expect((await login(gateway, { ip: '192.0.2.1', device: 'new-laptop' })).status).toBe(200);
+  });
+});
+
+describe('verification attempts by source', () => {
+  it("does not let attempts by e-mail use up the budget of the account's own session", async () => {
+    const gateway = await startTestGateway({ env: { RATE_LIMIT_VERIFICATIONS_PER_ACCOUNT: '2' } });
+    try {
+      const signedIn = await post(gateway, '/api/login', {
+        email: 'ann@example.com',
+        password: validPassword,
+      });
+      const cookie = cookieFrom(signedIn);
+      const byEmail = () =>
+        post(gateway, '/api/verify-email', { email: 'ann@example.com', code: '000000' });
+      expect((await byEmail()).status).toBe(400);
+      expect((await byEmail()).status).toBe(400);
+      expect((await byEmail()).status).toBe(429);
+
+      const own = await post(gateway, '/api/verify-email', { code: '000000' }, { cookie });
+      expect(own.status).toBe(400);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
