@@ -26,13 +26,20 @@ async function main() {
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
 
+  // Supervised, a crashed process is started again with a backoff and the stack keeps running,
+  // as Kubernetes would; otherwise one crash stops the whole stack.
+  const supervise = process.argv.includes('--supervise') || process.env.STACK_SUPERVISE === '1';
   console.log('stack: starting Redis, Kafka, the MongoDB-wire server and the SMTP sink…');
   stack = await startStack({
     logDir,
     gatewayPort,
+    supervise,
     onUnexpectedExit: (name, code) => {
       console.error(`stack: ${name} exited unexpectedly (code ${code}); see ${logDir}`);
-      void stop(1);
+      if (!supervise) void stop(1);
+    },
+    onRestart: (instance, delayMs, restart) => {
+      console.error(`stack: restarting ${instance} in ${delayMs} ms (restart ${restart})`);
     },
   });
   try {
@@ -50,6 +57,7 @@ async function main() {
     `  infrastructure: kafka ${stack.infra.kafkaBrokers.join(',')}, ${stack.infra.redisUrl}, ${stack.infra.mongoUrl}, ${stack.infra.smtpUrl}`,
   );
   console.log(`  logs: ${logDir}`);
+  if (supervise) console.log('  supervised: a crashed process is restarted with a backoff');
   console.log(`\nGateway: ${stack.gatewayUrl}\n(Ctrl-C stops everything)`);
 }
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, startInfra, type Infra } from '@underdog/harness';
+import { Supervisor } from './supervisor';
 
 const root = join(__dirname, '..', '..');
 
@@ -53,6 +54,15 @@ export interface StackOptions {
   nodeArgs?: string[];
   /** Called when a process exits while the stack is meant to be running. */
   onUnexpectedExit?: (name: ProcessName, code: number | null) => void;
+  /**
+   * Restart a process that exits while the stack is running, with a backoff, as Kubernetes
+   * would (`npm run stack -- --supervise`); `onUnexpectedExit` is still told of each exit.
+   */
+  supervise?: boolean;
+  /** Told of each restart of a supervised process (`instance` names the replica). */
+  onRestart?: (instance: string, delayMs: number, restart: number) => void;
+  /** The wait before restart N of a supervised process (500 ms doubling to 30 s by default). */
+  restartDelayMs?: (restart: number) => number;
 }
 
 function bundlePath(name: ProcessName): string {
@@ -80,6 +90,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   }
 
   const children = new Map<string, ChildProcess>();
+  const supervisors: Supervisor[] = [];
   const processes: StackProcess[] = [];
   let stopping = false;
 
@@ -90,28 +101,45 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     instance: string = name,
   ) {
     const logFile = join(options.logDir, `${instance}.log`);
-    const log = createWriteStream(logFile);
+    const log = createWriteStream(logFile, { flags: 'a' });
     const args = [...(options.nodeArgs ?? []), '--enable-source-maps', bundlePath(name)];
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        LOG_LEVEL: options.logLevel ?? 'info',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        INSTANCE_ID: instance === name ? `${name}-1` : instance,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.pipe(log);
-    child.stderr?.pipe(log);
-    child.on('exit', (code) => {
-      if (!stopping) options.onUnexpectedExit?.(name, code);
-    });
-    children.set(instance, child);
-    processes.push({ name, pid: child.pid ?? -1, url: `http://127.0.0.1:${port}`, logFile });
+    const start = () =>
+      spawn(process.execPath, args, {
+        cwd: root,
+        env: {
+          ...process.env,
+          NODE_ENV: 'development',
+          LOG_LEVEL: options.logLevel ?? 'info',
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          INSTANCE_ID: instance === name ? `${name}-1` : instance,
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    const entry: StackProcess = { name, pid: -1, url: `http://127.0.0.1:${port}`, logFile };
+    processes.push(entry);
+    const started = (child: ChildProcess) => {
+      child.stdout?.pipe(log, { end: false });
+      child.stderr?.pipe(log, { end: false });
+      child.on('exit', (code) => {
+        if (!stopping) options.onUnexpectedExit?.(name, code);
+      });
+      children.set(instance, child);
+      entry.pid = child.pid ?? -1;
+    };
+    if (!options.supervise) {
+      started(start());
+      return;
+    }
+    supervisors.push(
+      new Supervisor({
+        start,
+        onStart: started,
+        ...(options.restartDelayMs ? { delayMs: options.restartDelayMs } : {}),
+        onRestart: ({ restart, delayMs }) => options.onRestart?.(instance, delayMs, restart),
+      }),
+    );
   }
 
   const gatewayPort = options.gatewayPort ?? (await freePort());
@@ -173,6 +201,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     },
     async stop() {
       stopping = true;
+      for (const supervisor of supervisors) supervisor.stop();
       await Promise.all(
         [...children.values()].map(
           (child) =>

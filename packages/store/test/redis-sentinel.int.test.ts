@@ -1,6 +1,21 @@
 import { startRedisSentinelGroup, type RedisSentinelGroup } from '@underdog/harness';
-import { eventually } from '@underdog/test-support';
 import { createRedisStore, incrementIfBelow, type LiveStore } from '../src';
+
+/** Probes until `done` accepts the value, and returns it; fails naming `what` after `timeoutMs`. */
+async function eventually<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 /**
  * The Redis adapter through Sentinel: a primary, a replica and one Sentinel of the test's own.
