@@ -136,7 +136,10 @@ describe.each(targets)('%s at the edge', (_name, start) => {
   it('closes a graphql-ws client that sends a server message with 4400', async () => {
     const socket = new WebSocket(`ws://127.0.0.1:${target.port}/graphql`, 'graphql-transport-ws');
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-    await new Promise((resolve) => socket.once('open', resolve));
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
     socket.send(JSON.stringify({ type: 'connection_ack' }));
     expect(await closed).toBe(4400);
   });
