@@ -7,7 +7,8 @@ import { runBenchmark } from '../driver/bench';
 /**
  * The benchmark's short correctness run (load/README.md): 300 players on the distributed stack
  * (real Kafka, Redis, the MongoDB-wire server, every service as its own process) play one live
- * round over `/ws`; every vote the gateway acknowledged must be in the game's record of the
+ * round over the web app's transport (graphql-ws, `castVote` over the socket, the bench's
+ * default); every vote the gateway acknowledged must be in the game's record of the
  * round (`player_votes`, read through the admin details). No timing is asserted.
  */
 describe('one live round with 300 players on the distributed stack', () => {
