@@ -20,6 +20,7 @@ import { errorMessage } from './util';
 export { freePort } from './ports';
 export { InfraError } from './process';
 export { startRedisSentinelGroup, type RedisSentinelGroup } from './servers/redis-sentinel';
+export { startRestartableRedis, type RestartableRedis } from './servers/redis-restartable';
 export { smtpSinkClient } from './smtp-client';
 export { envNames, testInfra } from './test-env';
 export type { TestInfra } from './test-env';
