@@ -509,6 +509,7 @@ function workerDrivers(
         connected: reports.reduce((sum, { report }) => sum + report.connected, 0),
         connectFailures: reports.reduce((sum, { report }) => sum + report.connectFailures, 0),
         dropped: reports.reduce((sum, { report }) => sum + report.dropped, 0),
+        httpFailures: reports.reduce((sum, { report }) => sum + report.httpFailures, 0),
         outcomes: reports.flatMap(({ report }) => report.outcomes),
         loopDelayMs: reports.flatMap(({ report }) => report.loopDelayMs),
       };
@@ -723,6 +724,9 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     await slowlog?.save(join(options.logDir, 'redis-slowlog.json'), log);
     // Every player's outcome (vote time, answer, latencies), for looking into a slow tail.
     writeFileSync(join(options.logDir, 'outcomes.json'), JSON.stringify(report.outcomes));
+    if (report.httpFailures > 0) {
+      log(`${report.httpFailures} of the players' HTTP reads (liveGame) failed or were refused`);
+    }
     log(
       `driver event-loop delay over the round, p99/max ms: ${report.loopDelayMs
         .map((delay) => `${delay.p99.toFixed(0)}/${delay.max.toFixed(0)}`)

@@ -97,6 +97,8 @@ export interface DriverReport {
   connectFailures: number;
   /** Sockets closed by the server or the network before the round's results. */
   dropped: number;
+  /** HTTP reads that failed (the graphql-ws players' `liveGame`): must be 0. */
+  httpFailures: number;
   outcomes: PlayerOutcome[];
 }
 
@@ -140,8 +142,8 @@ export class PlayerDriver {
    * server had closed then failed with ECONNRESET.
    */
   private readonly agent = new Agent({ keepAlive: true, timeout: 4_000, maxSockets: 64 });
-  /** HTTP reads that failed (graphql-ws players). */
-  httpFailures = 0;
+  /** HTTP reads that failed or were refused (graphql-ws players). */
+  private httpFailures = 0;
 
   constructor(private readonly options: DriverOptions) {
     this.outcomes = options.players.map((player) => ({
@@ -208,6 +210,7 @@ export class PlayerDriver {
       connected: this.options.players.length - this.connectFailures,
       connectFailures: this.connectFailures,
       dropped: this.dropped,
+      httpFailures: this.httpFailures,
       outcomes: this.outcomes,
     };
   }
@@ -389,7 +392,10 @@ export class PlayerDriver {
           'x-device-id': deviceId,
         },
       },
-      (response) => response.resume(),
+      (response) => {
+        if (response.statusCode !== 200) this.httpFailures += 1;
+        response.resume();
+      },
     );
     call.on('error', () => {
       this.httpFailures += 1;
