@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { ComponentGroup, createLogger } from '@underdog/kit';
+import { ACTIVE_GAMES_KEY, gameKeys } from '@underdog/live-game';
+import { testContext } from '@underdog/test-support';
 import { topics, type Infrastructure } from '@underdog/platform';
 import type { GameEvent } from '@underdog/proto';
 import type { LiveStore } from '@underdog/store';
+import { createGameEngineModule, gameEngineConfig } from '../src';
 import { retryDelayMs } from '../src/application/game-runner';
 import {
   publishTournamentNews,
@@ -165,6 +170,56 @@ describe('a game on a live store that fails', () => {
     const results = eventOf('roundResults')!.kind.value as { winningImageIds: string[] };
     expect(results.winningImageIds).toEqual(['round-1-image-2']);
     expect(eventOf('gameEnded')!.kind.value).toMatchObject({ winnerUserId: 'cyd' });
+  });
+});
+
+describe('a game whose state is gone from the store', () => {
+  it('is reported as lost (a Redis restarted without its data), not dropped in silence', async () => {
+    const infra = await startInfrastructure();
+    const lines: string[] = [];
+    const logger = createLogger({
+      service: 'game-engine-test',
+      level: 'warn',
+      destination: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString('utf8'));
+          done();
+        },
+      }),
+    });
+    const app = createGameEngineModule(
+      { ...testContext(infra.infrastructure, { logger, instanceId: 'engine-c' }) },
+      gameEngineConfig({ GAME_RESULTS_SECONDS: '1', GAME_SWEEP_MS: '50' }),
+    );
+    const group = new ComponentGroup(logger, app.components);
+    await group.start();
+    const recorder = await recordGameEvents(infra.infrastructure.bus, 'lost-recorder');
+    try {
+      const { bus, store } = infra.infrastructure;
+      const tournamentId = randomUUID();
+      await publishTournamentNews(bus, tournamentId, 'created', 5);
+      await waitFor(async () => (await app.live.state(tournamentId)) !== undefined, 'tournament');
+      await app.players.join(verified('ann'), tournamentId);
+      await publishTournamentNews(bus, tournamentId, 'live', 5);
+      await waitFor(
+        () => recorder.events.some((event) => event.kind.case === 'roundVotingStarted'),
+        'round 1',
+      );
+
+      const keys = gameKeys(tournamentId);
+      await store.del(keys.state, keys.players, keys.alive, keys.lease, keys.offline);
+      await store.sRem(ACTIVE_GAMES_KEY, tournamentId);
+
+      await waitFor(
+        () => lines.some((line) => line.includes('the game is gone from the live store')),
+        'the loss reported',
+      );
+      expect(app.runners.runningHere()).toEqual([]);
+    } finally {
+      await recorder.stop();
+      await group.stop();
+      await infra.stop();
+    }
   });
 });
 
