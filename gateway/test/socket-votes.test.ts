@@ -25,6 +25,8 @@ describe('castVote over the graphql-ws socket', () => {
   let gateway: TestGateway;
   let sessions: Map<string, Account>;
   let lookups: number;
+  /** Lookups the stub auth service fails (as if it did not answer) before answering again. */
+  let failingLookups: number;
   const clients: Client[] = [];
 
   beforeEach(async () => {
@@ -34,10 +36,15 @@ describe('castVote over the graphql-ws socket', () => {
       ['session-unverified', { userId: 'user-unverified', isEmailVerified: false }],
     ]);
     lookups = 0;
+    failingLookups = 0;
     gateway = await startTestGateway({
       auth: {
         getSessionActor: ({ sessionId }) => {
           lookups += 1;
+          if (failingLookups > 0) {
+            failingLookups -= 1;
+            throw new AppError('UNAVAILABLE', 'auth is down');
+          }
           const account = sessions.get(sessionId);
           if (!account) {
             throw new AppError('UNAUTHENTICATED', 'Not authenticated', { reason: 'NO_SESSION' });
@@ -174,6 +181,15 @@ describe('castVote over the graphql-ws socket', () => {
 
     expect(codeOf(await overSocket(client))).toBe('UNAUTHENTICATED');
     expect(await votesOnPartition()).toBe(0n);
+  });
+
+  it('asks again at the first vote when the lookup at connection_init failed', async () => {
+    failingLookups = 1;
+    const client = socket('session-verified');
+    await feedOf(client, '{ serverTime }').waitForCount(1);
+
+    expect(await overSocket(client)).toEqual({ data: { castVote: variables } });
+    expect(lookups).toBe(2);
   });
 
   it('costs one session lookup for many HTTP votes of a verified player (the actor cache)', async () => {

@@ -32,9 +32,18 @@ export class SocketSession {
     this.originAt = Date.now();
   }
 
-  /** Resolves the socket's actor now (at `connection_init`), so the first action finds it. */
+  /**
+   * Resolves the socket's actor now (at `connection_init`), so the first action finds it. A
+   * lookup that failed (the auth service did not answer) is not kept: the first action asks
+   * again.
+   */
   async resolve(): Promise<void> {
-    await this.origin.session.actor().catch(() => undefined);
+    const origin = this.origin;
+    try {
+      await origin.session.actor();
+    } catch {
+      if (this.origin === origin) this.renew();
+    }
   }
 
   async currentOrigin(): Promise<RequestOrigin> {
