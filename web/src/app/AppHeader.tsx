@@ -7,14 +7,18 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { Button, Dropdown, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { useLogout } from '../features/session/hooks/useLogout';
 import { useSession } from '../features/session/hooks/useSession';
+import { i18n } from './i18n';
+import { LanguageSwitch } from './LanguageSwitch';
 import { useSocketStatus } from './socketStatus';
 import { useGo } from './useGo';
 
 /** Spec §2 header: back button on game routes, logo elsewhere; user, guest and visitor states. */
 export function AppHeader() {
+  const { t } = useTranslation(undefined, { i18n });
   const { pathname } = useLocation();
   const navigate = useGo();
   const { user, loading, isAdmin } = useSession();
@@ -29,9 +33,9 @@ export function AppHeader() {
           <Button
             icon={<ArrowLeftOutlined />}
             onClick={() => navigate('/')}
-            aria-label="Back to home"
+            aria-label={t('header.backToHome')}
           >
-            Back
+            {t('header.back')}
           </Button>
         ) : (
           <Link to="/" className="logo">
@@ -42,25 +46,26 @@ export function AppHeader() {
           </Link>
         )}
         <div className="app-header__right">
+          <LanguageSwitch />
           {socket === 'reconnecting' && (
             <Tag color="orange" role="status" className="reconnecting">
-              Reconnecting…
+              {t('header.reconnecting')}
             </Tag>
           )}
           {loading ? null : user ? (
             <>
               {isAdmin && (
                 <Button icon={<CrownOutlined />} onClick={() => navigate('/admin')}>
-                  Admin
+                  {t('header.admin')}
                 </Button>
               )}
               <Tag color="purple" className="name-badge" icon={<UserOutlined />}>
                 {user.displayName || user.username}
               </Tag>
               <span className="wide-only">
-                <Button onClick={() => navigate('/profile')}>Profile</Button>
+                <Button onClick={() => navigate('/profile')}>{t('header.profile')}</Button>
                 <Button icon={<LogoutOutlined />} onClick={() => void logout()}>
-                  Logout
+                  {t('header.logout')}
                 </Button>
               </span>
               <span className="narrow-only">
@@ -68,8 +73,8 @@ export function AppHeader() {
                   trigger={['click']}
                   menu={{
                     items: [
-                      { key: 'profile', label: 'Profile', icon: <UserOutlined /> },
-                      { key: 'logout', label: 'Logout', icon: <LogoutOutlined /> },
+                      { key: 'profile', label: t('header.profile'), icon: <UserOutlined /> },
+                      { key: 'logout', label: t('header.logout'), icon: <LogoutOutlined /> },
                     ],
                     onClick: ({ key }) => {
                       if (key === 'profile') navigate('/profile');
@@ -77,18 +82,18 @@ export function AppHeader() {
                     },
                   }}
                 >
-                  <Button aria-label="Account menu" icon={<DownOutlined />} />
+                  <Button aria-label={t('header.accountMenu')} icon={<DownOutlined />} />
                 </Dropdown>
               </span>
             </>
           ) : (
             <>
-              <span className="guest-label">Guest</span>
+              <span className="guest-label">{t('header.guest')}</span>
               <Button type="primary" onClick={() => navigate('/auth?tab=register')}>
-                Register
+                {t('header.register')}
               </Button>
               <Button icon={<LoginOutlined />} onClick={() => navigate('/auth')}>
-                Login
+                {t('header.login')}
               </Button>
             </>
           )}

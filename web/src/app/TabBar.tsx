@@ -1,10 +1,13 @@
 import { BookOutlined, TrophyOutlined, UserOutlined } from '@ant-design/icons';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
+import { i18n } from './i18n';
 
 interface Tab {
   to: string;
-  label: string;
+  /** The catalog key of its label. */
+  label: 'tabs.tournaments' | 'tabs.rules' | 'tabs.profile';
   icon: ReactNode;
   /** Path prefixes that make the tab active. */
   prefixes: string[];
@@ -13,12 +16,12 @@ interface Tab {
 const TABS: Tab[] = [
   {
     to: '/',
-    label: 'Tournaments',
+    label: 'tabs.tournaments',
     icon: <TrophyOutlined />,
     prefixes: ['/tournaments', '/offline'],
   },
-  { to: '/rules', label: 'Rules', icon: <BookOutlined />, prefixes: ['/rules'] },
-  { to: '/profile', label: 'Profile', icon: <UserOutlined />, prefixes: ['/profile'] },
+  { to: '/rules', label: 'tabs.rules', icon: <BookOutlined />, prefixes: ['/rules'] },
+  { to: '/profile', label: 'tabs.profile', icon: <UserOutlined />, prefixes: ['/profile'] },
 ];
 
 export function isTabActive(tab: Pick<Tab, 'to' | 'prefixes'>, pathname: string): boolean {
@@ -28,10 +31,11 @@ export function isTabActive(tab: Pick<Tab, 'to' | 'prefixes'>, pathname: string)
 
 /** Spec §2: the bottom tab bar, hidden on /game routes, active tab by path prefix. */
 export function TabBar() {
+  const { t } = useTranslation(undefined, { i18n });
   const { pathname } = useLocation();
   if (pathname.startsWith('/game')) return null;
   return (
-    <nav className="tab-bar" aria-label="Main">
+    <nav className="tab-bar" aria-label={t('tabs.main')}>
       {TABS.map((tab) => {
         const active = isTabActive(tab, pathname);
         return (
@@ -44,7 +48,7 @@ export function TabBar() {
             <span className="tab-bar__icon" aria-hidden="true">
               {tab.icon}
             </span>
-            <span>{tab.label}</span>
+            <span>{t(tab.label)}</span>
           </Link>
         );
       })}

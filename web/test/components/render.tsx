@@ -3,6 +3,7 @@ import { render } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router-dom';
+import '../../src/app/i18n';
 import { ServerClockContext } from '../../src/features/time/hooks/serverClock';
 
 /** Renders a piece of the app with a router, antd's App, mocked GraphQL and a server offset. */

@@ -74,7 +74,7 @@ export const en = {
   game: {
     backToHome: 'Back to Home',
     tournamentId: 'Tournament ID: {{id}}',
-    tournamentIdShort: 'ID: {{id}}',
+    tournamentIdShort: '#{{id}}',
     modeLive: 'Live Mode',
     modeOffline: 'Offline Mode',
     modeWatch: 'Watch Mode',

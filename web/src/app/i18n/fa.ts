@@ -75,7 +75,7 @@ export const fa: Catalog = {
   game: {
     backToHome: 'بازگشت به خانه',
     tournamentId: 'شناسهٔ مسابقه: {{id}}',
-    tournamentIdShort: 'شناسه: {{id}}',
+    tournamentIdShort: '#{{id}}',
     modeLive: 'حالت زنده',
     modeOffline: 'حالت آفلاین',
     modeWatch: 'حالت تماشا',

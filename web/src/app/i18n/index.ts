@@ -87,3 +87,10 @@ export function formatDateTime(
 ): string {
   return new Intl.DateTimeFormat(LOCALE_OF[language], options).format(value);
 }
+
+/** A text's ASCII digits in the language's own (Persian: ۰-۹), e.g. a clock like 02:03:04. */
+export function localizeDigits(text: string, language: Language = currentLanguage()): string {
+  if (language === 'en') return text;
+  const digits = new Intl.NumberFormat(LOCALE_OF[language], { useGrouping: false });
+  return text.replace(/\d/g, (digit) => digits.format(Number(digit)));
+}

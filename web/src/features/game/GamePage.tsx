@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client';
+import { useTranslation } from 'react-i18next';
 import { Alert, Button, Card, Popover, Space, Spin, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
@@ -36,10 +37,10 @@ export function gameModeOf(search: URLSearchParams): GameMode {
 }
 
 const MODE_LABEL: Record<GameMode, string> = {
-  live: 'Live',
-  offline: 'Offline',
-  watch: 'Watch',
-  results: 'Results',
+  live: 'game.modeLive',
+  offline: 'game.modeOffline',
+  watch: 'game.modeWatch',
+  results: 'game.modeResults',
 };
 
 /** How many characters of the tournament id the badge shows on a phone. */
@@ -50,34 +51,34 @@ const SHORT_ID_LENGTH = 4;
  * whole id a tap away (a popover), so the round stays above the fold.
  */
 function TournamentIdBadge({ id }: { id: string }) {
+  const { t } = useTranslation();
   const short = id.length > SHORT_ID_LENGTH ? `${id.slice(0, SHORT_ID_LENGTH)}…` : id;
   return (
     <Popover content={<span className="tournament-id-full">{id}</span>} trigger="click">
       <button type="button" className="tournament-id">
-        <span className="wide-only">Tournament ID: {id}</span>
-        <span className="narrow-only">ID: {short}</span>
+        <span className="wide-only">{t('game.tournamentId', { id })}</span>
+        <span className="narrow-only">{t('game.tournamentIdShort', { id: short })}</span>
       </button>
     </Popover>
   );
 }
 
 function AccessDenied() {
+  const { t } = useTranslation();
   const go = useGo();
   return (
     <Card>
       <Space direction="vertical" align="center" style={{ width: '100%', textAlign: 'center' }}>
-        <Typography.Title level={3}>Offline Mode Access Denied</Typography.Title>
+        <Typography.Title level={3}>{t('game.accessDenied')}</Typography.Title>
         <Typography.Title level={4} style={{ margin: 0 }}>
-          Login Required
+          {t('game.loginRequired')}
         </Typography.Title>
-        <Typography.Paragraph>
-          You must be logged in to participate in offline mode and save your tournament choices.
-        </Typography.Paragraph>
+        <Typography.Paragraph>{t('game.accessDeniedText')}</Typography.Paragraph>
         <Space wrap>
           <Button type="primary" onClick={() => go('/auth')}>
-            Login to Continue
+            {t('game.loginToContinue')}
           </Button>
-          <Button onClick={() => go('/')}>Back to Home</Button>
+          <Button onClick={() => go('/')}>{t('game.backToHome')}</Button>
         </Space>
       </Space>
     </Card>
@@ -96,6 +97,7 @@ function Lobby({
   /** Opens the offline setup (the 17-round picker); absent once the window is shut. */
   onSetup?: () => void;
 }) {
+  const { t } = useTranslation();
   const go = useGo();
   return (
     <Card className="lobby">
@@ -104,22 +106,24 @@ function Lobby({
           hasChoices ? (
             <>
               <Typography.Title level={4} style={{ margin: 0 }}>
-                ✓ Pre-Registered for Tournament
+                {t('game.preRegistered')}
               </Typography.Title>
-              <Typography.Paragraph>Pre-Registration Complete!</Typography.Paragraph>
+              <Typography.Paragraph>{t('game.preRegistrationComplete')}</Typography.Paragraph>
             </>
           ) : (
             <Button type="primary" onClick={onSetup ?? (() => go('/offline'))}>
-              PRE-SUBMIT CHOICES
+              {t('actions.preSubmit')}
             </Button>
           )
         ) : (
           <Typography.Title level={4} style={{ margin: 0 }}>
-            {mode === 'watch' ? 'Watching Tournament' : 'Playing Tournament'}
+            {mode === 'watch' ? t('game.watching') : t('game.playing')}
           </Typography.Title>
         )}
-        <Typography.Paragraph>Waiting for game to start...</Typography.Paragraph>
-        <Typography.Text>{game?.participantCount ?? 0} players</Typography.Text>
+        <Typography.Paragraph>{t('game.waiting')}</Typography.Paragraph>
+        <Typography.Text>
+          {t('common.players', { count: game?.participantCount ?? 0 })}
+        </Typography.Text>
       </Space>
     </Card>
   );
@@ -132,6 +136,7 @@ export default function GamePage() {
   const mode = gameModeOf(search);
   const go = useGo();
   const toast = useToast();
+  const { t } = useTranslation();
   const { user, loading: sessionLoading } = useSession();
   const socket = useSocketStatus();
   const loggedIn = Boolean(user);
@@ -177,14 +182,15 @@ export default function GamePage() {
         ({ data }) => data && setOwnVote(data.castVote.imageId),
         (error: unknown) =>
           toast({
-            title: 'Vote not recorded',
-            // The server's text, e.g. 'Please verify your email address first'.
-            description: messageOf(error, 'Please try again.'),
+            title: t('game.voteNotRecorded'),
+            // The server's text, e.g. 'Please verify your email address first' (or its code's
+            // message in the user's language).
+            description: messageOf(error, t('game.tryAgain')),
             variant: 'destructive',
           }),
       );
     },
-    [castVote, game, id, setOwnVote, socket, toast],
+    [castVote, game, id, setOwnVote, socket, t, toast],
   );
 
   const viewer: Viewer = { loggedIn, mode };
@@ -204,7 +210,7 @@ export default function GamePage() {
   } else if (!game) {
     body = (
       <div className="page-center">
-        <Spin size="large" aria-label="Loading" />
+        <Spin size="large" aria-label={t('common.loading')} />
       </div>
     );
   } else {
@@ -242,14 +248,14 @@ export default function GamePage() {
     <div className="page game-page">
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <div className="game-topbar">
-          <Button onClick={() => go('/')}>Back to Home</Button>
+          <Button onClick={() => go('/')}>{t('game.backToHome')}</Button>
           <TournamentIdBadge id={id} />
           <Tag color="purple" className="mode-badge">
-            {MODE_LABEL[mode]} Mode
+            {t(MODE_LABEL[mode])}
           </Tag>
         </div>
         {socket === 'reconnecting' && live && (
-          <Alert type="warning" showIcon message="Reconnecting…" role="status" />
+          <Alert type="warning" showIcon message={t('header.reconnecting')} role="status" />
         )}
         {tournament && mode !== 'results' && !(mode === 'offline' && !loggedIn) && (
           <TournamentHeader

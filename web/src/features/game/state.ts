@@ -6,6 +6,7 @@ import type {
   LiveGameFieldsFragment,
   TournamentChangeKind,
 } from '../../gql/operations';
+import { i18n } from '../../app/i18n';
 
 export type LiveGameView = LiveGameFieldsFragment;
 export type GameEvent = GameEventsSubscription['gameEvents'];
@@ -18,7 +19,10 @@ export const RESULTS_AUTO_ADVANCE_MS = 4_000;
 /** Spec §8: the fallback ad shown when no ad is running. */
 export const FALLBACK_AD_SECONDS = 5;
 export const BRAND = 'Underdog';
-export const FALLBACK_AD_TEXT = `Welcome to ${BRAND}! Get ready for an exciting tournament experience.`;
+/** The fallback ad's text, in the user's language. */
+export function fallbackAdText(): string {
+  return i18n.t('game.adWelcome', { brand: BRAND });
+}
 
 /** Applies one event; a snapshot replaces everything (the state to start from on (re)connect). */
 export function applyGameEvent(
@@ -180,18 +184,37 @@ export function canVote(game: LiveGameView, viewer: Viewer, remainingMs: number)
   return true;
 }
 
-/** Spec §2: the message under the round's images. */
+/** Spec §2: the message under the round's images, in the user's language. */
 export function roundMessageOf(
   game: LiveGameView,
   viewer: Viewer,
   remainingMs: number,
 ): string | undefined {
-  if (!viewer.loggedIn) return 'Login required to participate - you can only watch';
+  const message = roundMessageKindOf(game, viewer, remainingMs);
+  return message && i18n.t(ROUND_MESSAGE_KEY[message]);
+}
+
+export type RoundMessage = 'login' | 'preRegistered' | 'lockedIn' | 'missed';
+
+const ROUND_MESSAGE_KEY: Record<RoundMessage, string> = {
+  login: 'game.messageLogin',
+  preRegistered: 'game.messagePreRegistered',
+  lockedIn: 'game.messageLockedIn',
+  missed: 'game.messageMissed',
+};
+
+/** Which of spec §2's round messages applies, if any. */
+export function roundMessageKindOf(
+  game: LiveGameView,
+  viewer: Viewer,
+  remainingMs: number,
+): RoundMessage | undefined {
+  if (!viewer.loggedIn) return 'login';
   const player = game.player;
-  if (player?.isOfflinePlayer) return 'Pre-registered choice active - auto-playing';
-  if (player?.voteImageId) return 'Choice locked in - waiting for other players';
+  if (player?.isOfflinePlayer) return 'preRegistered';
+  if (player?.voteImageId) return 'lockedIn';
   if (viewer.mode === 'live' && !player?.isEliminated && secondsLeft(remainingMs) === 0) {
-    return "Time's up! You missed this round";
+    return 'missed';
   }
   return undefined;
 }
@@ -210,27 +233,38 @@ export interface GameToast {
 export function toastsOf(event: GameEvent): GameToast[] {
   switch (event.__typename) {
     case 'GameStarted':
-      return [{ title: 'Game Started', durationMs: 3_000 }];
+      return [{ title: i18n.t('toasts.gameStarted'), durationMs: 3_000 }];
     case 'RoundVotingStarted':
-      return [{ title: `Round ${event.roundNumber} Voting`, durationMs: 3_000 }];
+      return [
+        { title: i18n.t('toasts.roundVoting', { round: event.roundNumber }), durationMs: 3_000 },
+      ];
     case 'AdvertisementStarted':
-      return [{ title: 'Advertisement', durationMs: 2_000 }];
+      return [{ title: i18n.t('toasts.advertisement'), durationMs: 2_000 }];
     case 'RoundResults':
-      return [{ title: 'Round Results', durationMs: 3_000 }];
+      return [{ title: i18n.t('toasts.roundResults'), durationMs: 3_000 }];
     case 'RoundCompleted':
       return [
         {
-          title: `Round ${event.roundNumber} Complete`,
-          description: `${event.eliminatedCount} eliminated, ${event.remainingCount} remaining`,
+          title: i18n.t('toasts.roundComplete', { round: event.roundNumber }),
+          description: i18n.t('toasts.roundCompleteText', {
+            eliminated: event.eliminatedCount,
+            remaining: event.remainingCount,
+          }),
           durationMs: 4_000,
         },
       ];
     case 'GameEnded': {
       const winner = event.winner?.username;
       return [
-        { title: 'Game Complete', durationMs: 5_000 },
-        ...(winner ? [{ title: 'Winner Announced', description: winner, durationMs: 8_000 }] : []),
-        { title: 'Game Finished', description: winner || 'Anonymous', durationMs: 5_000 },
+        { title: i18n.t('toasts.gameComplete'), durationMs: 5_000 },
+        ...(winner
+          ? [{ title: i18n.t('toasts.winnerAnnounced'), description: winner, durationMs: 8_000 }]
+          : []),
+        {
+          title: i18n.t('toasts.gameFinished'),
+          description: winner || i18n.t('toasts.anonymous'),
+          durationMs: 5_000,
+        },
       ];
     }
     case 'GameSnapshot':
@@ -244,9 +278,9 @@ export function toastsOf(event: GameEvent): GameToast[] {
 export function tournamentToastOf(kind: TournamentChangeKind): GameToast | undefined {
   switch (kind) {
     case 'live':
-      return { title: 'Tournament Started', durationMs: 5_000 };
+      return { title: i18n.t('toasts.tournamentStarted'), durationMs: 5_000 };
     case 'finished':
-      return { title: 'Tournament Finished', durationMs: 5_000 };
+      return { title: i18n.t('toasts.tournamentFinished'), durationMs: 5_000 };
     case 'created':
     case 'updated':
     case 'deleted':

@@ -1,4 +1,5 @@
 import type { TournamentFieldsFragment } from '../../gql/operations';
+import { i18n } from '../../app/i18n';
 
 export type Tournament = TournamentFieldsFragment;
 export type DisplayStatus = 'upcoming' | 'live' | 'finished';
@@ -88,29 +89,31 @@ export interface Viewer {
 export function heroActionOf(tournament: Tournament, now: number, viewer: Viewer): Action {
   switch (displayStatusOf(tournament, now)) {
     case 'live':
-      return { label: 'PLAY NOW', to: gamePath(tournament.id, 'live') };
+      return { label: i18n.t('actions.playNow'), to: gamePath(tournament.id, 'live') };
     case 'finished':
-      return { label: 'VIEW RESULTS', to: gamePath(tournament.id, 'results') };
+      return { label: i18n.t('actions.viewResults'), to: gamePath(tournament.id, 'results') };
     case 'upcoming':
-      if (viewer.hasChoices) return { label: 'ALREADY REGISTERED' };
+      if (viewer.hasChoices) return { label: i18n.t('actions.alreadyRegistered') };
       if (isOfflineWindowOpen(tournament, now)) {
-        return { label: 'PLAY OFFLINE', to: gamePath(tournament.id, 'offline') };
+        return { label: i18n.t('actions.playOffline'), to: gamePath(tournament.id, 'offline') };
       }
-      return { label: 'OFFLINE CLOSED' };
+      return { label: i18n.t('actions.offlineClosed') };
   }
 }
 
 /** Spec §2, list-row buttons. */
 export function rowActionOf(tournament: Tournament, now: number, viewer: Viewer): Action {
   const status = displayStatusOf(tournament, now);
-  if (status === 'finished') return { label: 'RESULTS', to: gamePath(tournament.id, 'results') };
-  if (!viewer.loggedIn) return { label: 'LOGIN TO PLAY' };
-  if (status === 'live') return { label: 'PLAY', to: gamePath(tournament.id, 'live') };
-  if (viewer.hasChoices) return { label: 'REGISTERED' };
+  if (status === 'finished')
+    return { label: i18n.t('actions.results'), to: gamePath(tournament.id, 'results') };
+  if (!viewer.loggedIn) return { label: i18n.t('actions.loginToPlay') };
+  if (status === 'live')
+    return { label: i18n.t('actions.play'), to: gamePath(tournament.id, 'live') };
+  if (viewer.hasChoices) return { label: i18n.t('actions.registered') };
   if (isOfflineWindowOpen(tournament, now)) {
-    return { label: 'PLAY OFFLINE', to: gamePath(tournament.id, 'offline') };
+    return { label: i18n.t('actions.playOffline'), to: gamePath(tournament.id, 'offline') };
   }
-  return { label: 'CLOSED' };
+  return { label: i18n.t('actions.closed') };
 }
 
 /** Spec §2, offline-screen tournament cards. */
@@ -119,15 +122,16 @@ export function offlineCardActionOf(
   now: number,
   viewer: Viewer,
 ): Action & { pick?: boolean } {
-  if (!viewer.loggedIn) return { label: 'Login Required to Play' };
+  if (!viewer.loggedIn) return { label: i18n.t('actions.loginRequiredToPlay') };
   switch (displayStatusOf(tournament, now)) {
     case 'live':
-      return { label: 'PLAY NOW', to: gamePath(tournament.id, 'live') };
+      return { label: i18n.t('actions.playNow'), to: gamePath(tournament.id, 'live') };
     case 'finished':
-      return { label: 'VIEW RESULTS', to: gamePath(tournament.id, 'results') };
+      return { label: i18n.t('actions.viewResults'), to: gamePath(tournament.id, 'results') };
     case 'upcoming':
-      if (viewer.hasChoices) return { label: 'ALREADY REGISTERED' };
-      if (isOfflineWindowOpen(tournament, now)) return { label: 'PRE-SUBMIT CHOICES', pick: true };
-      return { label: 'OFFLINE CLOSED' };
+      if (viewer.hasChoices) return { label: i18n.t('actions.alreadyRegistered') };
+      if (isOfflineWindowOpen(tournament, now))
+        return { label: i18n.t('actions.preSubmit'), pick: true };
+      return { label: i18n.t('actions.offlineClosed') };
   }
 }

@@ -1,8 +1,9 @@
 import { Card, Progress, Space, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useCountdown } from '../../time/hooks/serverClock';
 import {
   FALLBACK_AD_SECONDS,
-  FALLBACK_AD_TEXT,
+  fallbackAdText,
   progressPercent,
   secondsLeft,
   type LiveGameView,
@@ -36,12 +37,13 @@ function AdContent({ ad }: { ad: Ad }) {
 /** Spec §2 ad display: the badge, seconds remaining, progress and the automatic-next note. */
 export function AdScreen({ game }: { game: LiveGameView }) {
   const endsAt = game.phaseEndsAt ? Date.parse(game.phaseEndsAt) : 0;
+  const { t } = useTranslation();
   const remainingMs = useCountdown(endsAt, 250);
   const ad: Ad = game.advertisement ?? {
     id: 'fallback',
-    title: 'Welcome',
+    title: t('game.adWelcomeTitle'),
     type: 'text',
-    content: FALLBACK_AD_TEXT,
+    content: fallbackAdText(),
     displayPosition: 'between_rounds',
     isActive: true,
     duration: FALLBACK_AD_SECONDS,
@@ -50,8 +52,10 @@ export function AdScreen({ game }: { game: LiveGameView }) {
     <Card className="ad-screen">
       <Space direction="vertical" style={{ width: '100%' }}>
         <Space style={{ justifyContent: 'space-between', width: '100%' }}>
-          <Tag color="gold">Advertisement</Tag>
-          <Typography.Text role="timer">{secondsLeft(remainingMs)}s remaining</Typography.Text>
+          <Tag color="gold">{t('game.advertisement')}</Tag>
+          <Typography.Text role="timer">
+            {t('game.adRemaining', { count: secondsLeft(remainingMs) })}
+          </Typography.Text>
         </Space>
         <Typography.Title level={4} style={{ margin: 0 }}>
           {ad.title}
@@ -60,11 +64,9 @@ export function AdScreen({ game }: { game: LiveGameView }) {
         <Progress
           percent={progressPercent(remainingMs, ad.duration)}
           showInfo={false}
-          aria-label="Advertisement progress"
+          aria-label={t('game.adProgress')}
         />
-        <Typography.Text type="secondary">
-          The next round will start automatically after the ad.
-        </Typography.Text>
+        <Typography.Text type="secondary">{t('game.adNext')}</Typography.Text>
       </Space>
     </Card>
   );

@@ -1,9 +1,11 @@
 import { Card, Space, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { RESULTS_AUTO_ADVANCE_MS, resultRowsOf, type LiveGameView } from '../state';
 
 /** Spec §2 round results as a bar chart: each image's votes, percentage and outcome. */
 export function ResultsScreen({ game }: { game: LiveGameView }) {
+  const { t } = useTranslation();
   const rows = resultRowsOf(game.images, game.results, game.player?.voteImageId);
   // Spec §4: results auto-advance after 4 s; the server then starts the ad or the next round.
   const [advancing, setAdvancing] = useState(false);
@@ -17,22 +19,22 @@ export function ResultsScreen({ game }: { game: LiveGameView }) {
       <Space direction="vertical" style={{ width: '100%' }} size="small">
         <div className="results-head">
           <Typography.Title level={3} className="round-title">
-            Round {game.roundNumber} Results
+            {t('game.resultsTitle', { round: game.roundNumber })}
           </Typography.Title>
-          <Typography.Text>{game.totalVotes} votes</Typography.Text>
+          <Typography.Text>{t('common.votes', { count: game.totalVotes })}</Typography.Text>
         </div>
-        <ol className="result-bars" aria-label="Round results">
+        <ol className="result-bars" aria-label={t('game.resultsLabel')}>
           {rows.map((row) => (
             <li key={row.imageId} className="result-row">
               <img src={row.url} alt={row.alt} className="result-thumb" />
               <div className="result-bar-wrap">
                 <div className="result-label">
                   <span>
-                    Option {row.option}
-                    {row.isOwnVote ? ' (your vote)' : ''}
+                    {t('game.resultOption', { option: row.option })}
+                    {row.isOwnVote ? t('game.yourVote') : ''}
                   </span>
                   <span>
-                    {row.votes} votes · {row.percentage}%
+                    {t('game.resultVotes', { votes: row.votes, percentage: row.percentage })}
                   </span>
                 </div>
                 <div className="result-bar-track">
@@ -42,17 +44,19 @@ export function ResultsScreen({ game }: { game: LiveGameView }) {
                   />
                 </div>
               </div>
-              <Tag color={row.outcome === 'ADVANCED' ? 'green' : 'red'}>{row.outcome}</Tag>
+              <Tag color={row.outcome === 'ADVANCED' ? 'green' : 'red'}>
+                {row.outcome === 'ADVANCED' ? t('game.advanced') : t('game.eliminated')}
+              </Tag>
             </li>
           ))}
         </ol>
         {game.player?.isParticipant && (
           <Tag color={game.player.isEliminated ? 'red' : 'green'} className="own-outcome">
-            {game.player.isEliminated ? 'ELIMINATED' : 'ADVANCED'}
+            {game.player.isEliminated ? t('game.eliminated') : t('game.advanced')}
           </Tag>
         )}
         {advancing && game.roundNumber < game.totalRounds && (
-          <Typography.Text type="secondary">Next round starting automatically...</Typography.Text>
+          <Typography.Text type="secondary">{t('game.nextRound')}</Typography.Text>
         )}
       </Space>
     </Card>

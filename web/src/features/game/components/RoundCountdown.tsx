@@ -1,4 +1,5 @@
 import { Progress, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useCountdown } from '../../time/hooks/serverClock';
 import { isUrgent, progressPercent, secondsLeft } from '../state';
 
@@ -12,6 +13,7 @@ export function RoundCountdown({
   totalSeconds: number;
   children?: (remainingMs: number) => React.ReactNode;
 }) {
+  const { t } = useTranslation();
   const remainingMs = useCountdown(endsAt, 250);
   const urgent = isUrgent(remainingMs);
   return (
@@ -20,11 +22,11 @@ export function RoundCountdown({
         <Typography.Text
           strong
           role="timer"
-          aria-label="Time remaining"
+          aria-label={t('game.timeRemaining')}
           className="round-clock-seconds"
           style={{ color: urgent ? '#dc2626' : undefined }}
         >
-          {secondsLeft(remainingMs)}s
+          {t('common.seconds', { count: secondsLeft(remainingMs) })}
         </Typography.Text>
         <div className="round-clock-bar">
           <Progress
@@ -32,13 +34,13 @@ export function RoundCountdown({
             percent={progressPercent(remainingMs, totalSeconds)}
             showInfo={false}
             strokeColor={urgent ? '#dc2626' : '#7c3aed'}
-            aria-label="Round progress"
+            aria-label={t('game.roundProgress')}
           />
           {/* Room for the warning is kept before it shows, so nothing below it moves. */}
           <div className="round-clock-warning">
             {urgent && (
               <Typography.Text strong style={{ color: '#dc2626' }} role="alert">
-                HURRY UP! TIME RUNNING OUT!
+                {t('game.hurry')}
               </Typography.Text>
             )}
           </div>

@@ -1,7 +1,15 @@
 import { Alert, Badge, Card, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../app/i18n';
 import { useEffect } from 'react';
 import { useCountdown } from '../../time/hooks/serverClock';
-import { canVote, roundMessageOf, type LiveGameView, type Viewer } from '../state';
+import {
+  canVote,
+  roundMessageKindOf,
+  roundMessageOf,
+  type LiveGameView,
+  type Viewer,
+} from '../state';
 import { RoundCountdown } from './RoundCountdown';
 
 export interface RoundScreenProps {
@@ -13,6 +21,7 @@ export interface RoundScreenProps {
 
 /** Spec §2 round screen: headline, counts, LIVE badge, clock, four options, the message. */
 export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps) {
+  const { t } = useTranslation();
   const endsAt = game.phaseEndsAt ? Date.parse(game.phaseEndsAt) : 0;
   const remainingMs = useCountdown(endsAt, 250);
   const votable = canVote(game, viewer, remainingMs) && !pending;
@@ -32,24 +41,28 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
   }, [votable, game.images, onVote]);
 
   const message = roundMessageOf(game, viewer, remainingMs);
+  const missed = roundMessageKindOf(game, viewer, remainingMs) === 'missed';
   return (
     <Card className="round-screen" size="small">
       <div className="round-head">
         <Typography.Title level={3} className="round-title">
-          Round {game.roundNumber}
+          {t('game.round', { round: game.roundNumber })}
         </Typography.Title>
-        <Tag color="red">LIVE</Tag>
+        <Tag color="red">{t('game.live')}</Tag>
         <span className="round-counts">
-          <Badge color="#7c3aed" text={`${game.remainingCount} players`} />
-          <Badge color="#0ea5e9" text={`${game.offlineParticipantCount} pre-registered`} />
-          <Badge color="#16a34a" text={`${game.totalVotes} votes`} />
+          <Badge color="#7c3aed" text={t('common.players', { count: game.remainingCount })} />
+          <Badge
+            color="#0ea5e9"
+            text={t('game.preRegisteredCount', { count: game.offlineParticipantCount })}
+          />
+          <Badge color="#16a34a" text={t('common.votes', { count: game.totalVotes })} />
         </span>
       </div>
       <Typography.Title level={4} className="round-headline">
-        {offline ? 'Your Pre-Selected Choice' : 'Choose the LEAST Popular Option!'}
+        {offline ? t('game.headlineOffline') : t('game.headline')}
       </Typography.Title>
       {game.phase === 'voting_ended' ? (
-        <Alert type="info" showIcon message="Processing votes..." className="round-processing" />
+        <Alert type="info" showIcon message={t('game.processing')} className="round-processing" />
       ) : (
         <RoundCountdown endsAt={endsAt} totalSeconds={game.roundTimeSeconds} />
       )}
@@ -63,11 +76,11 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
               className={chosen ? 'image-option chosen' : 'image-option'}
               disabled={!votable}
               aria-pressed={chosen}
-              aria-label={`Option ${index + 1}: ${image.alt}`}
+              aria-label={t('game.option', { option: index + 1, alt: image.alt })}
               onClick={() => onVote(image.id)}
             >
               <img src={image.url} alt={image.alt} />
-              <span className="image-option-key">{index + 1}</span>
+              <span className="image-option-key">{formatNumber(index + 1)}</span>
             </button>
           );
         })}
@@ -75,14 +88,9 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
       {/* The message's room is kept while empty, so nothing moves when the choice locks in. */}
       <div className="round-message">
         {message && (
-          <Alert
-            type={message.startsWith('Time') ? 'warning' : 'info'}
-            message={message}
-            banner
-            showIcon={false}
-          />
+          <Alert type={missed ? 'warning' : 'info'} message={message} banner showIcon={false} />
         )}
-        {game.player?.isEliminated && <Tag color="red">ELIMINATED</Tag>}
+        {game.player?.isEliminated && <Tag color="red">{t('game.eliminated')}</Tag>}
       </div>
     </Card>
   );

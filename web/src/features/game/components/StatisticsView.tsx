@@ -1,10 +1,15 @@
 import { useQuery } from '@apollo/client';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatNumber } from '../../../app/i18n';
 import { Alert, Card, Col, Row, Space, Spin, Statistic, Tag, Typography } from 'antd';
 import { TournamentStatisticsDocument } from '../../../gql/operations';
 
-/** Spec §2 long US date, e.g. "Monday, November 23, 2026 at 9:00 PM". */
+/**
+ * Spec §2 long date: US English ("Monday, November 23, 2026 at 9:00 PM"), or the same in the
+ * user's language (Persian: its calendar, words and digits).
+ */
 function longDate(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', {
+  return formatDateTime(new Date(iso), {
     weekday: 'long',
     year: 'numeric',
     month: 'long',
@@ -16,6 +21,7 @@ function longDate(iso: string): string {
 
 /** Spec §2 statistics view (results mode). */
 export function StatisticsView({ tournamentId }: { tournamentId: string }) {
+  const { t } = useTranslation();
   const { data, loading, error } = useQuery(TournamentStatisticsDocument, {
     variables: { tournamentId },
     fetchPolicy: 'network-only',
@@ -24,8 +30,8 @@ export function StatisticsView({ tournamentId }: { tournamentId: string }) {
     return (
       <Card>
         <Space direction="vertical" align="center" style={{ width: '100%' }}>
-          <Spin aria-label="Loading" />
-          <Typography.Title level={4}>Loading Tournament Statistics...</Typography.Title>
+          <Spin aria-label={t('common.loading')} />
+          <Typography.Title level={4}>{t('game.statsLoading')}</Typography.Title>
         </Space>
       </Card>
     );
@@ -35,8 +41,8 @@ export function StatisticsView({ tournamentId }: { tournamentId: string }) {
       <Alert
         type="error"
         showIcon
-        message="Error Loading Statistics"
-        description="Could not load tournament statistics. Please try again later."
+        message={t('game.statsError')}
+        description={t('game.statsErrorText')}
       />
     );
   }
@@ -49,22 +55,34 @@ export function StatisticsView({ tournamentId }: { tournamentId: string }) {
           {stats.tournament.title}
         </Typography.Title>
         <Tag color={stats.tournament.status === 'finished' ? 'green' : 'blue'}>
-          {stats.tournament.status === 'finished' ? 'COMPLETED' : 'IN PROGRESS'}
+          {stats.tournament.status === 'finished'
+            ? t('game.statsCompleted')
+            : t('game.statsInProgress')}
         </Tag>
       </Space>
       <Row gutter={[12, 12]}>
         <Col xs={24} md={8}>
           <Card>
-            <Statistic title="Total Rounds" value={stats.totalRounds} />
-            <Typography.Text type="secondary">Rounds completed in this tournament</Typography.Text>
+            <Statistic
+              title={t('game.totalRounds')}
+              value={stats.totalRounds}
+              formatter={(value) => formatNumber(Number(value))}
+            />
+            <Typography.Text type="secondary">{t('game.totalRoundsText')}</Typography.Text>
           </Card>
         </Col>
         <Col xs={24} md={8}>
           <Card>
-            <Statistic title="Participants" value={stats.participantBreakdown.total} />
+            <Statistic
+              title={t('game.participants')}
+              value={stats.participantBreakdown.total}
+              formatter={(value) => formatNumber(Number(value))}
+            />
             <Typography.Text type="secondary">
-              {stats.participantBreakdown.online} online · {stats.participantBreakdown.offline}{' '}
-              offline
+              {t('game.onlineOffline', {
+                online: stats.participantBreakdown.online,
+                offline: stats.participantBreakdown.offline,
+              })}
             </Typography.Text>
           </Card>
         </Col>
@@ -72,32 +90,34 @@ export function StatisticsView({ tournamentId }: { tournamentId: string }) {
           <Card>
             {stats.winner ? (
               <>
-                <Statistic title="Winner" value={stats.winner.username} />
+                <Statistic title={t('game.winnerTitle')} value={stats.winner.username} />
                 {stats.tournament.prize && <Tag color="gold">{stats.tournament.prize}</Tag>}
-                <Typography.Text type="secondary">Tournament champion</Typography.Text>
+                <Typography.Text type="secondary">{t('game.championCaption')}</Typography.Text>
               </>
             ) : (
               <>
-                <Statistic title="Winner" value="No Winner Yet" />
-                <Typography.Text type="secondary">Tournament incomplete</Typography.Text>
+                <Statistic title={t('game.winnerTitle')} value={t('game.noWinnerYet')} />
+                <Typography.Text type="secondary">{t('game.incomplete')}</Typography.Text>
               </>
             )}
           </Card>
         </Col>
       </Row>
-      <Card title="Tournament Details">
+      <Card title={t('game.details')}>
         <Typography.Paragraph>
-          Start time: {longDate(stats.tournament.startAt)}
+          {t('game.startTime', { date: longDate(stats.tournament.startAt) })}
         </Typography.Paragraph>
         <Typography.Paragraph>
-          Prize pool: {stats.tournament.prize || 'No prize'}
+          {t('game.prizePool', { prize: stats.tournament.prize || t('common.noPrize') })}
         </Typography.Paragraph>
         {stats.participantCount > 0 && (
           <>
             <Typography.Paragraph>
-              Remaining players: {stats.participantCount - eliminated}
+              {t('game.remainingPlayers', { count: stats.participantCount - eliminated })}
             </Typography.Paragraph>
-            <Typography.Paragraph>Eliminated players: {eliminated}</Typography.Paragraph>
+            <Typography.Paragraph>
+              {t('game.eliminatedPlayers', { count: eliminated })}
+            </Typography.Paragraph>
           </>
         )}
       </Card>

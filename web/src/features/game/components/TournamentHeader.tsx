@@ -1,4 +1,5 @@
 import { Button, Card, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { Countdown } from '../../time/components/Countdown';
 import { useServerNow } from '../../time/hooks/serverClock';
 import { displayStatusOf, startOf, type Tournament } from '../../tournaments/rules';
@@ -19,15 +20,18 @@ export function TournamentHeader({
   /** The game has ended (the cached tournament may still say live). */
   finished: boolean;
 }) {
+  const { t } = useTranslation();
   const now = useServerNow();
   const go = useGo();
   const status = finished ? 'finished' : displayStatusOf(tournament, now);
   const badge =
     status === 'upcoming'
-      ? 'Upcoming Tournament'
+      ? t('game.statusUpcoming')
       : status === 'live'
-        ? `LIVE TOURNAMENT${roundNumber > 0 ? ` - Round ${roundNumber}` : ''}`
-        : 'Tournament Finished';
+        ? roundNumber > 0
+          ? t('game.statusLiveRound', { round: roundNumber })
+          : t('game.statusLive')
+        : t('game.statusFinished');
   return (
     <Card className="tournament-header" size="small">
       <div className="tournament-header-row">
@@ -39,12 +43,16 @@ export function TournamentHeader({
         </Tag>
       </div>
       <div className="tournament-header-facts">
-        <Typography.Text>Prize: {tournament.prize || 'No prize'}</Typography.Text>
-        <Typography.Text>{playerCount} players</Typography.Text>
-        {status === 'upcoming' && <Countdown to={startOf(tournament)} label="Time until start" />}
+        <Typography.Text>
+          {t('game.prize', { prize: tournament.prize || t('common.noPrize') })}
+        </Typography.Text>
+        <Typography.Text>{t('common.players', { count: playerCount })}</Typography.Text>
+        {status === 'upcoming' && (
+          <Countdown to={startOf(tournament)} label={t('game.timeUntilStart')} />
+        )}
         {isAdmin && (
           <Button size="small" onClick={() => go('/admin')}>
-            Admin
+            {t('header.admin')}
           </Button>
         )}
       </div>

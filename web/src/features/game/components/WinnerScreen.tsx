@@ -1,4 +1,5 @@
 import { Button, Card, Space, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { TrophyOutlined } from '@ant-design/icons';
 import { useGo } from '../../../app/useGo';
 import type { LiveGameView } from '../state';
@@ -21,6 +22,7 @@ export function WinnerScreen({
   game: LiveGameView;
   viewer: WinnerScreenViewer | null;
 }) {
+  const { t } = useTranslation();
   const go = useGo();
   const winner = game.winner;
   const isChampion = Boolean(winner && viewer && winner.userId === viewer.id);
@@ -31,35 +33,38 @@ export function WinnerScreen({
           <>
             <TrophyOutlined style={{ fontSize: 48, color: '#b45309' }} aria-hidden />
             <Typography.Title level={2} style={{ margin: 0 }}>
-              CHAMPION!
+              {t('game.champion')}
             </Typography.Title>
             <Typography.Title level={3} style={{ margin: 0 }}>
-              {viewer?.username || 'Unknown Player'}
+              {viewer?.username || t('game.unknownPlayer')}
             </Typography.Title>
             {winner?.prize && <Tag color="gold">{winner.prize}</Tag>}
           </>
         ) : (
           <>
             <Typography.Title level={2} style={{ margin: 0 }}>
-              Tournament Complete!
+              {t('game.tournamentComplete')}
             </Typography.Title>
             {winner ? (
               <Typography.Paragraph className="winner-name">
-                Winner: <strong>{winner.username || 'Unknown Player'}</strong>
+                {t('game.winner')}
+                <strong>{winner.username || t('game.unknownPlayer')}</strong>
                 {winner.prize ? ` · ${winner.prize}` : ''}
               </Typography.Paragraph>
             ) : (
-              <Typography.Paragraph>Check results page for final standings</Typography.Paragraph>
+              <Typography.Paragraph>{t('game.checkResults')}</Typography.Paragraph>
             )}
           </>
         )}
         {game.player?.isParticipant && game.player.isEliminated && (
-          <Tag color="red">ELIMINATED in round {game.player.eliminatedInRound}</Tag>
+          <Tag color="red">
+            {t('game.eliminatedInRound', { round: game.player.eliminatedInRound })}
+          </Tag>
         )}
         <Space wrap>
-          <Button onClick={() => go('/')}>Home</Button>
+          <Button onClick={() => go('/')}>{t('game.home')}</Button>
           <Button type="primary" onClick={() => go('/tournaments')}>
-            Join Another Tournament
+            {t('game.joinAnother')}
           </Button>
         </Space>
       </Space>

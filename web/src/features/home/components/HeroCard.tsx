@@ -1,4 +1,6 @@
 import { TeamOutlined, TrophyOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../app/i18n';
 import { Card, Typography } from 'antd';
 import { Countdown } from '../../time/components/Countdown';
 import { useServerNow } from '../../time/hooks/serverClock';
@@ -14,28 +16,27 @@ import {
 } from '../../tournaments/rules';
 
 const BADGE: Record<DisplayStatus, string> = {
-  live: 'TOURNAMENT ACTIVE',
-  upcoming: 'NEXT TOURNAMENT',
-  finished: 'TOURNAMENT FINISHED',
+  live: 'home.badgeLive',
+  upcoming: 'home.badgeUpcoming',
+  finished: 'home.badgeFinished',
 };
 const COUNTDOWN_LABEL: Record<DisplayStatus, string> = {
-  live: 'ENDS IN',
-  upcoming: 'STARTS IN',
-  finished: 'FINISHED',
+  live: 'home.endsIn',
+  upcoming: 'home.startsIn',
+  finished: 'home.finished',
 };
-
-export const DEFAULT_DESCRIPTION = 'The ultimate test of strategic thinking';
 
 /** Spec §2: the home screen's hero card (or the no-tournament card). */
 export function HeroCard({ tournament, viewer }: { tournament?: Tournament; viewer: Viewer }) {
+  const { t } = useTranslation();
   const now = useServerNow();
   if (!tournament) {
     return (
-      <Card className="hero hero--empty" aria-label="Active tournament">
+      <Card className="hero hero--empty" aria-label={t('home.heroLabel')}>
         <Typography.Title level={2} className="hero__title">
-          NO ACTIVE TOURNAMENTS
+          {t('home.noActive')}
         </Typography.Title>
-        <Typography.Paragraph className="hero__text">Stay Tuned!</Typography.Paragraph>
+        <Typography.Paragraph className="hero__text">{t('home.stayTuned')}</Typography.Paragraph>
       </Card>
     );
   }
@@ -43,44 +44,42 @@ export function HeroCard({ tournament, viewer }: { tournament?: Tournament; view
   const target = countdownTargetOf(tournament, now);
   const action = heroActionOf(tournament, now, viewer);
   return (
-    <Card className={`hero hero--${status}`} aria-label="Active tournament">
-      {status === 'live' && <div className="hero__heading">ACTIVE TOURNAMENT</div>}
-      <StatusBadge status={status} label={BADGE[status]} />
+    <Card className={`hero hero--${status}`} aria-label={t('home.heroLabel')}>
+      {status === 'live' && <div className="hero__heading">{t('home.activeHeading')}</div>}
+      <StatusBadge status={status} label={t(BADGE[status])} />
       <Typography.Title level={2} className="hero__title">
         {tournament.title}
       </Typography.Title>
       <Typography.Paragraph className="hero__text">
-        {tournament.description || DEFAULT_DESCRIPTION}
+        {tournament.description || t('home.defaultDescription')}
       </Typography.Paragraph>
       <div className="hero__facts">
         <div className="hero__fact">
-          <span className="hero__label">{COUNTDOWN_LABEL[status]}</span>
+          <span className="hero__label">{t(COUNTDOWN_LABEL[status])}</span>
           {target === undefined ? (
-            <strong>COMPLETED</strong>
+            <strong>{t('home.completed')}</strong>
           ) : (
             <strong>
-              <Countdown to={target} label={COUNTDOWN_LABEL[status]} />
+              <Countdown to={target} label={t(COUNTDOWN_LABEL[status])} />
             </strong>
           )}
         </div>
         <div className="hero__fact">
           <span className="hero__label">
-            <TrophyOutlined aria-hidden="true" /> PRIZE
+            <TrophyOutlined aria-hidden="true" /> {t('home.prize')}
           </span>
           <strong>{tournament.prize || '—'}</strong>
         </div>
         <div className="hero__fact">
           <span className="hero__label">
-            <TeamOutlined aria-hidden="true" /> PLAYERS
+            <TeamOutlined aria-hidden="true" /> {t('home.playersLabel')}
           </span>
-          <strong>{tournament.participantCount}</strong>
+          <strong>{formatNumber(tournament.participantCount)}</strong>
         </div>
       </div>
       <ActionButton action={action} size="large" block />
       {status === 'upcoming' && (
-        <Typography.Paragraph className="hero__note">
-          Play offline now, or wait to play live when tournament starts!
-        </Typography.Paragraph>
+        <Typography.Paragraph className="hero__note">{t('home.upcomingNote')}</Typography.Paragraph>
       )}
     </Card>
   );

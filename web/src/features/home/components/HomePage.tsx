@@ -1,4 +1,5 @@
 import { Alert, Card, Empty, Skeleton, Switch, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useSession } from '../../session/hooks/useSession';
 import { useServerNow } from '../../time/hooks/serverClock';
 import { useTournamentList } from '../../tournaments/hooks/useTournamentList';
@@ -10,6 +11,7 @@ import { TournamentRow } from './TournamentRow';
 
 /** Spec §2: the hero card, upcoming and previous tournaments. */
 export function HomePage() {
+  const { t } = useTranslation();
   const list = useTournamentList();
   const { user } = useSession();
   const now = useServerNow(5_000);
@@ -29,7 +31,7 @@ export function HomePage() {
   if (list.error) {
     return (
       <div className="page">
-        <Alert type="error" showIcon message="Failed to load tournaments" />
+        <Alert type="error" showIcon message={t('home.failed')} />
       </div>
     );
   }
@@ -39,7 +41,7 @@ export function HomePage() {
   return (
     <div className="page">
       <Typography.Title level={1} className="visually-hidden">
-        Tournaments
+        {t('home.title')}
       </Typography.Title>
       {hero ? (
         <WithViewer tournament={hero}>
@@ -50,17 +52,14 @@ export function HomePage() {
       )}
       <label className="auto-redirect">
         <Switch size="small" checked={autoRedirect} onChange={setAutoRedirect} />
-        <span>Take me to a tournament when it goes live</span>
+        <span>{t('home.autoRedirect')}</span>
       </label>
       <section aria-labelledby="upcoming-title" className="list">
         <Typography.Title level={2} id="upcoming-title" className="section-title">
-          Upcoming Tournaments
+          {t('home.upcoming')}
         </Typography.Title>
         {upcoming.length === 0 ? (
-          <Empty
-            image={Empty.PRESENTED_IMAGE_SIMPLE}
-            description="No upcoming tournaments scheduled. Stay tuned for new competitions!"
-          />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.noUpcoming')} />
         ) : (
           upcoming.map((tournament) => (
             <WithViewer key={tournament.id} tournament={tournament}>
@@ -71,13 +70,10 @@ export function HomePage() {
       </section>
       <section aria-labelledby="previous-title" className="list">
         <Typography.Title level={2} id="previous-title" className="section-title">
-          Previous Tournaments
+          {t('home.previous')}
         </Typography.Title>
         {previous.length === 0 ? (
-          <Empty
-            image={Empty.PRESENTED_IMAGE_SIMPLE}
-            description="No tournaments have finished yet"
-          />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.noPrevious')} />
         ) : (
           previous.map((tournament) => (
             <TournamentRow

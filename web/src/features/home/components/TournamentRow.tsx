@@ -1,4 +1,6 @@
 import { TeamOutlined, TrophyOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../app/i18n';
 import { Card } from 'antd';
 import { Countdown } from '../../time/components/Countdown';
 import { useServerNow } from '../../time/hooks/serverClock';
@@ -14,6 +16,7 @@ import {
 
 /** Spec §2: one row of the home screen's lists. */
 export function TournamentRow({ tournament, viewer }: { tournament: Tournament; viewer: Viewer }) {
+  const { t } = useTranslation();
   const now = useServerNow();
   const status = displayStatusOf(tournament, now);
   const target = countdownTargetOf(tournament, now);
@@ -23,7 +26,10 @@ export function TournamentRow({ tournament, viewer }: { tournament: Tournament; 
         <div className="row__title">
           <strong>{tournament.title}</strong>
           {status !== 'finished' && (
-            <StatusBadge status={status} label={status === 'live' ? 'ACTIVE' : 'UPCOMING'} />
+            <StatusBadge
+              status={status}
+              label={status === 'live' ? t('home.rowActive') : t('home.rowUpcoming')}
+            />
           )}
         </div>
         <div className="row__facts muted">
@@ -31,10 +37,14 @@ export function TournamentRow({ tournament, viewer }: { tournament: Tournament; 
             <TrophyOutlined aria-hidden="true" /> {tournament.prize || '—'}
           </span>
           <span>
-            <TeamOutlined aria-hidden="true" /> {tournament.participantCount}
+            <TeamOutlined aria-hidden="true" /> {formatNumber(tournament.participantCount)}
           </span>
           <span>
-            {target === undefined ? 'Finished' : <Countdown to={target} label="Time left" />}
+            {target === undefined ? (
+              t('home.rowFinished')
+            ) : (
+              <Countdown to={target} label={t('home.timeLeft')} />
+            )}
           </span>
         </div>
       </div>

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+import { localizeDigits } from '../../../app/i18n';
 import { useCountdown } from '../hooks/serverClock';
 
 /** `1d 02:03:04`, `02:03:04` or `03:04`. */
@@ -17,10 +19,11 @@ export function formatDuration(ms: number): string {
 
 /** A live countdown to an instant on the server's clock. */
 export function Countdown({ to, label }: { to: number; label?: string }) {
+  useTranslation(); // re-renders on a language switch
   const remaining = useCountdown(to);
   return (
     <span className="countdown" role="timer" aria-label={label}>
-      {formatDuration(remaining)}
+      {localizeDigits(formatDuration(remaining))}
     </span>
   );
 }
