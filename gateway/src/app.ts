@@ -13,7 +13,7 @@ import type { LiveStore } from '@underdog/store';
 import { Accounts } from './accounts';
 import { Advertisements } from './ads';
 import { benchmarkRouter } from './benchmark';
-import { RequestOrigins } from './request-origins';
+import { PublicOrigins, RequestOrigins } from './request-origins';
 import type { GatewayClients } from './clients';
 import type { GatewaySettings } from './config';
 import { requireCsrfSafeMutation } from './csrf';
@@ -94,6 +94,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   const clients: GatewayClients = { ...options.clients, auth: actors.client() };
   const origins = new RequestOrigins(clients.auth, new SessionCookie(settings.cookieSecure));
+  const publicOrigins = new PublicOrigins(settings.publicOrigins, settings.cookieSecure);
   const accounts = new Accounts(
     clients,
     new RateLimiter(options.store),
@@ -151,6 +152,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       securityHeaders({
         secure: settings.cookieSecure,
         graphqlLandingPage: settings.introspection,
+        publicOrigins,
       }),
     ],
   });
@@ -198,6 +200,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
               maxPayloadBytes: limits.maxPayloadBytes,
               maxConnectionsPerAddress: settings.webSocket.maxConnectionsPerAddress,
               trustProxy: settings.trustProxy,
+              publicOrigins,
               logger,
             },
           );

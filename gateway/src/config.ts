@@ -30,6 +30,26 @@ const count = (fallback: number) => z.coerce.number().int().min(1).default(fallb
  */
 const settingsShape = {
   COOKIE_SECURE: envFields.booleanFlag(false),
+  PUBLIC_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .refine(
+            (origin) => URL.canParse(origin) && /^https?:$/.test(new URL(origin).protocol),
+            'must be comma-separated origins such as https://play.example.com',
+          )
+          .transform((origin) => new URL(origin).origin),
+      ),
+    ),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce
     .number()
@@ -76,6 +96,11 @@ export interface RateLimits {
 export interface GatewaySettings {
   /** HTTPS deployment: the cookie is `__Host-underdog_session` and Secure. */
   cookieSecure: boolean;
+  /**
+   * The origins the web app is served from (`PUBLIC_ORIGINS`): the only pages that may open a
+   * WebSocket, and the CSP's connect-src. Empty: the request's own origin (standalone, tests).
+   */
+  publicOrigins: string[];
   /** How many proxies in front of the gateway append to X-Forwarded-For; 0 trusts none. */
   trustProxy: number;
   /** Whether `GET /api/dev/mailbox` exists: everywhere but production. */
@@ -125,6 +150,7 @@ function settingsFrom(
   return {
     benchmarkSeed: parsed.BENCHMARK_SEED === 'on',
     cookieSecure: parsed.COOKIE_SECURE,
+    publicOrigins: parsed.PUBLIC_ORIGINS,
     trustProxy: parsed.TRUST_PROXY,
     devMailbox: nodeEnv !== 'production',
     introspection: nodeEnv !== 'production',

@@ -63,3 +63,46 @@ function deviceIdParameterOf(req: IncomingMessage): string {
   const value = new URL(req.url ?? '/', 'http://localhost').searchParams.get('deviceId');
   return value?.trim().slice(0, 200) ?? '';
 }
+
+/**
+ * The origins (scheme, host and port) the web app is served from: a browser page of one of them
+ * may open a WebSocket with the player's cookie, and the CSP lets the app connect to them.
+ *
+ * Configured (`PUBLIC_ORIGINS`, the distributed deployment's public URL), an Origin must be one
+ * of them exactly. Unconfigured (standalone, tests: whatever port it listens on), it must be the
+ * request's own origin: the Host it was sent to, with the scheme this gateway is served over
+ * (https when `COOKIE_SECURE` says so or the connection is TLS, http otherwise).
+ */
+export class PublicOrigins {
+  private readonly configured: ReadonlySet<string>;
+
+  constructor(
+    configured: readonly string[],
+    private readonly secure: boolean,
+  ) {
+    this.configured = new Set(configured.map((origin) => new URL(origin).origin));
+  }
+
+  /** Whether a browser page whose `Origin` header is `origin` belongs to this app. */
+  accepts(origin: string, req: IncomingMessage): boolean {
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      return false; // "null" (an opaque origin) and garbage
+    }
+    if (parsed.origin !== origin) return false; // browsers send it serialised; nothing else is
+    if (this.configured.size > 0) return this.configured.has(parsed.origin);
+    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+    const scheme = this.secure || encrypted ? 'https:' : 'http:';
+    return parsed.protocol === scheme && parsed.host === (req.headers.host ?? '').toLowerCase();
+  }
+
+  /**
+   * The WebSocket sources for `connect-src`: `wss:`/`ws:` of each configured origin (CSP Level 3
+   * lets `'self'` match them, older browsers need them spelled out). Never the request's Host.
+   */
+  webSocketSources(): string[] {
+    return [...this.configured].map((origin) => origin.replace(/^http/, 'ws'));
+  }
+}

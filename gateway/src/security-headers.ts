@@ -1,33 +1,25 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
-
-/** A Host header that can go into a CSP source: a host name or address and an optional port. */
-const PLAIN_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
-
-/**
- * The same-origin WebSocket source (`ws://host` or `wss://host`) for `connect-src`: CSP Level 3
- * lets `'self'` match it, older browsers need it spelled out.
- */
-function webSocketOrigin(req: IncomingMessage, _res: ServerResponse): string {
-  const host = req.headers.host ?? '';
-  if (!PLAIN_HOST.test(host)) return "'self'";
-  const secure = (req as IncomingMessage & { secure?: boolean }).secure === true;
-  return `${secure ? 'wss' : 'ws'}://${host}`;
-}
+import type { PublicOrigins } from './request-origins';
 
 /**
  * helmet's security headers with a Content Security Policy the web app lives with (see
  * docs/security.md): scripts only from this origin; inline styles for antd's CSS-in-JS; images
  * from here, `data:` and any https (ads are image URLs); video from here and https (video ads);
  * html ads in sandboxed `srcdoc` iframes (they inherit this policy: no script runs in them);
- * fetches and WebSockets to this origin only; no plugins, no framing by other sites.
+ * fetches and WebSockets to this origin and the configured public origins (`PUBLIC_ORIGINS`,
+ * spelled out as `ws:`/`wss:` for browsers before CSP Level 3), never to a host named by the
+ * request's Host header; no plugins, no framing by other sites.
  *
  * Behind HTTPS (`secure`) browsers are also told to upgrade any http sub-request. Outside
  * production the GraphQL landing page (Apollo's embedded explorer, from Apollo's CDN) is served
  * without the CSP; every other header stays.
  */
-export function securityHeaders(options: { secure: boolean; graphqlLandingPage: boolean }) {
+export function securityHeaders(options: {
+  secure: boolean;
+  graphqlLandingPage: boolean;
+  publicOrigins: PublicOrigins;
+}) {
   const directives = {
     defaultSrc: ["'self'"],
     baseUri: ["'self'"],
@@ -37,7 +29,7 @@ export function securityHeaders(options: { secure: boolean; graphqlLandingPage: 
     imgSrc: ["'self'", 'data:', 'https:'],
     mediaSrc: ["'self'", 'https:'],
     fontSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'", webSocketOrigin],
+    connectSrc: ["'self'", ...options.publicOrigins.webSocketSources()],
     frameSrc: ["'self'"],
     objectSrc: ["'none'"],
     formAction: ["'self'"],

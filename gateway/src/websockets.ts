@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from '@underdog/kit';
 import type { WebSocketServer } from 'ws';
 import { addressKey, clientAddressOf } from './client-address';
+import type { PublicOrigins } from './request-origins';
 
 export interface WebSocketEdgeOptions {
   /** The settings' `webSocket.maxPayloadBytes`, for every endpoint. */
@@ -11,6 +12,8 @@ export interface WebSocketEdgeOptions {
   maxConnectionsPerAddress: number;
   /** Proxies in front whose `X-Forwarded-For` is believed (TRUST_PROXY), as for rate limits. */
   trustProxy: number;
+  /** The pages that may open a socket (PUBLIC_ORIGINS, else the request's own origin). */
+  publicOrigins: PublicOrigins;
   logger: Logger;
 }
 
@@ -64,7 +67,7 @@ export function attachWebSockets(
         refuse(socket, 404, 'Not Found');
         return;
       }
-      if (!isSameOrigin(req)) {
+      if (!isSameOrigin(req, options.publicOrigins)) {
         refuse(socket, 403, 'Forbidden');
         return;
       }
@@ -104,14 +107,15 @@ function pathOf(url: string | undefined): string | undefined {
   }
 }
 
-function isSameOrigin(req: IncomingMessage): boolean {
+/**
+ * Whether the upgrade comes from a page of this app: its Origin, scheme, host and port, is one
+ * of the public origins (see `PublicOrigins`), so a page served over plain http, or from another
+ * port of the same host, cannot open a socket that carries the player's cookie.
+ */
+function isSameOrigin(req: IncomingMessage, publicOrigins: PublicOrigins): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return true; // not a browser: it has no ambient cookies to abuse
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
+  return publicOrigins.accepts(origin, req);
 }
 
 function refuse(socket: Duplex, status: number, text: string): void {

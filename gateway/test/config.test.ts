@@ -30,6 +30,7 @@ describe('gateway configuration', () => {
     const window = 15 * 60_000;
     expect(settings).toEqual({
       cookieSecure: false,
+      publicOrigins: [],
       trustProxy: 0,
       devMailbox: true,
       introspection: true,
