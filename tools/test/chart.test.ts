@@ -335,10 +335,16 @@ describe('charts/underdog', () => {
       const service = find<Service>(defaults, 'Service', `underdog-${name}`);
       if (!isStatic) find<ConfigMap>(defaults, 'ConfigMap', `underdog-${name}`);
 
+      // Every process but the static web app serves /metrics on a port of its own (METRICS_PORT).
+      const metrics = isStatic ? [] : [{ name: 'metrics', port: 9464 }];
       expect(container(deployment).ports).toEqual([
         expect.objectContaining({ name: 'http', containerPort: port }),
+        ...metrics.map((m) => expect.objectContaining({ name: m.name, containerPort: m.port })),
       ]);
-      expect(service.spec.ports).toEqual([expect.objectContaining({ name: 'http', port })]);
+      expect(service.spec.ports).toEqual([
+        expect.objectContaining({ name: 'http', port }),
+        ...metrics.map((m) => expect.objectContaining(m)),
+      ]);
       expect(deployment.spec.template.metadata.labels).toMatchObject(service.spec.selector);
     }
     expect(ofKind(defaults, 'Deployment')).toHaveLength(Object.keys(facts).length);
@@ -823,6 +829,12 @@ describe('charts/underdog', () => {
 
   it('scrapes /metrics of every component but the static web app with ServiceMonitors', () => {
     const monitors = ofKind(ciRendering('production-values.yaml'), 'ServiceMonitor');
+    // The metrics port, never the public one (issue 24 I4).
+    for (const monitor of monitors) {
+      expect((monitor as unknown as { spec: { endpoints: unknown[] } }).spec.endpoints).toEqual([
+        expect.objectContaining({ port: 'metrics', path: '/metrics' }),
+      ]);
+    }
     expect(monitors.map((m) => m.metadata.name).sort()).toEqual(
       processes()
         .map(([, { name }]) => `underdog-${name}`)

@@ -148,6 +148,8 @@ Secret in "underdog.secretEnv".
   "LOG_LEVEL" $v.logLevel
   "NODE_ENV" "production"
 }}
+{{- /* Prometheus scrapes its own port; the public one answers /metrics to loopback only. */}}
+{{- $_ := set $env "METRICS_PORT" ($root.Values.metrics.port | toString) }}
 {{- if has "kafka" .uses }}
 {{- $_ := set $env "KAFKA_BROKERS" (join "," $root.Values.kafka.brokers) }}
 {{- end }}
@@ -179,6 +181,15 @@ Secret in "underdog.secretEnv".
 {{- $_ := set $env "WEBSOCKET_MAX_CONNECTIONS_PER_IP" (toString $v.webSocketMaxConnectionsPerIp) }}
 {{- /* The session cookie gets Secure and the __Host- prefix whenever the ingress serves HTTPS. */}}
 {{- $_ := set $env "COOKIE_SECURE" (ternary "true" "false" (and $root.Values.ingress.enabled (gt (len $root.Values.ingress.tls) 0))) }}
+{{- /* The pages that may open a WebSocket and the CSP's connect-src: the ingress's hosts. */}}
+{{- if $root.Values.ingress.enabled }}
+{{- $scheme := ternary "https" "http" (gt (len $root.Values.ingress.tls) 0) }}
+{{- $origins := list }}
+{{- range $root.Values.ingress.hosts }}{{- if . }}{{- $origins = append $origins (printf "%s://%s" $scheme .) }}{{- end }}{{- end }}
+{{- if $origins }}
+{{- $_ := set $env "PUBLIC_ORIGINS" (join "," $origins) }}
+{{- end }}
+{{- end }}
 {{- end }}
 {{- range $key := .calls }}
 {{- $target := dict "root" $root "key" $key }}
@@ -305,6 +316,11 @@ spec:
             - name: http
               containerPort: {{ .port }}
               protocol: TCP
+            {{- if not .static }}
+            - name: metrics
+              containerPort: {{ $root.Values.metrics.port }}
+              protocol: TCP
+            {{- end }}
           {{- if not .static }}
           envFrom:
             - configMapRef:
@@ -405,6 +421,13 @@ spec:
       targetPort: http
       protocol: TCP
       appProtocol: http
+    {{- if not .static }}
+    - name: metrics
+      port: {{ .root.Values.metrics.port }}
+      targetPort: metrics
+      protocol: TCP
+      appProtocol: http
+    {{- end }}
 {{- end }}
 {{- end }}
 
@@ -514,7 +537,7 @@ spec:
     matchLabels:
       {{- include "underdog.selectorLabels" . | nindent 6 }}
   endpoints:
-    - port: http
+    - port: metrics
       path: /metrics
       interval: {{ $monitor.interval }}
       scrapeTimeout: {{ $monitor.scrapeTimeout }}
@@ -523,8 +546,8 @@ spec:
 
 {{/*
 NetworkPolicy of a component, when networkPolicy.enabled: in, the ingress controller (public
-components: the gateway, the web app) or the gateway (services), plus Prometheus on the HTTP port
-(not for static components, which have no /metrics); out, DNS, the infrastructure the component
+components: the gateway, the web app) or the gateway (services), plus Prometheus on the metrics
+port (not for static components, which have no /metrics); out, DNS, the infrastructure the component
 uses and the components it calls. Anything else is denied.
 */}}
 {{- define "underdog.networkpolicy" -}}
@@ -565,7 +588,7 @@ spec:
         - namespaceSelector:
             {{- toYaml $policy.metricsNamespaceSelector | nindent 12 }}
       ports:
-        - port: http
+        - port: metrics
           protocol: TCP
     {{- end }}
   {{- if .static }}

@@ -60,10 +60,44 @@ export function createHttpApp({
     const report = await readiness();
     res.status(report.ready ? 200 : 503).json(report);
   });
-  app.get('/metrics', async (_req, res) => {
-    res.type(registry.contentType).send(await registry.metrics());
+  // Not for the public: loopback clients only here; Prometheus scrapes `createMetricsApp`'s port.
+  app.get('/metrics', (req, res, next) => {
+    if (!isLoopback(req.socket.remoteAddress)) {
+      next();
+      return;
+    }
+    void serveMetrics(registry, res).catch(next);
   });
   return app;
+}
+
+/**
+ * The separate metrics port (`METRICS_PORT`) of a distributed process: `/metrics` for whoever
+ * reaches it, which the deployment keeps to Prometheus (the chart exposes it only to the
+ * ServiceMonitor, never through the public Service port or the ingress); nothing else.
+ */
+export function createMetricsApp({
+  logger,
+  registry,
+}: Pick<HttpAppOptions, 'logger' | 'registry'>) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/metrics', (_req, res, next) => {
+    void serveMetrics(registry, res).catch(next);
+  });
+  finishHttpApp(app, logger);
+  return app;
+}
+
+async function serveMetrics(registry: Registry, res: Response): Promise<void> {
+  res.type(registry.contentType).send(await registry.metrics());
+}
+
+/** Whether a socket's peer is this host: 127.0.0.0/8 or ::1, IPv4-mapped or not. */
+export function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4) || address === '::1';
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   ComponentGroup,
   ConfigError,
   createHttpApp,
+  createMetricsApp,
   createLogger,
   createMetricsRegistry,
   envFields,
@@ -90,6 +91,8 @@ function sentinelAddresses() {
 
 const processEnvShape = (service: string, defaultPort: number) => ({
   PORT: envFields.port(defaultPort),
+  // A port of its own for Prometheus; unset, /metrics answers loopback clients on PORT only.
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   HOST: envFields.host(),
   LOG_LEVEL: envFields.logLevel(),
   NODE_ENV: envFields.nodeEnv(),
@@ -190,6 +193,14 @@ export async function runServiceProcess<Config>(
     ...module.components,
     module.listen?.(listen) ??
       httpServerComponent(serviceHttpApp(module, logger, registry, group), listen),
+    ...(common.METRICS_PORT
+      ? [
+          httpServerComponent(createMetricsApp({ logger, registry }), {
+            ...listen,
+            port: common.METRICS_PORT,
+          }),
+        ]
+      : []),
   );
   await runUntilSignal(group, logger);
 }
