@@ -1,23 +1,34 @@
 import type { Rule } from 'antd/es/form';
+import { i18n } from '../../app/i18n';
 
 /** Spec §5's rules and messages, shared by the auth, profile and verification forms. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const messages = {
-  email: 'Please enter a valid email address',
-  displayNameShort: 'Display name must be at least 2 characters',
-  displayNameLong: 'Display name must be at most 50 characters',
-  passwordShort: 'Password must be at least 8 characters',
-  passwordMix: 'Password must contain at least one letter and one number',
-  passwordRequired: 'Password is required',
-  currentPasswordRequired: 'Current password is required',
-  newPasswordShort: 'New password must be at least 8 characters',
-  newPasswordMix: 'New password must contain at least one letter and one number',
-  confirmRequired: 'Please confirm your new password',
-  mismatch: "Passwords don't match",
-  codeLength: 'Verification code must be 6 digits',
-  codeDigits: 'Verification code must contain only numbers',
-} as const;
+const MESSAGE_KEYS = [
+  'email',
+  'displayNameShort',
+  'displayNameLong',
+  'passwordShort',
+  'passwordMix',
+  'passwordRequired',
+  'currentPasswordRequired',
+  'newPasswordShort',
+  'newPasswordMix',
+  'confirmRequired',
+  'mismatch',
+  'codeLength',
+  'codeDigits',
+] as const;
+
+type MessageKey = (typeof MESSAGE_KEYS)[number];
+
+/** Spec §5's messages, in the user's language (read when shown, so a switch applies at once). */
+export const messages = Object.defineProperties(
+  {} as Record<MessageKey, string>,
+  Object.fromEntries(
+    MESSAGE_KEYS.map((key) => [key, { get: () => i18n.t(`validation.${key}`), enumerable: true }]),
+  ),
+);
 
 export function emailError(value: string): string | undefined {
   return EMAIL.test(value.trim()) ? undefined : messages.email;

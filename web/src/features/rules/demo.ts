@@ -1,5 +1,6 @@
 // The rules page's demo round and its worked example come from these same numbers, so the
 // example always tells what the animated demo shows.
+import { i18n } from '../../app/i18n';
 import { sampleImageOf } from '../images/sampleImages';
 
 /** The demo plays round 1's images (spec §9: images cycle by option index plus round number). */
@@ -11,7 +12,7 @@ export interface DemoOption {
   option: number;
   /** The image's alt text, e.g. "Yellow sun". */
   alt: string;
-  /** How the example names it, e.g. "sun". */
+  /** How the example names it in the user's language, e.g. "sun". */
   name: string;
   votes: number;
   percentage: number;
@@ -24,11 +25,11 @@ export function demoOptions(): DemoOption[] {
   const total = DEMO_VOTES.reduce((sum, votes) => sum + votes, 0);
   const fewest = Math.min(...DEMO_VOTES);
   return DEMO_VOTES.map((votes, option) => {
-    const { alt } = sampleImageOf(DEMO_ROUND, option);
+    const { alt, url } = sampleImageOf(DEMO_ROUND, option);
     return {
       option,
       alt,
-      name: alt.split(' ').at(-1)!.toLowerCase(),
+      name: i18n.t(`images.${url.replace(/^.*\/sample-(\d+)\.svg$/, 'sample$1')}`),
       votes,
       percentage: Math.round((votes / total) * 100),
       isWinner: votes === fewest,

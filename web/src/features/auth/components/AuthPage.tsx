@@ -1,4 +1,6 @@
 import { useMutation } from '@apollo/client';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../../../app/i18n';
 import { Button, Card, Form, Input, Tabs, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
@@ -28,6 +30,7 @@ interface RegisterValues {
 }
 
 function LoginForm() {
+  const { t } = useTranslation();
   const [form] = Form.useForm<LoginValues>();
   const [login, { loading }] = useMutation(LoginDocument);
   const { setUser } = useSession();
@@ -40,13 +43,13 @@ function LoginForm() {
       });
       if (!data) throw new Error('no data');
       setUser(data.login);
-      toast({ title: 'Welcome back!', description: 'You have been successfully logged in.' });
+      toast({ title: t('auth.welcomeBack'), description: t('auth.loggedIn') });
       go(homePathOf(data.login), { replace: true });
     } catch {
       // Spec §5: the failure message is generic (a 401 arrives as a network error).
       toast({
-        title: 'Login failed',
-        description: 'Invalid username or password',
+        title: t('auth.loginFailed'),
+        description: t('auth.loginFailedText'),
         variant: 'destructive',
       });
     }
@@ -58,20 +61,25 @@ function LoginForm() {
       onFinish={(values) => void submit(values)}
       requiredMark={false}
     >
-      <Form.Item label="Email" name="email" rules={[ruleOf(emailError)]}>
+      <Form.Item label={t('auth.email')} name="email" rules={[ruleOf(emailError)]}>
         <Input type="email" autoComplete="email" />
       </Form.Item>
-      <Form.Item label="Password" name="password" rules={[requiredRule(messages.passwordRequired)]}>
+      <Form.Item
+        label={t('auth.password')}
+        name="password"
+        rules={[requiredRule(messages.passwordRequired)]}
+      >
         <Input.Password autoComplete="current-password" />
       </Form.Item>
       <Button type="primary" htmlType="submit" block size="large" loading={loading}>
-        Login
+        {t('auth.login')}
       </Button>
     </Form>
   );
 }
 
 function RegisterForm() {
+  const { t } = useTranslation();
   const [form] = Form.useForm<RegisterValues>();
   const [register, { loading }] = useMutation(RegisterDocument);
   const { setUser } = useSession();
@@ -91,14 +99,18 @@ function RegisterForm() {
       if (!data) throw new Error('no data');
       setUser(data.register.user);
       toast({
-        title: 'Account Created!',
-        description: data.register.message || 'Please check your e-mail for the verification code.',
+        title: t('auth.accountCreated'),
+        // The server's own words in English; its message has no code to translate by.
+        description:
+          currentLanguage() === 'en'
+            ? data.register.message || t('auth.checkEmail')
+            : t('verify.enterCodeFor', { email: values.email.trim() }),
       });
       go('/verify-email', { replace: true });
     } catch {
       toast({
-        title: 'Registration failed',
-        description: 'Username might already be taken or invalid data provided',
+        title: t('auth.registrationFailed'),
+        description: t('auth.registrationFailedText'),
         variant: 'destructive',
       });
     }
@@ -110,17 +122,25 @@ function RegisterForm() {
       onFinish={(values) => void submit(values)}
       requiredMark={false}
     >
-      <Form.Item label="Email" name="email" rules={[ruleOf(emailError)]}>
+      <Form.Item label={t('auth.email')} name="email" rules={[ruleOf(emailError)]}>
         <Input type="email" autoComplete="email" />
       </Form.Item>
-      <Form.Item label="Display name" name="displayName" rules={[ruleOf(displayNameError)]}>
+      <Form.Item
+        label={t('auth.displayName')}
+        name="displayName"
+        rules={[ruleOf(displayNameError)]}
+      >
         <Input autoComplete="nickname" maxLength={60} />
       </Form.Item>
-      <Form.Item label="Password" name="password" rules={[ruleOf((v) => newPasswordError(v))]}>
+      <Form.Item
+        label={t('auth.password')}
+        name="password"
+        rules={[ruleOf((v) => newPasswordError(v))]}
+      >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Button type="primary" htmlType="submit" block size="large" loading={loading}>
-        Create Account
+        {t('auth.createAccount')}
       </Button>
     </Form>
   );
@@ -131,6 +151,7 @@ function RegisterForm() {
  * form), a marketing panel; a verified signed-in user goes to /admin (admins) or /.
  */
 export function AuthPage() {
+  const { t } = useTranslation();
   const [search] = useSearchParams();
   const [tab, setTab] = useState<Tab>(search.get('tab') === 'register' ? 'register' : 'login');
   const { user } = useSession();
@@ -142,12 +163,9 @@ export function AuthPage() {
     <div className="auth">
       <section className="auth__pitch" aria-labelledby="auth-pitch">
         <Typography.Title level={1} id="auth-pitch">
-          Think different. Win big.
+          {t('auth.pitchTitle')}
         </Typography.Title>
-        <Typography.Paragraph>
-          In Underdog the least popular choice wins. Four images, one pick per round, 17 rounds:
-          outguess the crowd to be the last one standing.
-        </Typography.Paragraph>
+        <Typography.Paragraph>{t('auth.pitchText')}</Typography.Paragraph>
       </section>
       <Card className="auth__card">
         <Tabs
@@ -155,8 +173,8 @@ export function AuthPage() {
           onChange={(key) => setTab(key === 'register' ? 'register' : 'login')}
           destroyOnHidden
           items={[
-            { key: 'login', label: 'Login', children: <LoginForm /> },
-            { key: 'register', label: 'Register', children: <RegisterForm /> },
+            { key: 'login', label: t('auth.login'), children: <LoginForm /> },
+            { key: 'register', label: t('auth.register'), children: <RegisterForm /> },
           ]}
         />
       </Card>

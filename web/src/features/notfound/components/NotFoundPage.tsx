@@ -1,18 +1,20 @@
 import { Button, Result } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useGo } from '../../../app/useGo';
 
 /** Any path the app does not know. */
 export function NotFoundPage() {
+  const { t } = useTranslation();
   const navigate = useGo();
   return (
     <div className="page">
       <Result
         status="404"
-        title={<h1 className="result-title">404 Page Not Found</h1>}
-        subTitle="The page you are looking for does not exist."
+        title={<h1 className="result-title">{t('notFound.title')}</h1>}
+        subTitle={t('notFound.text')}
         extra={
           <Button type="primary" onClick={() => navigate('/')}>
-            Back to Home
+            {t('notFound.backToHome')}
           </Button>
         }
       />

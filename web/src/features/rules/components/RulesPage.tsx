@@ -1,5 +1,6 @@
 import { Button, Card, Steps, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useGo } from '../../../app/useGo';
 import { sampleImageOf } from '../../images/sampleImages';
 import {
@@ -10,23 +11,16 @@ import {
   type DemoOption,
 } from '../demo';
 
-const STEPS = [
-  { title: '4 images appear', text: 'Every round shows four images.' },
-  {
-    title: 'Players think',
-    text: 'Everyone secretly picks the image they think the fewest will pick.',
-  },
-  { title: 'Votes revealed', text: 'The votes for each image are counted and shown.' },
-  {
-    title: 'Least popular wins',
-    text: 'Players who picked the least popular image advance; the rest are eliminated.',
-  },
-  { title: 'Next round', text: 'Survivors play the next round, until one winner remains.' },
-];
+/** The demo's five steps, by catalog key (rules.step1Title, rules.step1Text, …). */
+const STEPS = [1, 2, 3, 4, 5].map((n) => ({
+  title: `rules.step${n}Title`,
+  text: `rules.step${n}Text`,
+}));
 const STEP_MS = 2_500;
 
 /** The animated five-step demo: the steps advance on their own (a static view with reduced motion). */
 function Demo() {
+  const { t } = useTranslation();
   const [step, setStep] = useState(0);
   useEffect(() => {
     const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
@@ -37,16 +31,16 @@ function Demo() {
   const round = step === 4 ? DEMO_ROUND + 1 : DEMO_ROUND;
   const options = demoOptions();
   return (
-    <Card className="demo" title={<h2 className="card-title">See it in action</h2>}>
+    <Card className="demo" title={<h2 className="card-title">{t('rules.demoTitle')}</h2>}>
       <Steps
         size="small"
         current={step}
         onChange={setStep}
-        items={STEPS.map((s) => ({ title: s.title }))}
+        items={STEPS.map((s) => ({ title: t(s.title) }))}
         className="demo__steps"
       />
       <p className="demo__caption" aria-live="polite">
-        <strong>Step {step + 1}:</strong> {STEPS[step]!.text}
+        <strong>{t('rules.step', { step: step + 1 })}</strong> {t(STEPS[step]!.text)}
       </p>
       <div className={`demo__grid demo__grid--step${step}`}>
         {[0, 1, 2, 3].map((option) => {
@@ -61,11 +55,11 @@ function Demo() {
               <img src={image.url} alt={image.alt} width={120} height={120} />
               <figcaption>
                 {step === 1
-                  ? 'Thinking…'
+                  ? t('rules.thinking')
                   : step === 2 || step === 3
-                    ? `${votes} votes (${percentage}%)`
+                    ? t('rules.demoVotes', { votes, percentage })
                     : image.alt}
-                {winner && step === 3 ? ' — WINNER' : ''}
+                {winner && step === 3 ? t('rules.winner') : ''}
               </figcaption>
             </figure>
           );
@@ -77,57 +71,57 @@ function Demo() {
 
 /** The worked example: the demo round's own votes, most popular first. */
 function Example() {
+  const { t } = useTranslation();
   const [first, second, third, least] = demoByPopularity() as [
     DemoOption,
     DemoOption,
     DemoOption,
     DemoOption,
   ];
-  return (
-    <>
-      {demoPlayerCount()} players start. In round {DEMO_ROUND}, {first.votes} pick the {first.name},{' '}
-      {second.votes} the {second.name}, {third.votes} the {third.name} and only {least.votes} the{' '}
-      {least.name}: those {least.votes} advance. A few rounds later, 48 players have dropped to 3.
-    </>
-  );
+  return t('rules.exampleText', {
+    players: demoPlayerCount(),
+    round: DEMO_ROUND,
+    first: first.name,
+    firstVotes: first.votes,
+    second: second.name,
+    secondVotes: second.votes,
+    third: third.name,
+    thirdVotes: third.votes,
+    least: least.name,
+    leastVotes: least.votes,
+  });
 }
 
 /** Spec §2 Rules: the demo, strategy, offline-mode and example cards, Join Tournament. */
 export function RulesPage() {
+  const { t } = useTranslation();
   const go = useGo();
   return (
     <div className="page">
       <Typography.Title level={1} className="page-title">
-        How Underdog Works
+        {t('rules.title')}
       </Typography.Title>
-      <Typography.Paragraph>
-        Pick the image you think the <strong>fewest</strong> players will pick. The least popular
-        image wins the round; everyone who chose a more popular one is eliminated. A tournament has
-        17 rounds, and the last player standing takes the prize.
-      </Typography.Paragraph>
+      <Typography.Paragraph>{t('rules.intro')}</Typography.Paragraph>
       <Demo />
       <div className="card-grid">
-        <Card title={<h2 className="card-title">Strategy</h2>}>
+        <Card title={<h2 className="card-title">{t('rules.strategy')}</h2>}>
           <ul className="plain-list">
-            <li>Don't pick what you like — pick what others won't.</li>
-            <li>The obvious favourite is usually a trap.</li>
-            <li>Watch how the crowd thinks and change it up between rounds.</li>
+            <li>{t('rules.strategy1')}</li>
+            <li>{t('rules.strategy2')}</li>
+            <li>{t('rules.strategy3')}</li>
           </ul>
         </Card>
-        <Card title={<h2 className="card-title">Offline Mode</h2>}>
-          <Typography.Paragraph>
-            Can't be there live? Pre-register all 17 choices before the tournament starts (until 5
-            minutes before). Your choices are played for you automatically.
-          </Typography.Paragraph>
+        <Card title={<h2 className="card-title">{t('rules.offline')}</h2>}>
+          <Typography.Paragraph>{t('rules.offlineText')}</Typography.Paragraph>
         </Card>
-        <Card title={<h2 className="card-title">Example</h2>}>
+        <Card title={<h2 className="card-title">{t('rules.example')}</h2>}>
           <Typography.Paragraph>
             <Example />
           </Typography.Paragraph>
         </Card>
       </div>
       <Button type="primary" size="large" onClick={() => go('/')} className="join-button">
-        Join Tournament
+        {t('rules.join')}
       </Button>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useApolloClient, useMutation } from '@apollo/client';
+import { i18n } from '../../../app/i18n';
 import { useCallback } from 'react';
 import { useGo } from '../../../app/useGo';
 import { useToast } from '../../../app/toast';
@@ -16,11 +17,11 @@ export function useLogout(): () => Promise<void> {
       await logout();
       await client.clearStore();
       client.writeQuery({ query: MeDocument, data: { me: null } });
-      toast({ title: 'Logged out' });
+      toast({ title: i18n.t('auth.loggedOut') });
       navigate('/');
     } catch (error) {
       toast({
-        title: 'Logout failed',
+        title: i18n.t('auth.logoutFailed'),
         description: messageOf(error, String(error)),
         variant: 'destructive',
       });

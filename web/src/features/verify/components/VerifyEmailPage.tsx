@@ -1,4 +1,5 @@
 import { CheckCircleFilled, MailOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
 import { useMutation } from '@apollo/client';
 import { Alert, Button, Card, Form, Input, Result, Spin, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -28,6 +29,7 @@ export function VerifyEmailPage() {
   const [resend, { loading: resending }] = useMutation(ResendVerificationDocument);
   const [form] = Form.useForm<{ code: string; email: string }>();
   const toast = useToast();
+  const { t } = useTranslation();
   const go = useGo();
   const tokenTried = useRef(false);
   // Set before the mutation: its result lands in the normalized cache (the session's user turns
@@ -44,11 +46,11 @@ export function VerifyEmailPage() {
       setState({ kind: 'success' });
       // Null when verified by e-mail and code without a session: nobody to sign in here.
       if (data.verifyEmail) setUser(data.verifyEmail);
-      toast({ title: 'Email Verified!' });
+      toast({ title: t('verify.verified') });
     } catch (error) {
       const message = isNetworkFailure(error)
-        ? 'Network error. Please try again.'
-        : messageOf(error, 'Error verifying email');
+        ? t('verify.networkError')
+        : messageOf(error, t('verify.verifyError'));
       setState({ kind: 'error', message });
     }
   };
@@ -69,7 +71,7 @@ export function VerifyEmailPage() {
   if (loading) {
     return (
       <div className="page-center">
-        <Spin size="large" aria-label="Loading" />
+        <Spin size="large" aria-label={t('common.loading')} />
       </div>
     );
   }
@@ -84,13 +86,13 @@ export function VerifyEmailPage() {
     try {
       await resend({ variables: { email } });
       toast({
-        title: 'Email Sent',
-        description: 'A new verification email has been sent. Please check your inbox.',
+        title: t('verify.emailSent'),
+        description: t('verify.emailSentText'),
       });
     } catch {
       toast({
-        title: 'Email Send Error',
-        description: 'Unable to send email. Please try again.',
+        title: t('verify.emailSendError'),
+        description: t('verify.emailSendErrorText'),
         variant: 'destructive',
       });
     }
@@ -100,8 +102,8 @@ export function VerifyEmailPage() {
     return (
       <Result
         icon={<CheckCircleFilled style={{ color: '#15803d' }} />}
-        title={<h1 className="result-title">Email Verified!</h1>}
-        subTitle="Taking you to the tournaments…"
+        title={<h1 className="result-title">{t('verify.verified')}</h1>}
+        subTitle={t('verify.redirecting')}
       />
     );
   }
@@ -109,12 +111,10 @@ export function VerifyEmailPage() {
     <div className="page narrow">
       <Card>
         <Typography.Title level={1} className="page-title">
-          <MailOutlined aria-hidden="true" /> Verify your e-mail
+          <MailOutlined aria-hidden="true" /> {t('verify.title')}
         </Typography.Title>
         <Typography.Paragraph className="muted">
-          {user
-            ? `Enter the 6-digit code we sent to ${user.email}.`
-            : 'Enter your e-mail and the 6-digit code we sent you.'}
+          {user ? t('verify.enterCodeFor', { email: user.email }) : t('verify.enterCode')}
         </Typography.Paragraph>
         {state.kind === 'error' && (
           <Alert type="error" showIcon message={state.message} className="spaced" />
@@ -128,11 +128,11 @@ export function VerifyEmailPage() {
           }
         >
           {!user && (
-            <Form.Item label="Email" name="email" rules={[ruleOf(emailError)]}>
+            <Form.Item label={t('auth.email')} name="email" rules={[ruleOf(emailError)]}>
               <Input type="email" autoComplete="email" />
             </Form.Item>
           )}
-          <Form.Item label="Verification code" name="code" rules={[ruleOf(codeError)]}>
+          <Form.Item label={t('verify.code')} name="code" rules={[ruleOf(codeError)]}>
             <Input
               inputMode="numeric"
               autoComplete="one-time-code"
@@ -147,11 +147,11 @@ export function VerifyEmailPage() {
             size="large"
             loading={state.kind === 'verifying'}
           >
-            {state.kind === 'verifying' ? 'Verifying…' : 'Verify Email'}
+            {state.kind === 'verifying' ? t('verify.verifying') : t('verify.verifyEmail')}
           </Button>
         </Form>
         <Button type="link" onClick={() => void resendTo()} loading={resending} className="spaced">
-          Resend code
+          {t('verify.resend')}
         </Button>
       </Card>
     </div>
