@@ -21,6 +21,7 @@ import {
 } from './domain/session';
 import { emptyStatistics, type PendingVerification, type Role, type User } from './domain/user';
 import { maxUsernameAttempts, usernameBase, usernameCandidate } from './domain/username';
+import { displayNameMessages, imitatesStaff } from './domain/display-name';
 import { passwordLength } from './domain/validation';
 import {
   acceptsToken,
@@ -269,9 +270,13 @@ export class Accounts {
     this.logger.info({ userId: user.id }, 'verification e-mail resent');
   }
 
+  /** Only the staff (admins) may take a name that passes for the staff; see `display-name.ts`. */
   async updateProfile(sessionId: string, displayName: string): Promise<User> {
     const { user } = await this.resolveSession(sessionId);
     if (user.displayName === displayName) return user;
+    if (user.role !== 'admin' && imitatesStaff(displayName)) {
+      throw commonErrors.invalid(displayNameMessages.reserved);
+    }
     const updated = await this.users.setDisplayName(user.id, displayName);
     if (!updated) throw commonErrors.noSession();
     await this.events.userChanged(user.id, { case: 'profileUpdated', value: { displayName } });

@@ -68,6 +68,26 @@ describe('display names', () => {
     );
   });
 
+  it('lets an admin keep or take a staff name on the profile, and no one else', async () => {
+    const admin = await startAuth({
+      env: { ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'first admin 1' },
+    });
+    try {
+      const { session } = await admin.client.login({
+        email: 'boss@example.com',
+        password: 'first admin 1',
+        deviceId: 'admin-laptop',
+      });
+      const sessionId = session?.id ?? '';
+      for (const displayName of ['Admin', 'Underdog Support']) {
+        const { user } = await admin.client.updateProfile({ sessionId, displayName });
+        expect(user?.displayName).toBe(displayName);
+      }
+    } finally {
+      await admin.stop();
+    }
+  });
+
   it.each([
     ['Bot 007', 'Bot 007'],
     ['José', 'José'],

@@ -24,7 +24,9 @@ const email = z
 
 /**
  * Normalised (NFC, white space collapsed) before its length is counted; invisible and control
- * characters and names that pass for the staff are refused (`display-name.ts`).
+ * characters are refused (`display-name.ts`). Names that pass for the staff are refused at
+ * registration (`registerInput`) and on a profile update by a non-admin (the use case: it knows
+ * the role).
  */
 const displayName = z
   .string()
@@ -37,8 +39,7 @@ const displayName = z
     z
       .string()
       .min(2, 'Display name must be at least 2 characters')
-      .max(50, 'Display name must be at most 50 characters')
-      .refine((name) => !imitatesStaff(name), displayNameMessages.reserved),
+      .max(50, 'Display name must be at most 50 characters'),
   );
 
 /** A password being chosen; `label` is "Password" or "New password" as the form calls it. */
@@ -56,7 +57,7 @@ export const verificationCode = z
 
 export const registerInput = z.object({
   email,
-  displayName,
+  displayName: displayName.refine((name) => !imitatesStaff(name), displayNameMessages.reserved),
   password: newPassword('Password'),
 });
 
