@@ -81,6 +81,29 @@ describe('the auth service on real servers', () => {
     });
   });
 
+  it('counts codes by e-mail apart on the real store, also for a verification stored before that counter', async () => {
+    const owner = await registerPlayer(auth, { email: email('owner') });
+    const users = auth.infrastructure.documents.collection(usersCollection);
+    // A pending verification written before failedEmailAttempts existed has no such field.
+    await users.updateOne(
+      { id: owner.user.id },
+      { $unset: { 'verification.failedEmailAttempts': true } },
+    );
+    for (let attempt = 1; attempt <= 6; attempt += 1) {
+      await rpcFailure(
+        auth.client.verifyEmail({
+          proof: { case: 'code', value: wrongCode(owner.code) },
+          email: owner.player.email,
+        }),
+      );
+    }
+    expect((await users.findById(owner.user.id))?.verification).toMatchObject({
+      failedAttempts: 0,
+      failedEmailAttempts: 5,
+    });
+    expect((await verifyCode(owner.code, owner.sessionId)).user?.isEmailVerified).toBe(true);
+  });
+
   it('resends once a minute, and the new code and link work', async () => {
     const { player, sessionId, token } = await registerPlayer(auth, { email: email('resend') });
     expect(await rpcFailure(auth.client.resendVerification({ email: player.email }))).toMatchObject(
