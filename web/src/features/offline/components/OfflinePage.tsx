@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../app/i18n';
 import {
   CalendarOutlined,
   ClockCircleOutlined,
@@ -26,9 +28,9 @@ import { AlreadyRegistered } from './AlreadyRegistered';
 import { OfflinePicker } from './OfflinePicker';
 
 const BADGE: Record<DisplayStatus, string> = {
-  upcoming: 'Upcoming',
-  live: 'ACTIVE NOW',
-  finished: 'Finished',
+  upcoming: 'offline.badgeUpcoming',
+  live: 'offline.badgeLive',
+  finished: 'offline.badgeFinished',
 };
 
 /** Spec §2: an offline-screen tournament card. */
@@ -41,6 +43,7 @@ export function OfflineTournamentCard({
   loggedIn: boolean;
   onPick: (tournament: Tournament, hasChoices: boolean) => void;
 }) {
+  const { t } = useTranslation();
   const now = useServerNow();
   const hasChoices = useHasOfflineChoices(
     tournament.id,
@@ -52,28 +55,30 @@ export function OfflineTournamentCard({
     <Card
       className="offline-card"
       title={<h3 className="card-title">{tournament.title}</h3>}
-      extra={<StatusBadge status={status} label={BADGE[status]} />}
+      extra={<StatusBadge status={status} label={t(BADGE[status])} />}
     >
       <ul className="facts">
         <li>
-          <TrophyOutlined aria-hidden="true" /> Prize: {tournament.prize || '—'}
+          <TrophyOutlined aria-hidden="true" />{' '}
+          {t('offline.prize', { prize: tournament.prize || '—' })}
         </li>
         <li>
-          <TeamOutlined aria-hidden="true" /> Pre-Registered: {tournament.participantCount}
+          <TeamOutlined aria-hidden="true" />{' '}
+          {t('offline.preRegistered', { count: tournament.participantCount })}
         </li>
         <li>
-          <CalendarOutlined aria-hidden="true" /> Starts:{' '}
-          {new Date(startOf(tournament)).toLocaleString('en-US', {
-            dateStyle: 'medium',
-            timeStyle: 'short',
+          <CalendarOutlined aria-hidden="true" />{' '}
+          {t('offline.starts', {
+            date: formatDateTime(startOf(tournament), { dateStyle: 'medium', timeStyle: 'short' }),
           })}
         </li>
         <li>
-          <ClockCircleOutlined aria-hidden="true" /> Round time: 30s
+          <ClockCircleOutlined aria-hidden="true" /> {t('offline.roundTime')}
         </li>
         {status === 'upcoming' && (
           <li>
-            Starts in <Countdown to={startOf(tournament)} label="Starts in" />
+            {t('offline.startsIn')}{' '}
+            <Countdown to={startOf(tournament)} label={t('offline.startsIn')} />
           </li>
         )}
       </ul>
@@ -83,16 +88,15 @@ export function OfflineTournamentCard({
 }
 
 function LoginRequired() {
+  const { t } = useTranslation();
   return (
     <div className="page narrow">
       <Card>
         <Typography.Title level={1} className="page-title">
-          Login Required
+          {t('offline.loginRequired')}
         </Typography.Title>
-        <Typography.Paragraph>
-          You must be logged in to pre-register your choices for a tournament.
-        </Typography.Paragraph>
-        <Link to="/auth">Go to Login</Link>
+        <Typography.Paragraph>{t('offline.loginRequiredText')}</Typography.Paragraph>
+        <Link to="/auth">{t('offline.goToLogin')}</Link>
       </Card>
     </div>
   );
@@ -100,6 +104,7 @@ function LoginRequired() {
 
 /** Spec §2: the offline screen (pre-registration). */
 export function OfflinePage() {
+  const { t } = useTranslation();
   const { user, loading } = useSession();
   const list = useTournamentList({ poll: user !== null });
   const now = useServerNow(5_000);
@@ -110,7 +115,7 @@ export function OfflinePage() {
   if (loading) {
     return (
       <div className="page-center">
-        <Spin size="large" aria-label="Loading" />
+        <Spin size="large" aria-label={t('common.loading')} />
       </div>
     );
   }
@@ -135,24 +140,17 @@ export function OfflinePage() {
   return (
     <div className="page">
       <Typography.Title level={1} className="page-title">
-        Offline Mode
+        {t('offline.title')}
       </Typography.Title>
-      <Card title={<h2 className="card-title">How it works</h2>}>
+      <Card title={<h2 className="card-title">{t('offline.howItWorks')}</h2>}>
         <ol className="how-it-works">
-          <li>
-            <strong>Pre-submit</strong> your choices for all 17 rounds before the tournament starts.
-          </li>
-          <li>
-            <strong>Auto-play:</strong> your choices are played for you automatically, round by
-            round.
-          </li>
-          <li>
-            <strong>Win prizes</strong> if your picks outguess the crowd to the end.
-          </li>
+          <li>{t('offline.step1')}</li>
+          <li>{t('offline.step2')}</li>
+          <li>{t('offline.step3')}</li>
         </ol>
       </Card>
       <Typography.Title level={2} className="section-title">
-        Upcoming Tournaments
+        {t('offline.upcoming')}
       </Typography.Title>
       {list.loading ? (
         <Card>
@@ -160,8 +158,8 @@ export function OfflinePage() {
         </Card>
       ) : tournaments.length === 0 ? (
         <Card>
-          <Typography.Title level={3}>No Upcoming Tournaments</Typography.Title>
-          <Link to="/live">See what's live</Link>
+          <Typography.Title level={3}>{t('offline.noUpcoming')}</Typography.Title>
+          <Link to="/live">{t('offline.seeLive')}</Link>
         </Card>
       ) : (
         <div className="card-grid">
@@ -170,12 +168,12 @@ export function OfflinePage() {
               key={tournament.id}
               tournament={tournament}
               loggedIn
-              onPick={(t, hasChoices) => setPicking({ tournament: t, hasChoices })}
+              onPick={(picked, hasChoices) => setPicking({ tournament: picked, hasChoices })}
             />
           ))}
         </div>
       )}
-      <Link to="/rules">Read the rules</Link>
+      <Link to="/rules">{t('offline.readRules')}</Link>
     </div>
   );
 }

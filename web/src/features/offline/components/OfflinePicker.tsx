@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { CheckCircleFilled } from '@ant-design/icons';
 import { useMutation, useQuery } from '@apollo/client';
 import { Button, Card, Progress, Tag, Typography } from 'antd';
@@ -66,6 +67,7 @@ export function OfflinePicker({
     ],
   });
   const toast = useToast();
+  const { t } = useTranslation();
   const complete = isComplete(choices) && !ad;
 
   useEffect(() => {
@@ -74,16 +76,15 @@ export function OfflinePicker({
       save({ variables: { tournamentId: tournament.id, choices: choicesInput(choices) } })
         .then(() => {
           toast({
-            title: 'Success!',
-            description:
-              "You're now pre-registered for this tournament! Your choices will be applied automatically when the tournament starts.",
+            title: t('offline.success'),
+            description: t('offline.successText'),
           });
           onDone();
         })
         .catch(() => {
           toast({
-            title: 'Error',
-            description: 'Failed to save your offline choices. Please try again.',
+            title: t('offline.error'),
+            description: t('offline.errorText'),
             variant: 'destructive',
           });
         });
@@ -111,19 +112,19 @@ export function OfflinePicker({
     return (
       <Card className="picker picker--complete">
         <CheckCircleFilled className="picker__done-icon" aria-hidden="true" />
-        <Typography.Title level={2}>Registration Complete!</Typography.Title>
-        <Typography.Paragraph>All 17 Rounds Complete!</Typography.Paragraph>
-        <Typography.Paragraph className="muted">Saving your choices…</Typography.Paragraph>
+        <Typography.Title level={2}>{t('offline.complete')}</Typography.Title>
+        <Typography.Paragraph>{t('offline.allComplete')}</Typography.Paragraph>
+        <Typography.Paragraph className="muted">{t('offline.saving')}</Typography.Paragraph>
       </Card>
     );
   }
   if (ad) {
     return (
-      <Card className="picker picker--ad" title={<Tag color="gold">Advertisement</Tag>}>
+      <Card className="picker picker--ad" title={<Tag color="gold">{t('game.advertisement')}</Tag>}>
         <Typography.Title level={3}>{ad.title}</Typography.Title>
         <AdView ad={ad} />
         <Button type="primary" onClick={() => setAd(undefined)} className="spaced">
-          Continue
+          {t('offline.continue')}
         </Button>
       </Card>
     );
@@ -132,26 +133,22 @@ export function OfflinePicker({
   return (
     <Card className="picker">
       <Typography.Title level={2} className="page-title">
-        Pre-Tournament Participation
+        {t('offline.participation')}
       </Typography.Title>
       <div className="muted">{tournament.title}</div>
       <div className="picker__head">
-        <strong>
-          Round {round} of {TOTAL_ROUNDS}
-        </strong>
+        <strong>{t('offline.roundOf', { round })}</strong>
         <Tag color={selected === undefined ? 'default' : 'green'}>
-          {selected === undefined ? 'Pending' : 'Selected'}
+          {selected === undefined ? t('offline.pending') : t('offline.selected')}
         </Tag>
       </div>
-      <Progress percent={percent} aria-label="Rounds chosen" />
-      <div className="muted">
-        {done}/{TOTAL_ROUNDS} rounds ({percent}%)
-      </div>
+      <Progress percent={percent} aria-label={t('offline.roundsChosen')} />
+      <div className="muted">{t('offline.percent', { done, percent })}</div>
       <Typography.Paragraph className="picker__instruction">
-        Choose the image you believe will be the <strong>LEAST</strong> popular.
+        {t('offline.instruction')}
       </Typography.Paragraph>
       {round === TOTAL_ROUNDS && (
-        <Typography.Paragraph strong>Final round! Make your last choice.</Typography.Paragraph>
+        <Typography.Paragraph strong>{t('offline.finalRound')}</Typography.Paragraph>
       )}
       <div className="picker__grid">
         {[0, 1, 2, 3].map((option) => (
@@ -160,7 +157,10 @@ export function OfflinePicker({
             type="button"
             className={`picker__option${selected === option ? ' picker__option--selected' : ''}`}
             aria-pressed={selected === option}
-            aria-label={`Option ${option + 1}: ${sampleImageOf(round, option).alt}`}
+            aria-label={t('offline.option', {
+              option: option + 1,
+              alt: sampleImageOf(round, option).alt,
+            })}
             onClick={() => pick(option)}
           >
             <OptionImage round={round} option={option} />
@@ -169,10 +169,10 @@ export function OfflinePicker({
       </div>
       <div className="picker__nav">
         <Button disabled={round === 1} onClick={() => setRound(round - 1)}>
-          Previous Round
+          {t('offline.previous')}
         </Button>
         <Button disabled={round === TOTAL_ROUNDS} onClick={() => setRound(round + 1)}>
-          Next Round
+          {t('offline.next')}
         </Button>
       </div>
       <div className="picker__nav">
@@ -182,10 +182,10 @@ export function OfflinePicker({
             setRound(1);
           }}
         >
-          Reset All
+          {t('offline.resetAll')}
         </Button>
         <Button danger onClick={onCancel}>
-          Cancel Pre-Registration
+          {t('offline.cancel')}
         </Button>
       </div>
     </Card>

@@ -1,4 +1,6 @@
 import { EditOutlined, LockOutlined, LogoutOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatNumber, i18n } from '../../../app/i18n';
 import { useMutation } from '@apollo/client';
 import { Avatar, Button, Card, Form, Input, Modal, Statistic, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -18,9 +20,21 @@ import { initialsOf, useSession, type SessionUser } from '../../session/hooks/us
 /** Spec §9 achievements. */
 export function achievementsOf(user: Pick<SessionUser, 'wins' | 'gamesPlayed' | 'roundsWon'>) {
   return [
-    { name: 'First Victory', detail: 'Win a tournament', earned: user.wins > 0 },
-    { name: 'Tournament Player', detail: 'Play 10 tournaments', earned: user.gamesPlayed >= 10 },
-    { name: 'Round Master', detail: 'Win 50 rounds', earned: user.roundsWon >= 50 },
+    {
+      name: i18n.t('profile.firstVictory'),
+      detail: i18n.t('profile.firstVictoryText'),
+      earned: user.wins > 0,
+    },
+    {
+      name: i18n.t('profile.tournamentPlayer'),
+      detail: i18n.t('profile.tournamentPlayerText'),
+      earned: user.gamesPlayed >= 10,
+    },
+    {
+      name: i18n.t('profile.roundMaster'),
+      detail: i18n.t('profile.roundMasterText'),
+      earned: user.roundsWon >= 50,
+    },
   ];
 }
 
@@ -37,22 +51,29 @@ function EditProfileDialog({
   const [update, { loading }] = useMutation(UpdateProfileDocument);
   const { setUser } = useSession();
   const toast = useToast();
+  const { t } = useTranslation();
   const submit = async ({ displayName }: { displayName: string }) => {
     try {
       const { data } = await update({ variables: { displayName: displayName.trim() } });
       if (data) setUser(data.updateProfile);
-      toast({ title: 'Profile updated' });
+      toast({ title: t('profile.updated') });
       onClose();
     } catch {
       toast({
-        title: 'Update failed',
-        description: 'Failed to update profile. Please try again.',
+        title: t('profile.updateFailed'),
+        description: t('profile.updateFailedText'),
         variant: 'destructive',
       });
     }
   };
   return (
-    <Modal title="Edit Profile" open={open} onCancel={onClose} footer={null} destroyOnHidden>
+    <Modal
+      title={t('profile.editProfile')}
+      open={open}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+    >
       <Form
         form={form}
         layout="vertical"
@@ -60,14 +81,18 @@ function EditProfileDialog({
         initialValues={{ email: user.email, displayName: user.displayName }}
         onFinish={(values) => void submit(values)}
       >
-        <Form.Item label="Email" name="email">
+        <Form.Item label={t('auth.email')} name="email">
           <Input readOnly disabled />
         </Form.Item>
-        <Form.Item label="Display name" name="displayName" rules={[ruleOf(displayNameError)]}>
+        <Form.Item
+          label={t('auth.displayName')}
+          name="displayName"
+          rules={[ruleOf(displayNameError)]}
+        >
           <Input maxLength={60} />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={loading} block>
-          Save
+          {t('profile.save')}
         </Button>
       </Form>
     </Modal>
@@ -84,23 +109,30 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
   const [form] = Form.useForm<PasswordValues>();
   const [change, { loading }] = useMutation(ChangePasswordDocument);
   const toast = useToast();
+  const { t } = useTranslation();
   const submit = async (values: PasswordValues) => {
     try {
       const { data } = await change({
         variables: { currentPassword: values.currentPassword, newPassword: values.newPassword },
       });
-      toast({ title: 'Password changed', description: data?.changePassword });
+      toast({ title: t('profile.passwordChanged'), description: data?.changePassword });
       onClose();
     } catch (error) {
       toast({
-        title: 'Update failed',
-        description: messageOf(error, 'Failed to change password.'),
+        title: t('profile.updateFailed'),
+        description: messageOf(error, t('profile.passwordFailed')),
         variant: 'destructive',
       });
     }
   };
   return (
-    <Modal title="Change Password" open={open} onCancel={onClose} footer={null} destroyOnHidden>
+    <Modal
+      title={t('profile.changePassword')}
+      open={open}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+    >
       <Form
         form={form}
         layout="vertical"
@@ -108,21 +140,21 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
         onFinish={(values) => void submit(values)}
       >
         <Form.Item
-          label="Current password"
+          label={t('profile.currentPassword')}
           name="currentPassword"
           rules={[requiredRule(messages.currentPasswordRequired)]}
         >
           <Input.Password autoComplete="current-password" />
         </Form.Item>
         <Form.Item
-          label="New password"
+          label={t('profile.newPassword')}
           name="newPassword"
           rules={[ruleOf((v) => newPasswordError(v, 'New '))]}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Form.Item
-          label="Confirm new password"
+          label={t('profile.confirmPassword')}
           name="confirmPassword"
           dependencies={['newPassword']}
           rules={[
@@ -138,7 +170,7 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={loading} block>
-          Change Password
+          {t('profile.changePassword')}
         </Button>
       </Form>
     </Modal>
@@ -147,16 +179,13 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
 
 /** Spec §2 Profile (protected: rendered inside RequireVerifiedUser). */
 export function ProfilePage() {
+  const { t } = useTranslation();
   const { user } = useSession();
   const logout = useLogout();
   const [dialog, setDialog] = useState<'edit' | 'password' | null>(null);
   if (!user) return null;
   const joined = user.createdAt
-    ? new Date(user.createdAt).toLocaleDateString('en-US', {
-        year: 'numeric',
-        month: 'long',
-        day: 'numeric',
-      })
+    ? formatDateTime(new Date(user.createdAt), { year: 'numeric', month: 'long', day: 'numeric' })
     : undefined;
   return (
     <div className="page">
@@ -171,38 +200,50 @@ export function ProfilePage() {
             </Typography.Title>
             <div className="muted">@{user.username}</div>
             <div className="profile-head__tags">
-              <Tag color="purple">Member</Tag>
-              {joined && <span className="muted">Joined {joined}</span>}
+              <Tag color="purple">{t('profile.member')}</Tag>
+              {joined && <span className="muted">{t('profile.joined', { date: joined })}</span>}
             </div>
           </div>
         </div>
         <div className="profile-actions">
           <Button icon={<EditOutlined />} onClick={() => setDialog('edit')}>
-            Edit Profile
+            {t('profile.editProfile')}
           </Button>
           <Button icon={<LockOutlined />} onClick={() => setDialog('password')}>
-            Change Password
+            {t('profile.changePassword')}
           </Button>
           <Button danger icon={<LogoutOutlined />} onClick={() => void logout()}>
-            Sign Out
+            {t('profile.signOut')}
           </Button>
         </div>
       </Card>
-      <Card title={<h2 className="card-title">Statistics</h2>}>
+      <Card title={<h2 className="card-title">{t('profile.statistics')}</h2>}>
         <div className="stats">
-          <Statistic title="Tournaments Played" value={user.gamesPlayed} />
-          <Statistic title="Tournaments Won" value={user.wins} />
-          <Statistic title="Rounds Advanced" value={user.roundsWon} />
+          <Statistic
+            title={t('profile.played')}
+            value={user.gamesPlayed}
+            formatter={(value) => formatNumber(Number(value))}
+          />
+          <Statistic
+            title={t('profile.won')}
+            value={user.wins}
+            formatter={(value) => formatNumber(Number(value))}
+          />
+          <Statistic
+            title={t('profile.roundsAdvanced')}
+            value={user.roundsWon}
+            formatter={(value) => formatNumber(Number(value))}
+          />
         </div>
       </Card>
-      <Card title={<h2 className="card-title">Achievements</h2>}>
+      <Card title={<h2 className="card-title">{t('profile.achievements')}</h2>}>
         <ul className="achievements">
           {achievementsOf(user).map((achievement) => (
             <li key={achievement.name} className={achievement.earned ? 'earned' : 'locked'}>
               <strong>{achievement.name}</strong>
               <span className="muted">{achievement.detail}</span>
               <Tag color={achievement.earned ? 'gold' : 'default'}>
-                {achievement.earned ? 'Unlocked' : 'Locked'}
+                {achievement.earned ? t('profile.unlocked') : t('profile.locked')}
               </Tag>
             </li>
           ))}
