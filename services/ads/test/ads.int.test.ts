@@ -162,4 +162,22 @@ describe('the ads service on Kafka and MongoDB', () => {
       reason: 'VALIDATION_FAILED',
     });
   });
+
+  it('checks an image ad URL on update against the stored ad, on MongoDB', async () => {
+    const { advertisement } = await ads.client.createAdvertisement(
+      newAd({ title: 'Mongo banner', type: 'image', content: 'https://cdn.example/a.png' }),
+    );
+    const id = advertisement!.id;
+    expect(
+      await failureOf(
+        ads.client.updateAdvertisement({ actor: admin, id, content: 'javascript:alert(1)' }),
+      ),
+    ).toMatchObject({ reason: 'VALIDATION_FAILED' });
+    const { advertisement: updated } = await ads.client.updateAdvertisement({
+      actor: admin,
+      id,
+      content: ' https://cdn.example/b.png ',
+    });
+    expect(updated).toMatchObject({ type: 'image', content: 'https://cdn.example/b.png' });
+  });
 });
