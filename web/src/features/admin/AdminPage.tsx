@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../app/i18n';
 import { useMutation, useQuery } from '@apollo/client';
 import {
   App as AntApp,
@@ -63,11 +65,12 @@ function tournamentInput(form: TournamentForm) {
  * follows the `tournamentsChanged` subscription and the history refreshes when a game finishes.
  */
 export default function AdminPage() {
+  const { t: translate } = useTranslation();
   const { user, loading, isAdmin } = useSession();
   if (loading) {
     return (
       <div className="page-center">
-        <Spin size="large" aria-label="Loading" />
+        <Spin size="large" aria-label={translate('common.loading')} />
       </div>
     );
   }
@@ -76,6 +79,7 @@ export default function AdminPage() {
 }
 
 function Dashboard({ name }: { name: string }) {
+  const { t: translate } = useTranslation();
   const toast = useToast();
   const { modal } = AntApp.useApp();
   const { tournaments, loading: listLoading, lastChange } = useTournamentList();
@@ -119,26 +123,26 @@ function Dashboard({ name }: { name: string }) {
           },
           ...refetchTournaments,
         });
-        ok('Tournament updated successfully.');
+        ok(translate('admin.updatedTournament'));
         setTournamentDialog({ open: false });
       } catch {
-        fail('Failed to update tournament.');
+        fail(translate('admin.updateTournamentFailed'));
       }
     } else {
       try {
         await createTournament({ variables: { input }, ...refetchTournaments });
-        ok('Tournament created successfully.');
+        ok(translate('admin.createdTournament'));
         setTournamentDialog({ open: false });
       } catch {
-        fail('Failed to create tournament.');
+        fail(translate('admin.createTournamentFailed'));
       }
     }
   };
 
   const confirmDelete = (title: string, run: () => Promise<unknown>) =>
     modal.confirm({
-      title: `Are you sure you want to delete "${title}"?`,
-      okText: 'Delete',
+      title: translate('admin.confirmDelete', { title }),
+      okText: translate('admin.delete'),
       okButtonProps: { danger: true },
       onOk: run,
     });
@@ -147,9 +151,9 @@ function Dashboard({ name }: { name: string }) {
     confirmDelete(t.title, async () => {
       try {
         await deleteTournament({ variables: { id: t.id }, ...refetchTournaments });
-        ok('Tournament deleted successfully.');
+        ok(translate('admin.deletedTournament'));
       } catch {
-        fail('Failed to delete tournament.');
+        fail(translate('admin.deleteTournamentFailed'));
       }
     });
 
@@ -176,19 +180,19 @@ function Dashboard({ name }: { name: string }) {
           },
         });
         await ads.refetch();
-        ok('Advertisement updated successfully.');
+        ok(translate('admin.updatedAd'));
         setAdDialog({ open: false });
       } catch {
-        fail('Failed to update advertisement.');
+        fail(translate('admin.updateAdFailed'));
       }
     } else {
       try {
         await createAd({ variables: { input: fields } });
         await ads.refetch();
-        ok('Advertisement created successfully.');
+        ok(translate('admin.createdAd'));
         setAdDialog({ open: false });
       } catch {
-        fail('Failed to create advertisement.');
+        fail(translate('admin.createAdFailed'));
       }
     }
   };
@@ -198,9 +202,9 @@ function Dashboard({ name }: { name: string }) {
       try {
         await deleteAd({ variables: { id: ad.id } });
         await ads.refetch();
-        ok('Advertisement deleted successfully.');
+        ok(translate('admin.deletedAd'));
       } catch {
-        fail('Failed to delete advertisement.');
+        fail(translate('admin.deleteAdFailed'));
       }
     });
 
@@ -215,20 +219,20 @@ function Dashboard({ name }: { name: string }) {
         <div>
           <Space wrap align="center">
             <Typography.Title level={2} style={{ margin: 0 }}>
-              Admin Dashboard
+              {translate('admin.title')}
             </Typography.Title>
-            <Tag color="red">Admin</Tag>
+            <Tag color="red">{translate('admin.badge')}</Tag>
           </Space>
-          <Typography.Paragraph>Welcome, {name}</Typography.Paragraph>
+          <Typography.Paragraph>{translate('admin.welcome', { name })}</Typography.Paragraph>
         </div>
 
         <Row gutter={[12, 12]}>
           {(
             [
-              ['Total Tournaments', stats.total],
-              ['Live Tournaments', stats.live],
-              ['Upcoming', stats.upcoming],
-              ['Total Players', stats.players],
+              [translate('admin.totalTournaments'), stats.total],
+              [translate('admin.liveTournaments'), stats.live],
+              [translate('admin.upcoming'), stats.upcoming],
+              [translate('admin.totalPlayers'), stats.players],
             ] as const
           ).map(([title, value]) => (
             <Col xs={12} md={6} key={title}>
@@ -240,17 +244,17 @@ function Dashboard({ name }: { name: string }) {
         </Row>
 
         <Card
-          title="Tournament Management"
+          title={translate('admin.tournamentManagement')}
           extra={
             <Button type="primary" onClick={() => setTournamentDialog({ open: true })}>
-              Create Tournament
+              {translate('admin.createTournament')}
             </Button>
           }
         >
           {listLoading ? (
-            <Spin aria-label="Loading" />
+            <Spin aria-label={translate('common.loading')} />
           ) : managed.length === 0 ? (
-            <Empty description="No tournaments found. Create your first tournament to get started." />
+            <Empty description={translate('admin.noTournaments')} />
           ) : (
             <List
               dataSource={managed}
@@ -262,9 +266,9 @@ function Dashboard({ name }: { name: string }) {
                       key="edit"
                       size="small"
                       onClick={() => setTournamentDialog({ open: true, item: t })}
-                      aria-label={`Edit ${t.title}`}
+                      aria-label={translate('admin.editNamed', { title: t.title })}
                     >
-                      Edit
+                      {translate('admin.edit')}
                     </Button>,
                     <Button
                       key="delete"
@@ -274,9 +278,9 @@ function Dashboard({ name }: { name: string }) {
                       onClick={() => {
                         removeTournament(t);
                       }}
-                      aria-label={`Delete ${t.title}`}
+                      aria-label={translate('admin.deleteNamed', { title: t.title })}
                     >
-                      Delete
+                      {translate('admin.delete')}
                     </Button>,
                   ]}
                 >
@@ -284,8 +288,8 @@ function Dashboard({ name }: { name: string }) {
                     title={t.title}
                     description={
                       <Space wrap>
-                        <span>{t.participantCount} players</span>
-                        <span>{t.prize || 'No prize'}</span>
+                        <span>{translate('common.players', { count: t.participantCount })}</span>
+                        <span>{t.prize || translate('common.noPrize')}</span>
                         <Tag color={STATUS_COLOR[t.status]}>{t.status}</Tag>
                       </Space>
                     }
@@ -296,11 +300,11 @@ function Dashboard({ name }: { name: string }) {
           )}
         </Card>
 
-        <Card title="Tournament History">
+        <Card title={translate('admin.history')}>
           {history.loading && !history.data ? (
-            <Spin aria-label="Loading" />
+            <Spin aria-label={translate('common.loading')} />
           ) : historyItems.length === 0 ? (
-            <Empty description="No finished tournaments yet" />
+            <Empty description={translate('admin.noHistory')} />
           ) : (
             <List
               dataSource={historyItems}
@@ -312,9 +316,11 @@ function Dashboard({ name }: { name: string }) {
                       key="details"
                       size="small"
                       onClick={() => setDetailsId(item.tournament.id)}
-                      aria-label={`View Details of ${item.tournament.title}`}
+                      aria-label={translate('admin.viewDetailsOf', {
+                        title: item.tournament.title,
+                      })}
                     >
-                      View Details
+                      {translate('admin.viewDetails')}
                     </Button>,
                   ]}
                 >
@@ -322,10 +328,16 @@ function Dashboard({ name }: { name: string }) {
                     title={item.tournament.title}
                     description={
                       <Space wrap>
-                        <span>{new Date(item.endedAt).toLocaleDateString('en-US')}</span>
-                        <span>Winner: {item.winner?.username ?? 'No winner'}</span>
-                        <span>{item.tournament.prize || 'No prize'}</span>
-                        <Tag color="green">Finished</Tag>
+                        <span>
+                          {formatDateTime(new Date(item.endedAt), { dateStyle: 'short' })}
+                        </span>
+                        <span>
+                          {translate('admin.winner', {
+                            name: item.winner?.username ?? translate('admin.noWinner'),
+                          })}
+                        </span>
+                        <span>{item.tournament.prize || translate('common.noPrize')}</span>
+                        <Tag color="green">{translate('admin.finished')}</Tag>
                       </Space>
                     }
                   />
@@ -336,17 +348,17 @@ function Dashboard({ name }: { name: string }) {
         </Card>
 
         <Card
-          title="Advertisement Management"
+          title={translate('admin.adManagement')}
           extra={
             <Button type="primary" onClick={() => setAdDialog({ open: true })}>
-              Create Advertisement
+              {translate('admin.createAd')}
             </Button>
           }
         >
           {ads.loading && !ads.data ? (
-            <Spin aria-label="Loading" />
+            <Spin aria-label={translate('common.loading')} />
           ) : adItems.length === 0 ? (
-            <Empty description="No advertisements found. Create your first advertisement to get started." />
+            <Empty description={translate('admin.noAds')} />
           ) : (
             <List
               dataSource={adItems}
@@ -358,9 +370,9 @@ function Dashboard({ name }: { name: string }) {
                       key="edit"
                       size="small"
                       onClick={() => setAdDialog({ open: true, item: ad })}
-                      aria-label={`Edit ${ad.title}`}
+                      aria-label={translate('admin.editNamed', { title: ad.title })}
                     >
-                      Edit
+                      {translate('admin.edit')}
                     </Button>,
                     <Button
                       key="delete"
@@ -369,9 +381,9 @@ function Dashboard({ name }: { name: string }) {
                       onClick={() => {
                         removeAd(ad);
                       }}
-                      aria-label={`Delete ${ad.title}`}
+                      aria-label={translate('admin.deleteNamed', { title: ad.title })}
                     >
-                      Delete
+                      {translate('admin.delete')}
                     </Button>,
                   ]}
                 >
@@ -380,7 +392,7 @@ function Dashboard({ name }: { name: string }) {
                       <Space wrap>
                         <span>{ad.title}</span>
                         <Tag color={ad.isActive ? 'green' : 'default'}>
-                          {ad.isActive ? 'Active' : 'Inactive'}
+                          {ad.isActive ? translate('admin.active') : translate('admin.inactive')}
                         </Tag>
                       </Space>
                     }
@@ -403,20 +415,20 @@ function Dashboard({ name }: { name: string }) {
 
         <Row gutter={[12, 12]}>
           <Col xs={24} md={12}>
-            <Card title="System Settings">
+            <Card title={translate('admin.systemSettings')}>
               <Space direction="vertical" style={{ width: '100%' }}>
-                <Button block>Tournament Settings</Button>
-                <Button block>User Management</Button>
-                <Button block>View System Logs</Button>
+                <Button block>{translate('admin.tournamentSettings')}</Button>
+                <Button block>{translate('admin.userManagement')}</Button>
+                <Button block>{translate('admin.systemLogs')}</Button>
               </Space>
             </Card>
           </Col>
           <Col xs={24} md={12}>
-            <Card title="Reports & Analytics">
+            <Card title={translate('admin.reports')}>
               <Space direction="vertical" style={{ width: '100%' }}>
-                <Button block>Tournament Statistics</Button>
-                <Button block>User Analytics</Button>
-                <Button block>Revenue Reports</Button>
+                <Button block>{translate('admin.tournamentStatistics')}</Button>
+                <Button block>{translate('admin.userAnalytics')}</Button>
+                <Button block>{translate('admin.revenueReports')}</Button>
               </Space>
             </Card>
           </Col>
