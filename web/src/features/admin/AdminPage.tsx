@@ -329,7 +329,11 @@ function Dashboard({ name }: { name: string }) {
                     description={
                       <Space wrap>
                         <span>
-                          {formatDateTime(new Date(item.endedAt), { dateStyle: 'short' })}
+                          {formatDateTime(new Date(item.endedAt), {
+                            year: 'numeric',
+                            month: 'numeric',
+                            day: 'numeric',
+                          })}
                         </span>
                         <span>
                           {translate('admin.winner', {
