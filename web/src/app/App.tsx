@@ -50,7 +50,7 @@ const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 function PageFallback() {
   return (
     <div className="page-center">
-      <Spin size="large" aria-label="Loading" />
+      <Spin size="large" aria-label={i18n.t('common.loading')} />
     </div>
   );
 }

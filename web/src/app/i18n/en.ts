@@ -394,6 +394,16 @@ export const en = {
     userAnalytics: 'User Analytics',
     revenueReports: 'Revenue Reports',
   },
+  imageAlts: {
+    sample0: 'Red fox',
+    sample1: 'Blue whale',
+    sample2: 'Green cactus',
+    sample3: 'Yellow sun',
+    sample4: 'Purple mountain',
+    sample5: 'Orange hot-air balloon',
+    sample6: 'Teal sailboat',
+    sample7: 'Pink flamingo',
+  },
   errors: {
     unknown: 'Something went wrong. Please try again.',
     NO_SESSION: 'Not authenticated',

@@ -394,6 +394,16 @@ export const fa: Catalog = {
     userAnalytics: 'تحلیل کاربران',
     revenueReports: 'گزارش‌های درآمد',
   },
+  imageAlts: {
+    sample0: 'روباه قرمز',
+    sample1: 'نهنگ آبی',
+    sample2: 'کاکتوس سبز',
+    sample3: 'خورشید زرد',
+    sample4: 'کوه بنفش',
+    sample5: 'بالن نارنجی',
+    sample6: 'قایق بادبانی فیروزه‌ای',
+    sample7: 'فلامینگوی صورتی',
+  },
   errors: {
     unknown: 'مشکلی پیش آمد. لطفاً دوباره تلاش کنید.',
     NO_SESSION: 'وارد نشده‌اید',

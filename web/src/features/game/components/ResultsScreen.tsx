@@ -1,3 +1,4 @@
+import { altOf } from '../../images/sampleImages';
 import { Card, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
@@ -26,7 +27,7 @@ export function ResultsScreen({ game }: { game: LiveGameView }) {
         <ol className="result-bars" aria-label={t('game.resultsLabel')}>
           {rows.map((row) => (
             <li key={row.imageId} className="result-row">
-              <img src={row.url} alt={row.alt} className="result-thumb" />
+              <img src={row.url} alt={altOf(row)} className="result-thumb" />
               <div className="result-bar-wrap">
                 <div className="result-label">
                   <span>

@@ -1,3 +1,4 @@
+import { altOf } from '../../images/sampleImages';
 import { Alert, Badge, Card, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../../app/i18n';
@@ -76,10 +77,10 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
               className={chosen ? 'image-option chosen' : 'image-option'}
               disabled={!votable}
               aria-pressed={chosen}
-              aria-label={t('game.option', { option: index + 1, alt: image.alt })}
+              aria-label={t('game.option', { option: index + 1, alt: altOf(image) })}
               onClick={() => onVote(image.id)}
             >
-              <img src={image.url} alt={image.alt} />
+              <img src={image.url} alt={altOf(image)} />
               <span className="image-option-key">{formatNumber(index + 1)}</span>
             </button>
           );

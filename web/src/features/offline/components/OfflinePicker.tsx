@@ -11,7 +11,7 @@ import {
   TournamentsDocument,
 } from '../../../gql/operations';
 import { AdView, type Ad } from '../../ads/components/AdView';
-import { sampleImageOf } from '../../images/sampleImages';
+import { altOf, sampleImageOf } from '../../images/sampleImages';
 import { TOTAL_ROUNDS, type Tournament } from '../../tournaments/rules';
 import {
   choicesInput,
@@ -36,7 +36,13 @@ function OptionImage({ round, option }: { round: number; option: number }) {
     );
   }
   return (
-    <img src={image.url} alt={image.alt} onError={() => setFailed(true)} width={160} height={160} />
+    <img
+      src={image.url}
+      alt={altOf(image)}
+      onError={() => setFailed(true)}
+      width={160}
+      height={160}
+    />
   );
 }
 
@@ -159,7 +165,7 @@ export function OfflinePicker({
             aria-pressed={selected === option}
             aria-label={t('offline.option', {
               option: option + 1,
-              alt: sampleImageOf(round, option).alt,
+              alt: altOf(sampleImageOf(round, option)),
             })}
             onClick={() => pick(option)}
           >

@@ -2,7 +2,7 @@ import { Button, Card, Steps, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGo } from '../../../app/useGo';
-import { sampleImageOf } from '../../images/sampleImages';
+import { altOf, sampleImageOf } from '../../images/sampleImages';
 import {
   DEMO_ROUND,
   demoByPopularity,
@@ -52,13 +52,13 @@ function Demo() {
               key={option}
               className={`demo__option${winner && step === 3 ? ' demo__option--winner' : ''}`}
             >
-              <img src={image.url} alt={image.alt} width={120} height={120} />
+              <img src={image.url} alt={altOf(image)} width={120} height={120} />
               <figcaption>
                 {step === 1
                   ? t('rules.thinking')
                   : step === 2 || step === 3
                     ? t('rules.demoVotes', { votes, percentage })
-                    : image.alt}
+                    : altOf(image)}
                 {winner && step === 3 ? t('rules.winner') : ''}
               </figcaption>
             </figure>

@@ -1,3 +1,4 @@
+import { i18n } from '../../../app/i18n';
 import { Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
@@ -9,7 +10,7 @@ export function RequireVerifiedUser({ children }: { children: ReactNode }) {
   if (loading) {
     return (
       <div className="page-center">
-        <Spin size="large" aria-label="Loading" />
+        <Spin size="large" aria-label={i18n.t('common.loading')} />
       </div>
     );
   }
