@@ -1,4 +1,5 @@
 // Spec §5 admin form rules, pure (the dialogs show these messages under their fields).
+import { i18n } from '../../app/i18n';
 import type { AdvertisementType, DisplayPosition } from '../../gql/operations';
 
 export const AD_TYPES: AdvertisementType[] = ['text', 'image', 'video', 'html'];
@@ -32,13 +33,13 @@ export function validateTournament(
   originalStartAt?: string,
 ): Errors<TournamentForm> {
   const errors: Errors<TournamentForm> = {};
-  if (!form.title.trim()) errors.title = 'Title is required';
-  if (!form.startAt) errors.startAt = 'Start time is required';
+  if (!form.title.trim()) errors.title = i18n.t('adminForms.titleRequired');
+  if (!form.startAt) errors.startAt = i18n.t('adminForms.startRequired');
   else {
     const start = Date.parse(form.startAt);
     const unchanged = originalStartAt !== undefined && form.startAt === originalStartAt;
-    if (Number.isNaN(start)) errors.startAt = 'Start time is required';
-    else if (!unchanged && start <= now) errors.startAt = 'Start time must be in the future';
+    if (Number.isNaN(start)) errors.startAt = i18n.t('adminForms.startRequired');
+    else if (!unchanged && start <= now) errors.startAt = i18n.t('adminForms.startInFuture');
   }
   return errors;
 }
@@ -61,11 +62,11 @@ export function durationOf(raw: string): number {
 /** Spec §5: title and content required on create (optional on update), duration 1-60. */
 export function validateAd(form: AdForm, creating: boolean): Errors<AdForm> {
   const errors: Errors<AdForm> = {};
-  if (creating && !form.title.trim()) errors.title = 'Title is required';
-  if (creating && !form.content.trim()) errors.content = 'Content is required';
+  if (creating && !form.title.trim()) errors.title = i18n.t('adminForms.titleRequired');
+  if (creating && !form.content.trim()) errors.content = i18n.t('adminForms.contentRequired');
   const duration = durationOf(form.duration);
   if (!Number.isInteger(duration) || duration < 1 || duration > 60) {
-    errors.duration = 'Duration must be between 1 and 60 seconds';
+    errors.duration = i18n.t('adminForms.durationRange');
   }
   return errors;
 }

@@ -1,3 +1,4 @@
+import { i18n } from '../../../app/i18n';
 import { Checkbox, Form, Input, Modal, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import type { AdFieldsFragment } from '../../../gql/operations';
@@ -63,58 +64,58 @@ export function AdDialog({ open, ad, pending, onCancel, onSubmit }: AdDialogProp
   return (
     <Modal
       open={open}
-      title={editing ? 'Edit Advertisement' : 'Create New Advertisement'}
+      title={editing ? i18n.t('adminForms.editAd') : i18n.t('adminForms.newAd')}
       onCancel={onCancel}
       onOk={submit}
       okText={
         pending
           ? editing
-            ? 'Updating...'
-            : 'Creating...'
+            ? i18n.t('adminForms.updating')
+            : i18n.t('adminForms.creating')
           : editing
-            ? 'Update Advertisement'
-            : 'Create Advertisement'
+            ? i18n.t('adminForms.updateAd')
+            : i18n.t('adminForms.createAd')
       }
       okButtonProps={{ disabled: pending }}
       destroyOnHidden
     >
       <Form layout="vertical" onFinish={submit}>
         <Form.Item
-          label="Title"
+          label={i18n.t('adminForms.title')}
           htmlFor="a-title"
           validateStatus={errors.title ? 'error' : ''}
           help={errors.title}
         >
           <Input id="a-title" value={form.title} onChange={set('title')} />
         </Form.Item>
-        <Form.Item label="Type" htmlFor="a-type">
+        <Form.Item label={i18n.t('adminForms.type')} htmlFor="a-type">
           <Select
             id="a-type"
-            aria-label="Type"
+            aria-label={i18n.t('adminForms.type')}
             value={form.type}
             onChange={(type) => setForm((f) => ({ ...f, type }))}
             options={AD_TYPES.map((t) => ({ value: t, label: t }))}
           />
         </Form.Item>
         <Form.Item
-          label="Content"
+          label={i18n.t('adminForms.content')}
           htmlFor="a-content"
           validateStatus={errors.content ? 'error' : ''}
           help={errors.content}
         >
           <Input.TextArea id="a-content" value={form.content} onChange={set('content')} rows={3} />
         </Form.Item>
-        <Form.Item label="Display Position" htmlFor="a-position">
+        <Form.Item label={i18n.t('adminForms.position')} htmlFor="a-position">
           <Select
             id="a-position"
-            aria-label="Display Position"
+            aria-label={i18n.t('adminForms.position')}
             value={form.displayPosition}
             onChange={(displayPosition) => setForm((f) => ({ ...f, displayPosition }))}
             options={AD_POSITIONS.map((p) => ({ value: p, label: positionLabel(p) }))}
           />
         </Form.Item>
         <Form.Item
-          label="Duration (seconds)"
+          label={i18n.t('adminForms.duration')}
           htmlFor="a-duration"
           validateStatus={errors.duration ? 'error' : ''}
           help={errors.duration}
@@ -134,7 +135,7 @@ export function AdDialog({ open, ad, pending, onCancel, onSubmit }: AdDialogProp
               checked={form.isActive}
               onChange={(e) => setForm((f) => ({ ...f, isActive: e.target.checked }))}
             >
-              Active
+              {i18n.t('adminForms.active')}
             </Checkbox>
           </Form.Item>
         )}

@@ -1,3 +1,4 @@
+import { i18n } from '../../../app/i18n';
 import { Form, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import type { TournamentFieldsFragment } from '../../../gql/operations';
@@ -70,42 +71,42 @@ export function TournamentDialog({
   return (
     <Modal
       open={open}
-      title={editing ? 'Edit Tournament' : 'Create New Tournament'}
+      title={editing ? i18n.t('adminForms.editTournament') : i18n.t('adminForms.newTournament')}
       onCancel={onCancel}
       onOk={submit}
       okText={
         pending
           ? editing
-            ? 'Updating...'
-            : 'Creating...'
+            ? i18n.t('adminForms.updating')
+            : i18n.t('adminForms.creating')
           : editing
-            ? 'Update Tournament'
-            : 'Create Tournament'
+            ? i18n.t('adminForms.updateTournament')
+            : i18n.t('adminForms.createTournament')
       }
       okButtonProps={{ disabled: pending }}
       destroyOnHidden
     >
       <Form layout="vertical" onFinish={submit}>
         <Form.Item
-          label="Title"
+          label={i18n.t('adminForms.title')}
           htmlFor="t-title"
           validateStatus={errors.title ? 'error' : ''}
           help={errors.title}
         >
           <Input id="t-title" value={form.title} onChange={set('title')} />
         </Form.Item>
-        <Form.Item label="Description" htmlFor="t-description">
+        <Form.Item label={i18n.t('adminForms.description')} htmlFor="t-description">
           <Input.TextArea
             id="t-description"
             value={form.description}
             onChange={set('description')}
           />
         </Form.Item>
-        <Form.Item label="Prize" htmlFor="t-prize">
+        <Form.Item label={i18n.t('adminForms.prize')} htmlFor="t-prize">
           <Input id="t-prize" value={form.prize} onChange={set('prize')} placeholder="$5,000" />
         </Form.Item>
         <Form.Item
-          label="Start Time"
+          label={i18n.t('adminForms.startTime')}
           htmlFor="t-start"
           validateStatus={errors.startAt ? 'error' : ''}
           help={errors.startAt}
