@@ -1,3 +1,4 @@
+import { formatDateTime, i18n } from '../../../app/i18n';
 import { useQuery } from '@apollo/client';
 import { Empty, List, Modal, Space, Spin, Tag, Typography } from 'antd';
 import { TournamentDetailsDocument } from '../../../gql/operations';
@@ -30,7 +31,10 @@ function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds:
     x: margin.left + i * stepX,
     y: margin.top + height - (value / max) * height,
     value,
-    label: i === 0 ? 'Start' : `R${rounds[i - 1]!.roundNumber}`,
+    label:
+      i === 0
+        ? i18n.t('details.start')
+        : i18n.t('details.roundShort', { round: rounds[i - 1]!.roundNumber }),
   }));
   const baseline = margin.top + height;
   return (
@@ -38,7 +42,7 @@ function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds:
       <svg
         viewBox={`0 0 ${margin.left + width + margin.right} ${baseline + margin.bottom}`}
         role="img"
-        aria-label={`Players remaining: ${values.join(', ')}`}
+        aria-label={i18n.t('details.remainingLabel', { values: values.join(', ') })}
       >
         <line
           x1={margin.left}
@@ -65,14 +69,14 @@ function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds:
           </g>
         ))}
       </svg>
-      <figcaption>Players remaining per round</figcaption>
+      <figcaption>{i18n.t('details.chartCaption')}</figcaption>
       <table className="survival-table">
         <thead>
           <tr>
-            <th scope="col">Round</th>
-            <th scope="col">Votes</th>
-            <th scope="col">Remaining</th>
-            <th scope="col">Vote split</th>
+            <th scope="col">{i18n.t('details.round')}</th>
+            <th scope="col">{i18n.t('details.votes')}</th>
+            <th scope="col">{i18n.t('details.remaining')}</th>
+            <th scope="col">{i18n.t('details.split')}</th>
           </tr>
         </thead>
         <tbody>
@@ -87,7 +91,7 @@ function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds:
                   <div
                     className="split-bar"
                     role="img"
-                    aria-label={`Option votes: ${r.split.join(', ')}`}
+                    aria-label={i18n.t('details.splitLabel', { values: r.split.join(', ') })}
                   >
                     {r.split.map((n, i) => (
                       <span
@@ -134,35 +138,37 @@ export function DetailsDialog({
   return (
     <Modal
       open={Boolean(tournamentId)}
-      title="Tournament Details"
+      title={i18n.t('details.title')}
       onCancel={onClose}
       footer={null}
       width={760}
     >
       {loading && !details ? (
         <Space>
-          <Spin aria-label="Loading" />
-          <Typography.Text>Loading tournament details...</Typography.Text>
+          <Spin aria-label={i18n.t('common.loading')} />
+          <Typography.Text>{i18n.t('details.loading')}</Typography.Text>
         </Space>
       ) : !details ? (
-        <Empty description="No tournament details available" />
+        <Empty description={i18n.t('details.empty')} />
       ) : (
         <Space direction="vertical" style={{ width: '100%' }} className="details">
           <Typography.Text>
-            <strong>Tournament:</strong> {details.tournament.title}
+            <strong>{i18n.t('details.tournament')}</strong> {details.tournament.title}
           </Typography.Text>
           <Typography.Text>
-            <strong>Winner:</strong> {details.winner?.username ?? 'No winner'}
+            <strong>{i18n.t('details.winner')}</strong>{' '}
+            {details.winner?.username ?? i18n.t('details.noWinner')}
           </Typography.Text>
           <Typography.Text>
-            <strong>Prize:</strong> {details.tournament.prize || 'No prize'}
+            <strong>{i18n.t('details.prize')}</strong>{' '}
+            {details.tournament.prize || i18n.t('common.noPrize')}
           </Typography.Text>
           <Typography.Text>
-            <strong>Players:</strong>{' '}
+            <strong>{i18n.t('details.players')}</strong>{' '}
             <span data-testid="details-players">{details.totalPlayers}</span>
           </Typography.Text>
           <SurvivalChart totalPlayers={details.totalPlayers} rounds={roundSummariesOf(details)} />
-          <Typography.Title level={5}>Round-by-Round History</Typography.Title>
+          <Typography.Title level={5}>{i18n.t('details.history')}</Typography.Title>
           {details.rounds.map((round) => (
             <section
               key={round.roundNumber}
@@ -170,17 +176,20 @@ export function DetailsDialog({
               data-round={round.roundNumber}
             >
               <Typography.Text strong>
-                Round {round.roundNumber} · {round.votes.length} votes
+                {i18n.t('details.roundVotes', {
+                  round: round.roundNumber,
+                  count: round.votes.length,
+                })}
               </Typography.Text>
               <ul className="details-images">
                 {round.images.map((image, i) => (
                   <li key={image.id}>
-                    Option {i + 1}: {image.id} ({image.alt})
+                    {i18n.t('details.image', { option: i + 1, id: image.id, alt: image.alt })}
                   </li>
                 ))}
               </ul>
               {round.votes.length === 0 ? (
-                <Typography.Text type="secondary">No votes recorded</Typography.Text>
+                <Typography.Text type="secondary">{i18n.t('details.noVotes')}</Typography.Text>
               ) : (
                 <List
                   size="small"
@@ -190,8 +199,14 @@ export function DetailsDialog({
                       <Space wrap>
                         <span>{vote.username}</span>
                         <ModeBadge offline={vote.isOfflinePlayer} />
-                        <span>Option {optionOf(round.images, vote.imageId)}</span>
-                        <span>{new Date(vote.votedAt).toLocaleTimeString('en-US')}</span>
+                        <span>
+                          {i18n.t('details.option', {
+                            option: optionOf(round.images, vote.imageId),
+                          })}
+                        </span>
+                        <span>
+                          {formatDateTime(new Date(vote.votedAt), { timeStyle: 'medium' })}
+                        </span>
                       </Space>
                     </List.Item>
                   )}
@@ -199,7 +214,7 @@ export function DetailsDialog({
               )}
               {round.eliminatedPlayers.length > 0 && (
                 <div className="details-eliminated">
-                  <Typography.Text type="secondary">Eliminated: </Typography.Text>
+                  <Typography.Text type="secondary">{i18n.t('details.eliminated')}</Typography.Text>
                   {round.eliminatedPlayers.map((p) => (
                     <Space key={p.username} size={2} style={{ marginRight: 8 }}>
                       <span>{p.username}</span>
