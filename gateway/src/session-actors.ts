@@ -1,3 +1,4 @@
+import { ADMIN_ROLE } from '@underdog/kit';
 import type { GatewayClients } from './clients';
 
 type AuthClient = GatewayClients['auth'];
@@ -64,7 +65,8 @@ export const SESSION_ACTOR_TTL_MS = 60_000;
  * The session → actor lookups of this gateway, so a vote over HTTP does not cost a
  * `GetSessionActor` call each time (a player votes once a round, so the TTL is longer than a
  * round). Only a verified player's actor is kept: a visitor's or an unverified player's is
- * asked for every time (a verification elsewhere must show at once). A session this gateway
+ * asked for every time (a verification elsewhere must show at once), and so is an admin's (few
+ * requests, and a logout or password change through another replica must end them at once). A session this gateway
  * ends (logout, a password change) is forgotten at once and remembered as ended, so the sockets
  * that opened with it re-read it before their next action (`SocketSession`). A logout through
  * another replica shows here within the TTL.
@@ -93,7 +95,9 @@ export class SessionActors {
     this.actors.set(sessionId, pending);
     pending.then(
       (answer) => {
-        if (!answer.actor?.isEmailVerified) this.forget(sessionId, pending);
+        if (!answer.actor?.isEmailVerified || answer.actor.role === ADMIN_ROLE) {
+          this.forget(sessionId, pending);
+        }
       },
       () => this.forget(sessionId, pending),
     );

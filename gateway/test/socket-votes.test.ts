@@ -260,6 +260,26 @@ describe('SessionActors (the per-session actor cache)', () => {
     expect(calls.lookups).toBe(2);
   });
 
+  it("asks every time for an admin's actor, however verified", async () => {
+    let lookups = 0;
+    const client = createServiceClient(AuthService, {
+      mode: 'in-process',
+      routes: (router) =>
+        router.service(AuthService, {
+          getSessionActor: ({ sessionId }) => {
+            lookups += 1;
+            return { actor: { userId: sessionId, role: 'admin', isEmailVerified: true } };
+          },
+        }),
+    });
+    const auth = new SessionActors(client).client();
+
+    await auth.getSessionActor({ sessionId: 's-admin' });
+    await auth.getSessionActor({ sessionId: 's-admin' });
+
+    expect(lookups).toBe(2);
+  });
+
   it('expires a cached actor after its TTL', async () => {
     let now = 0;
     const { calls, client } = authWith(new Map([['s-3', true]]));
