@@ -36,6 +36,8 @@ import { Tournaments } from './tournaments';
 import { webAppRouter } from './web-app';
 import { attachWebSockets } from './websockets';
 
+/** How long an idle keep-alive connection stays open (below headersTimeout's 60 s). */
+const idleKeepAliveMs = 30_000;
 export interface GatewayOptions {
   logger: Logger;
   registry: Registry;
@@ -193,6 +195,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
           // A backstop for bodies no route reads (boundedBodies times the others): Node answers
           // 408 and closes once a request has taken this long to arrive, headers included.
           server.requestTimeout = server.headersTimeout + settings.http.bodyTimeoutMs;
+          // An idle keep-alive connection is kept 30 s, not Node's 5 s: a client whose next
+          // request crosses the server's close gets ECONNRESET (fetch retries only idempotent
+          // requests), and a busy client's timers lag by more than undici's 1 s margin.
+          server.keepAliveTimeout = idleKeepAliveMs;
           attachWebSockets(
             server,
             { '/graphql': graphql.webSocket, '/ws': ws.server },
