@@ -38,7 +38,7 @@ function SurvivalChart({ totalPlayers, rounds }: { totalPlayers: number; rounds:
   }));
   const baseline = margin.top + height;
   return (
-    <figure className="survival-chart" aria-label="Players remaining per round">
+    <figure className="survival-chart" aria-label={i18n.t('details.chartCaption')}>
       <svg
         viewBox={`0 0 ${margin.left + width + margin.right} ${baseline + margin.bottom}`}
         role="img"
