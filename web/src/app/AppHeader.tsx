@@ -55,7 +55,12 @@ export function AppHeader() {
           {loading ? null : user ? (
             <>
               {isAdmin && (
-                <Button icon={<CrownOutlined />} onClick={() => navigate('/admin')}>
+                <Button
+                  icon={<CrownOutlined />}
+                  className="admin-button"
+                  aria-label={t('header.admin')}
+                  onClick={() => navigate('/admin')}
+                >
                   {t('header.admin')}
                 </Button>
               )}
