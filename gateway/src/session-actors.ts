@@ -1,48 +1,29 @@
 import { ADMIN_ROLE } from '@underdog/kit';
+import { LRUCache } from 'lru-cache';
 import type { GatewayClients } from './clients';
 
 type AuthClient = GatewayClients['auth'];
 type SessionActorAnswer = Awaited<ReturnType<AuthClient['getSessionActor']>>;
 
 /**
- * A bounded map whose entries expire: the least recently used entry goes first once `max` is
- * reached (a Map keeps insertion order; a hit re-inserts). Small on purpose: the gateway's
- * caches need get/set/delete and nothing else.
+ * An LRU cache of at most `max` entries, each of which expires `ttlMs` (> 0: lru-cache reads 0 as
+ * "never") after it is set. `now` is the clock (tests pass their own); it is read on every
+ * lookup rather than lru-cache's default of once per millisecond of real time, which a test
+ * clock outruns.
  */
-export class ExpiringCache<K, V> {
-  private readonly entries = new Map<K, { value: V; expiresAt: number }>();
-
-  constructor(
-    private readonly max: number,
-    private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  get(key: K): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    if (entry.expiresAt <= this.now()) return undefined;
-    this.entries.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: K, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
-    if (this.entries.size > this.max) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-  }
-
-  delete(key: K): void {
-    this.entries.delete(key);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
+export function expiringCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
+  max: number,
+  ttlMs: number,
+  now?: () => number,
+): LRUCache<K, V> {
+  if (!(ttlMs > 0)) throw new RangeError(`an expiring cache needs a positive TTL, not ${ttlMs}`);
+  return new LRUCache<K, V>({
+    max,
+    ttl: ttlMs,
+    ttlResolution: 0,
+    // lru-cache reads a start time of 0 as "no TTL": shifted by 1 ms, a test clock's 0 is a time.
+    ...(now && { perf: { now: () => now() + 1 } }),
+  });
 }
 
 export interface SessionActorsOptions {
@@ -72,8 +53,9 @@ export const SESSION_ACTOR_TTL_MS = 60_000;
  * another replica shows here within the TTL.
  */
 export class SessionActors {
-  private readonly actors: ExpiringCache<string, Promise<SessionActorAnswer>>;
-  private readonly endings: ExpiringCache<string, number>;
+  /** Absent with a TTL of 0, which keeps nothing (the tests' `sessionTtlMs: 0`). */
+  private readonly actors?: LRUCache<string, Promise<SessionActorAnswer>>;
+  private readonly endings?: LRUCache<string, number>;
   private readonly now: () => number;
 
   constructor(
@@ -82,17 +64,19 @@ export class SessionActors {
   ) {
     this.now = options.now ?? Date.now;
     const max = options.max ?? 100_000;
-    this.actors = new ExpiringCache(max, options.ttlMs ?? SESSION_ACTOR_TTL_MS, this.now);
-    this.endings = new ExpiringCache(max, options.endedMemoryMs ?? 15 * 60_000, this.now);
+    const ttlMs = options.ttlMs ?? SESSION_ACTOR_TTL_MS;
+    const endedMemoryMs = options.endedMemoryMs ?? 15 * 60_000;
+    if (ttlMs > 0) this.actors = expiringCache(max, ttlMs, options.now);
+    if (endedMemoryMs > 0) this.endings = expiringCache(max, endedMemoryMs, options.now);
   }
 
   /** `AuthService.GetSessionActor`, answered from the cache when it can be. */
   lookUp(sessionId: string): Promise<SessionActorAnswer> {
-    const cached = this.actors.get(sessionId);
+    const cached = this.actors?.get(sessionId);
     if (cached) return cached;
     const pending = this.auth.getSessionActor({ sessionId });
     // Shared by the lookups of the same moment; kept only if it is a verified player's.
-    this.actors.set(sessionId, pending);
+    this.actors?.set(sessionId, pending);
     pending.then(
       (answer) => {
         if (!answer.actor?.isEmailVerified || answer.actor.role === ADMIN_ROLE) {
@@ -106,13 +90,13 @@ export class SessionActors {
 
   /** The session was ended through this gateway: no cached actor, and sockets re-read it. */
   ended(sessionId: string): void {
-    this.actors.delete(sessionId);
-    this.endings.set(sessionId, this.now());
+    this.actors?.delete(sessionId);
+    this.endings?.set(sessionId, this.now());
   }
 
   /** Whether this gateway ended the session at or after `since` (epoch ms). */
   endedSince(sessionId: string, since: number): boolean {
-    const endedAt = this.endings.get(sessionId);
+    const endedAt = this.endings?.get(sessionId);
     return endedAt !== undefined && endedAt >= since;
   }
 
@@ -136,6 +120,6 @@ export class SessionActors {
   }
 
   private forget(sessionId: string, pending: Promise<SessionActorAnswer>): void {
-    if (this.actors.get(sessionId) === pending) this.actors.delete(sessionId);
+    if (this.actors?.get(sessionId) === pending) this.actors.delete(sessionId);
   }
 }

@@ -20,7 +20,7 @@ import type { RequestOrigins } from '../request-origins';
 import type { RealtimeMetrics } from '../realtime/metrics';
 import type { RealtimeLimits } from '../realtime/ports';
 import { MessageRate, SocketSession } from '../realtime/socket-session';
-import { ExpiringCache, type SessionActors } from '../session-actors';
+import { expiringCache, type SessionActors } from '../session-actors';
 import type { GraphQLContext } from './context';
 import { checkOperation, graphqlLimits, limitRules, withoutSuggestions } from './limits';
 import type { LiveFeeds } from './live/feeds';
@@ -126,7 +126,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
   };
   // An operation's text is parsed and validated once, not on every vote (ExecutionArgs returned
   // by onSubscribe are executed as they are: graphql-ws neither parses nor validates them).
-  const checkedOperations = new ExpiringCache<string, CheckedOperation>(
+  const checkedOperations = expiringCache<string, CheckedOperation>(
     checkedOperationsMax,
     60 * 60_000,
   );
