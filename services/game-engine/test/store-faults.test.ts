@@ -3,8 +3,7 @@ import { Writable } from 'node:stream';
 import { ComponentGroup, createLogger } from '@underdog/kit';
 import { ACTIVE_GAMES_KEY, gameKeys } from '@underdog/live-game';
 import { testContext } from '@underdog/test-support';
-import { topics, type Infrastructure } from '@underdog/platform';
-import type { GameEvent } from '@underdog/proto';
+import type { Infrastructure } from '@underdog/platform';
 import type { LiveStore } from '@underdog/store';
 import { createGameEngineModule, gameEngineConfig } from '../src';
 import { retryDelayMs } from '../src/application/game-runner';
@@ -14,10 +13,18 @@ import {
   startEngine,
   startInfrastructure,
   verified,
-  voteMessage,
   waitFor,
   type TestEngine,
 } from './support';
+import {
+  expectCydWonAlone,
+  firstEvent,
+  openTournament,
+  publishVotesCydWins,
+  startGame,
+  type GameEventKind,
+  type GameEventRecorder,
+} from './fault-support';
 
 /**
  * The live store with an outage the test switches on: while it is down every command rejects as
@@ -66,7 +73,7 @@ describe('a game on a live store that fails', () => {
   let infra: Awaited<ReturnType<typeof startInfrastructure>>;
   let faults: ReturnType<typeof faultyStore>;
   let engine: TestEngine;
-  let recorder: Awaited<ReturnType<typeof recordGameEvents>>;
+  let recorder: GameEventRecorder;
 
   beforeEach(async () => {
     infra = await startInfrastructure();
@@ -88,21 +95,12 @@ describe('a game on a live store that fails', () => {
     await infra.stop();
   });
 
-  const eventOf = (kind: NonNullable<GameEvent['kind']['case']>) =>
-    recorder.events.find((event) => event.kind.case === kind);
-
-  const has = (kind: NonNullable<GameEvent['kind']['case']>) =>
-    recorder.events.some((event) => event.kind.case === kind);
+  const has = (kind: GameEventKind) => firstEvent(recorder, kind) !== undefined;
 
   it('announces a step it stored before the store failed, once the store is back', async () => {
     const { bus } = infra.infrastructure;
     const tournamentId = randomUUID();
-    await publishTournamentNews(bus, tournamentId, 'created', 1);
-    await waitFor(
-      async () => (await engine.app.live.state(tournamentId)) !== undefined,
-      'tournament',
-    );
-    for (const user of ['ann', 'bob']) await engine.app.players.join(verified(user), tournamentId);
+    await openTournament(bus, engine, tournamentId, 1, ['ann', 'bob']);
     // The step to round 1 is stored; the store goes away before the game is announced.
     faults.failRightAfter('underdogAdvanceGame');
     await publishTournamentNews(bus, tournamentId, 'live', 1);
@@ -129,33 +127,15 @@ describe('a game on a live store that fails', () => {
     );
     const { bus } = infra.infrastructure;
     const tournamentId = randomUUID();
-    await publishTournamentNews(bus, tournamentId, 'created', 2);
-    await waitFor(
-      async () => (await engine.app.live.state(tournamentId)) !== undefined,
-      'tournament',
-    );
-    for (const user of ['ann', 'bob', 'cyd']) {
-      await engine.app.players.join(verified(user), tournamentId);
-    }
-    await publishTournamentNews(bus, tournamentId, 'live', 2);
-    await waitFor(() => has('roundVotingStarted'), 'round 1');
-    const gameId = eventOf('gameStarted')!.gameId;
+    await openTournament(bus, engine, tournamentId, 2, ['ann', 'bob', 'cyd']);
+    const gameId = await startGame(bus, recorder, tournamentId, 2);
     const closesAt = (await engine.app.live.state(tournamentId))!.votingEndsAt;
 
     // The store goes away with the votes acknowledged (on the bus) but not yet applied, for
     // longer than the grace and the 2 s wait for votes together.
     faults.takeDown();
     faults.hold('underdogApplyVote');
-    const vote = (userId: string, position: number) =>
-      voteMessage({
-        tournamentId,
-        gameId,
-        voteId: randomUUID(),
-        userId,
-        roundNumber: 1,
-        imageId: `round-1-image-${position}`,
-      });
-    await bus.publish(topics.gameVotes.name, [vote('ann', 1), vote('bob', 1), vote('cyd', 2)]);
+    await publishVotesCydWins(bus, tournamentId, gameId);
     await waitFor(() => Date.now() > closesAt + 1000 + 3000, 'an outage past the wait for votes');
     // The runner gets the store back first; the votes consumer, on its own backoff, after.
     faults.restore();
@@ -167,9 +147,7 @@ describe('a game on a live store that fails', () => {
     faults.release();
 
     await waitFor(() => has('gameEnded'), 'the game to end');
-    const results = eventOf('roundResults')!.kind.value as { winningImageIds: string[] };
-    expect(results.winningImageIds).toEqual(['round-1-image-2']);
-    expect(eventOf('gameEnded')!.kind.value).toMatchObject({ winnerUserId: 'cyd' });
+    expectCydWonAlone(recorder);
   });
 });
 
@@ -201,10 +179,7 @@ describe('a game whose state is gone from the store', () => {
       await waitFor(async () => (await app.live.state(tournamentId)) !== undefined, 'tournament');
       await app.players.join(verified('ann'), tournamentId);
       await publishTournamentNews(bus, tournamentId, 'live', 5);
-      await waitFor(
-        () => recorder.events.some((event) => event.kind.case === 'roundVotingStarted'),
-        'round 1',
-      );
+      await waitFor(() => firstEvent(recorder, 'roundVotingStarted') !== undefined, 'round 1');
 
       const keys = gameKeys(tournamentId);
       await store.del(keys.state, keys.players, keys.alive, keys.lease, keys.offline);

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import type { EventBus } from '@underdog/bus';
+import { ComponentGroup } from '@underdog/kit';
+import { createMemoryInfrastructure } from '@underdog/platform';
+import type { GameEvent } from '@underdog/proto';
+import type { LiveStore } from '@underdog/store';
+import {
+  publishRoundOneVotes,
+  publishTournamentNews,
+  recordGameEvents,
+  silentLogger,
+  startEngine,
+  verified,
+  waitFor,
+  type TestEngine,
+} from './support';
+
+/*
+ * What the live store's fault tests share: an engine on a store of the test's own, and a game of
+ * three players (ann, bob, cyd) that the store fails in the middle of.
+ */
+
+export type GameEventKind = NonNullable<GameEvent['kind']['case']>;
+export type GameEventRecorder = Awaited<ReturnType<typeof recordGameEvents>>;
+
+/** The first recorded event of this kind, if there is one yet. */
+export const firstEvent = (recorder: GameEventRecorder, kind: GameEventKind) =>
+  recorder.events.find((event) => event.kind.case === kind);
+
+export interface EngineOnStore {
+  bus: EventBus;
+  engine: TestEngine;
+  recorder: GameEventRecorder;
+  /** Stops the engine, its recorder and the in-memory infrastructure; the store is the test's. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A game engine on `store`, with Kafka and MongoDB as the in-memory adapters (the fault under
+ * test is the live store's), and a recorder of its game events.
+ */
+export async function startEngineOnStore(
+  store: LiveStore,
+  recorderGroupId: string,
+  env: Record<string, string> = {},
+): Promise<EngineOnStore> {
+  const memory = createMemoryInfrastructure(silentLogger);
+  const infraGroup = new ComponentGroup(silentLogger, memory.components);
+  await infraGroup.start();
+  const engine = await startEngine(
+    { bus: memory.bus, documents: memory.documents, store, components: [] },
+    `engine-${randomUUID()}`,
+    env,
+  );
+  const recorder = await recordGameEvents(memory.bus, recorderGroupId);
+  return {
+    bus: memory.bus,
+    engine,
+    recorder,
+    stop: async () => {
+      await recorder.stop();
+      await engine.group.stop();
+      await infraGroup.stop();
+    },
+  };
+}
+
+/** A tournament of `roundSeconds` rounds, created, with these users joined. */
+export async function openTournament(
+  bus: EventBus,
+  engine: TestEngine,
+  tournamentId: string,
+  roundSeconds: number,
+  users: readonly string[],
+): Promise<void> {
+  await publishTournamentNews(bus, tournamentId, 'created', roundSeconds);
+  await waitFor(
+    async () => (await engine.app.live.state(tournamentId)) !== undefined,
+    'tournament',
+  );
+  for (const user of users) await engine.app.players.join(verified(user), tournamentId);
+}
+
+/** The tournament made live: answers its game's id once round 1's voting has started. */
+export async function startGame(
+  bus: EventBus,
+  recorder: GameEventRecorder,
+  tournamentId: string,
+  roundSeconds: number,
+): Promise<string> {
+  await publishTournamentNews(bus, tournamentId, 'live', roundSeconds);
+  await waitFor(() => firstEvent(recorder, 'roundVotingStarted') !== undefined, 'round 1');
+  return firstEvent(recorder, 'gameStarted')!.gameId;
+}
+
+/** ann and bob pick image 1, cyd image 2: image 2 is the least popular, cyd wins alone. */
+export const publishVotesCydWins = (bus: EventBus, tournamentId: string, gameId: string) =>
+  publishRoundOneVotes(bus, tournamentId, gameId, [
+    ['ann', 1],
+    ['bob', 1],
+    ['cyd', 2],
+  ]);
+
+/**
+ * A game of ann, bob and cyd in 3-second rounds, made live, with round 1's votes counted in the
+ * store (cyd's will win). Answers the game's id.
+ */
+export async function playUntilVotesCounted(
+  { bus, engine, recorder }: EngineOnStore,
+  tournamentId: string,
+): Promise<string> {
+  await openTournament(bus, engine, tournamentId, 3, ['ann', 'bob', 'cyd']);
+  const gameId = await startGame(bus, recorder, tournamentId, 3);
+  await publishVotesCydWins(bus, tournamentId, gameId);
+  await waitFor(
+    async () => (await engine.app.live.state(tournamentId))?.totalVotes === 3,
+    'the votes counted',
+  );
+  return gameId;
+}
+
+/** The game ended as the votes of `publishVotesCydWins` say: round 1 to image 2, cyd the winner. */
+export function expectCydWonAlone(recorder: GameEventRecorder): void {
+  const results = firstEvent(recorder, 'roundResults')!.kind.value as {
+    winningImageIds: string[];
+  };
+  expect(results.winningImageIds).toEqual(['round-1-image-2']);
+  expect(firstEvent(recorder, 'gameEnded')!.kind.value).toMatchObject({ winnerUserId: 'cyd' });
+}
