@@ -292,13 +292,7 @@ export class PlayerDriver {
           payload: { 'X-Device-ID': player.deviceId, deviceId: player.deviceId },
         });
       });
-      socket.on('error', (error) => {
-        if (!subscribed) reject(error);
-      });
-      socket.on('close', () => {
-        if (!subscribed) reject(new Error('closed before its snapshot'));
-        else if (!this.closing && outcome.resultsMs === undefined) this.dropped += 1;
-      });
+      this.failOrCountDrop(socket, outcome, () => subscribed, reject);
       socket.on('message', (data: Buffer, isBinary: boolean) => {
         if (isBinary) return;
         const text = data.toString();
@@ -371,6 +365,25 @@ export class PlayerDriver {
    * A query over HTTP as Apollo's HttpLink sends it (cookie, X-Device-ID, JSON), through a
    * keep-alive agent. Its answer is not used: the read's cost to the gateway is the point.
    */
+  /**
+   * Before its snapshot, a socket's error or close fails its connection; after it, a close the
+   * driver did not ask for, before the game's results, counts as a dropped player.
+   */
+  private failOrCountDrop(
+    socket: WebSocket,
+    outcome: PlayerOutcome,
+    subscribed: () => boolean,
+    reject: (error: Error) => void,
+  ): void {
+    socket.on('error', (error) => {
+      if (!subscribed()) reject(error);
+    });
+    socket.on('close', () => {
+      if (!subscribed()) reject(new Error('closed before its snapshot'));
+      else if (!this.closing && outcome.resultsMs === undefined) this.dropped += 1;
+    });
+  }
+
   private postGraphQL(
     base: string,
     cookie: string,
@@ -443,13 +456,7 @@ export class PlayerDriver {
         this.sockets.push(socket);
         socket.send(JSON.stringify({ type: 'subscribe_tournament', tournamentId }));
       });
-      socket.on('error', (error) => {
-        if (!subscribed) reject(error);
-      });
-      socket.on('close', () => {
-        if (!subscribed) reject(new Error('closed before its snapshot'));
-        else if (!this.closing && outcome.resultsMs === undefined) this.dropped += 1;
-      });
+      this.failOrCountDrop(socket, outcome, () => subscribed, reject);
       socket.on('message', (data: Buffer, isBinary: boolean) => {
         if (isBinary) return;
         const text = data.toString();
