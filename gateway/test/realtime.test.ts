@@ -1,4 +1,5 @@
 import { AppError } from '@underdog/kit';
+import { waitFor } from '@underdog/test-support';
 import WebSocket from 'ws';
 import { topics } from '@underdog/platform';
 import { timestampFromDate, TournamentStatus } from '@underdog/proto';
@@ -637,7 +638,10 @@ describe("a /ws connection's session once it is older than sessionTtlMs", () => 
     await gateway.stop();
   });
 
-  /** The first `answered` lookups answer at once; later ones wait until the test releases them. */
+  /**
+   * The first `answered` lookups answer at once; later ones wait until the test releases them.
+   * `hold()` makes every lookup from now on wait, however many were made so far.
+   */
   async function start(isEmailVerified: boolean, answered: number, verifiedSessionTtlMs = 0) {
     let lookups = 0;
     let release = () => undefined as void;
@@ -664,7 +668,14 @@ describe("a /ws connection's session once it is older than sessionTtlMs", () => 
     sockets.push(client);
     client.send({ type: 'subscribe_tournament', tournamentId: 't-1' });
     await client.waitFor((m) => m.type === 'game_state_update');
-    return { client, release, lookups: () => lookups };
+    return {
+      client,
+      release,
+      lookups: () => lookups,
+      hold: () => {
+        answered = lookups;
+      },
+    };
   }
 
   const vote = {
@@ -695,14 +706,17 @@ describe("a /ws connection's session once it is older than sessionTtlMs", () => 
   });
 
   it('is read again before the action for anyone else (a verification must show)', async () => {
-    // Subscribing read it twice already (the stale lookup, then the fresh one).
-    const { client, release, lookups } = await start(false, 2);
+    // Subscribing read it once or twice (whether it was stale depends on the clock's tick).
+    const { client, release, lookups, hold } = await start(false, Number.POSITIVE_INFINITY);
+    hold();
+    const before = lookups();
 
     client.send(vote);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitFor(() => lookups() > before, 'the lookup before the action', 5_000);
+    // The action waits for the lookup the test holds back: nothing was processed meanwhile.
     expect(client.messages.some((m) => m.type === 'vote_processed')).toBe(false);
-    expect(lookups()).toBe(3);
     release();
     await client.waitFor((m) => m.type === 'vote_processed');
+    expect(lookups()).toBe(before + 1);
   });
 });
