@@ -1,25 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createMemoryBus } from '@underdog/bus';
-import { ComponentGroup, createMetricsRegistry } from '@underdog/kit';
 import { topics } from '@underdog/platform';
-import {
-  AdsService,
-  AuthService,
-  GameEventSchema,
-  NotificationService,
-  TournamentService,
-  TournamentStatus,
-  fromBinary,
-  timestampFromDate,
-} from '@underdog/proto';
-import { createMemoryStore } from '@underdog/store';
-import { createGateway, createGatewayClients, gatewaySettings } from '../src';
+import { GameEventSchema, TournamentStatus, fromBinary } from '@underdog/proto';
 import {
   gamesOn,
   liveGameInfrastructure,
   playerOrigin,
   publishLifecycle,
-  silentLogger,
   startService,
   stopServices,
   tournamentMessage,
@@ -27,6 +13,7 @@ import {
   type LiveGameInfrastructure,
   type ServiceProcess,
   type TournamentFixture,
+  startReadsGateway,
 } from './live-game-processes';
 
 const STATISTICS = /* GraphQL */ `
@@ -74,7 +61,13 @@ describe('the end of a game on the engine process (Kafka, Redis, MongoDB-wire)',
       roundTimeSeconds: 2,
     };
     const tournamentId = fixture.id;
-    const gateway = await startReadsGateway(engine, fixture);
+    const gateway = await startReadsGateway({
+      engine,
+      fixture,
+      status: TournamentStatus.LIVE,
+      participantCount: 3,
+      name: 'game-end-e2e',
+    });
     let answers: Promise<[unknown, unknown]> | undefined;
     let winnerUsername: string | undefined;
     const listener = await infrastructure.bus.subscribe({
@@ -178,56 +171,3 @@ describe('the end of a game on the engine process (Kafka, Redis, MongoDB-wire)',
     }
   }, 120_000);
 });
-
-/**
- * The gateway's HTTP edge in this process, in front of the real game-engine process. The
- * tournament service's part of the reads comes from a stand-in that knows the one tournament,
- * live (the lifecycle is published by the test itself); visitors need no auth service.
- */
-async function startReadsGateway(engine: ServiceProcess, fixture: TournamentFixture) {
-  const clients = createGatewayClients({
-    auth: { mode: 'in-process', routes: (router) => router.service(AuthService, {}) },
-    game: { mode: 'http', baseUrl: engine.url },
-    tournament: {
-      mode: 'in-process',
-      routes: (router) =>
-        router.service(TournamentService, {
-          getServerTime: () => ({ serverTime: timestampFromDate(new Date()) }),
-          getTournament: () => ({
-            tournament: {
-              ...tournamentMessage(fixture, TournamentStatus.LIVE),
-              participantCount: 3,
-            },
-          }),
-        }),
-    },
-    ads: { mode: 'in-process', routes: (router) => router.service(AdsService, {}) },
-    notification: {
-      mode: 'in-process',
-      routes: (router) => router.service(NotificationService, {}),
-    },
-  });
-  const bus = createMemoryBus({ logger: silentLogger });
-  const group = new ComponentGroup(silentLogger, []);
-  const store = createMemoryStore();
-  const gateway = await createGateway({
-    logger: silentLogger,
-    registry: createMetricsRegistry('game-end-e2e-gateway'),
-    clients,
-    store,
-    bus,
-    instanceId: 'game-end-e2e',
-    settings: gatewaySettings({}, 'test'),
-    readiness: () => group.readiness(),
-  });
-  const http = gateway.listen({ port: 0, host: '127.0.0.1' });
-  await http.start?.();
-  return {
-    url: (path: string) => `http://127.0.0.1:${http.port()}${path}`,
-    stop: async () => {
-      await http.stop?.();
-      await bus.close();
-      await store.close();
-    },
-  };
-}

@@ -2,17 +2,21 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createKafkaBus, type KafkaBus } from '@underdog/bus';
+import { createKafkaBus, createMemoryBus, type KafkaBus } from '@underdog/bus';
 import { freePort, testInfra } from '@underdog/harness';
 import { ComponentGroup, createLogger, createMetricsRegistry, type Logger } from '@underdog/kit';
 import { createDistributedInfrastructure, topics, type Infrastructure } from '@underdog/platform';
 import {
+  AdsService,
+  AuthService,
   EventHeader,
   GameEventSchema,
   GameService,
+  NotificationService,
   Role,
   TournamentLifecycleEventSchema,
   TournamentSchema,
+  TournamentService,
   TournamentStatus,
   UserSchema,
   ActorSchema,
@@ -24,7 +28,9 @@ import {
   type MessageInitShape,
 } from '@underdog/proto';
 import { createServiceClient } from '@underdog/rpc';
+import { createMemoryStore } from '@underdog/store';
 import { waitFor as waitForCondition } from '@underdog/test-support';
+import { createGateway, createGatewayClients, gatewaySettings } from '../src';
 import { Games } from '../src/games';
 import type { RequestOrigin, RequestSession } from '../src/session';
 
@@ -389,3 +395,64 @@ export function expectedTally(
 }
 
 export { TournamentStatus };
+
+/**
+ * The gateway's HTTP edge in this process, in front of the real game-engine process (and the
+ * real auth process, when given; visitors need none). The tournament service's part of the reads
+ * (the tournament's own fields) comes from a stand-in that knows the one tournament in `status`:
+ * the lifecycle is published by the test itself.
+ */
+export async function startReadsGateway(options: {
+  engine: ServiceProcess;
+  auth?: ServiceProcess;
+  fixture: TournamentFixture;
+  status: TournamentStatus;
+  participantCount: number;
+  name: string;
+}) {
+  const { engine, auth, fixture, status, participantCount, name } = options;
+  const clients = createGatewayClients({
+    auth: auth
+      ? { mode: 'http', baseUrl: auth.url }
+      : { mode: 'in-process', routes: (router) => router.service(AuthService, {}) },
+    game: { mode: 'http', baseUrl: engine.url },
+    tournament: {
+      mode: 'in-process',
+      routes: (router) =>
+        router.service(TournamentService, {
+          getServerTime: () => ({ serverTime: timestampFromDate(new Date()) }),
+          getTournament: () => ({
+            tournament: { ...tournamentMessage(fixture, status), participantCount },
+          }),
+        }),
+    },
+    ads: { mode: 'in-process', routes: (router) => router.service(AdsService, {}) },
+    notification: {
+      mode: 'in-process',
+      routes: (router) => router.service(NotificationService, {}),
+    },
+  });
+  const bus = createMemoryBus({ logger: silentLogger });
+  const group = new ComponentGroup(silentLogger, []);
+  const store = createMemoryStore();
+  const gateway = await createGateway({
+    logger: silentLogger,
+    registry: createMetricsRegistry(`${name}-gateway`),
+    clients,
+    store,
+    bus,
+    instanceId: name,
+    settings: gatewaySettings({}, 'test'),
+    readiness: () => group.readiness(),
+  });
+  const http = gateway.listen({ port: 0, host: '127.0.0.1' });
+  await http.start?.();
+  return {
+    url: (path: string) => `http://127.0.0.1:${http.port()}${path}`,
+    stop: async () => {
+      await http.stop?.();
+      await bus.close();
+      await store.close();
+    },
+  };
+}

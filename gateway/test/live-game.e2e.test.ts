@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createMemoryBus } from '@underdog/bus';
 import { votesCollection } from '@underdog/game-engine';
-import { ComponentGroup, createMetricsRegistry, isAppError } from '@underdog/kit';
+import { isAppError } from '@underdog/kit';
 import { createDistributedInfrastructure, topics, type Infrastructure } from '@underdog/platform';
 import {
-  AdsService,
   AuthService,
   GameVoteEventSchema,
-  NotificationService,
-  TournamentService,
   TournamentStatus,
   create,
   encodeEvent,
@@ -16,8 +12,6 @@ import {
   timestampFromDate,
 } from '@underdog/proto';
 import { createServiceClient } from '@underdog/rpc';
-import { createMemoryStore } from '@underdog/store';
-import { createGateway, createGatewayClients, gatewaySettings } from '../src';
 import {
   expectedTally,
   gamesOn,
@@ -37,6 +31,7 @@ import {
   type Player,
   type ServiceProcess,
   type TournamentFixture,
+  startReadsGateway,
 } from './live-game-processes';
 
 /**
@@ -400,7 +395,14 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
     // Content-Type only with a body, the admin's session cookie for the admin's reads.
     // In front of the engine that survived the kill.
     const survivor = engines.find((engine) => engine.name !== killedAt!.engine)!;
-    const gateway = await startRecordsGateway(auth, survivor, fixture);
+    const gateway = await startReadsGateway({
+      auth,
+      engine: survivor,
+      fixture,
+      status: TournamentStatus.FINISHED,
+      participantCount: 200,
+      name: 'live-game-e2e',
+    });
     try {
       const visitor = { 'x-device-id': 'device-e2e-visitor' };
       const login = await fetch(gateway.url('/api/login'), {
@@ -591,61 +593,4 @@ async function getJson<T = Record<string, unknown>>(
   if (response.status !== 200)
     throw new Error(`GET ${url}: ${response.status} ${JSON.stringify(body)}`);
   return body;
-}
-
-/**
- * The gateway's HTTP edge in this process, in front of the real auth and game-engine processes.
- * The tournament service's part of these reads (the tournament's own fields) comes from a stand-in
- * that knows the one tournament, finished: the lifecycle is published by the test itself.
- */
-async function startRecordsGateway(
-  auth: ServiceProcess,
-  engine: ServiceProcess,
-  fixture: TournamentFixture,
-) {
-  const clients = createGatewayClients({
-    auth: { mode: 'http', baseUrl: auth.url },
-    game: { mode: 'http', baseUrl: engine.url },
-    tournament: {
-      mode: 'in-process',
-      routes: (router) =>
-        router.service(TournamentService, {
-          getServerTime: () => ({ serverTime: timestampFromDate(new Date()) }),
-          getTournament: () => ({
-            tournament: {
-              ...tournamentMessage(fixture, TournamentStatus.FINISHED),
-              participantCount: 200,
-            },
-          }),
-        }),
-    },
-    ads: { mode: 'in-process', routes: (router) => router.service(AdsService, {}) },
-    notification: {
-      mode: 'in-process',
-      routes: (router) => router.service(NotificationService, {}),
-    },
-  });
-  const bus = createMemoryBus({ logger: silentLogger });
-  const group = new ComponentGroup(silentLogger, []);
-  const store = createMemoryStore();
-  const gateway = await createGateway({
-    logger: silentLogger,
-    registry: createMetricsRegistry('live-game-e2e-gateway'),
-    clients,
-    store,
-    bus,
-    instanceId: 'live-game-e2e',
-    settings: gatewaySettings({}, 'test'),
-    readiness: () => group.readiness(),
-  });
-  const http = gateway.listen({ port: 0, host: '127.0.0.1' });
-  await http.start?.();
-  return {
-    url: (path: string) => `http://127.0.0.1:${http.port()}${path}`,
-    stop: async () => {
-      await http.stop?.();
-      await bus.close();
-      await store.close();
-    },
-  };
 }
