@@ -19,6 +19,12 @@ import { errorMessage } from './util';
 
 export { freePort } from './ports';
 export { InfraError } from './process';
+export {
+  startKafkaCluster,
+  type KafkaCluster,
+  type KafkaClusterNode,
+  type KafkaClusterOptions,
+} from './servers/kafka-cluster';
 export { startRedisSentinelGroup, type RedisSentinelGroup } from './servers/redis-sentinel';
 export { startRestartableRedis, type RestartableRedis } from './servers/redis-restartable';
 export { smtpSinkClient } from './smtp-client';

@@ -17,7 +17,7 @@ const fetchTimeoutMs = 20 * 60_000;
 /** A cold JVM on a loaded 2-core machine needs most of this. */
 const readyTimeoutMs = 90_000;
 
-function javaBinary(): string | undefined {
+export function javaBinary(): string | undefined {
   const home = process.env.JAVA_HOME;
   if (home !== undefined && existsSync(join(home, 'bin', 'java'))) return join(home, 'bin', 'java');
   return findExecutable('java');
@@ -27,7 +27,7 @@ function javaBinary(): string | undefined {
  * The broker's jars, fetched from Maven Central once per pom.xml content. A stamp written last
  * marks a complete copy, so an interrupted fetch is redone rather than half used.
  */
-async function kafkaLibs(run: Run): Promise<string> {
+export async function kafkaLibs(run: Run): Promise<string> {
   const pomHash = createHash('sha256').update(readFileSync(pomFile)).digest('hex');
   const home = infraDir(`kafka-${kafkaVersion}`);
   const lib = join(home, 'lib');
@@ -98,7 +98,7 @@ function serverProperties(ports: KafkaPorts, dataDir: string): string {
     .join('\n');
 }
 
-const log4jProperties = [
+export const log4jProperties = [
   'log4j.rootLogger=INFO, stdout',
   'log4j.appender.stdout=org.apache.log4j.ConsoleAppender',
   'log4j.appender.stdout.layout=org.apache.log4j.PatternLayout',
@@ -121,17 +121,17 @@ export function clusterId(): string {
 
 /**
  * C1-only JIT: the broker starts about 1.5 s sooner on 2 cores, and test traffic is far too light
- * to miss the optimising compiler.
+ * to miss the optimising compiler. `memory` replaces the heap and collector flags (the
+ * three-node cluster's smaller nodes).
  */
-function jvmArgs(lib: string, log4jFile: string): string[] {
+export function jvmArgs(
+  lib: string,
+  log4jFile: string,
+  memory: string[] = ['-Xms256m', '-Xmx768m', '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20'],
+): string[] {
   return [
-    ...[
-      '-Xms256m',
-      '-Xmx768m',
-      '-XX:+UseG1GC',
-      '-XX:MaxGCPauseMillis=20',
-      '-XX:TieredStopAtLevel=1',
-    ],
+    ...memory,
+    '-XX:TieredStopAtLevel=1',
     '-Djava.awt.headless=true',
     `-Dlog4j.configuration=file:${log4jFile}`,
     ...['-cp', `${lib}/*`],
