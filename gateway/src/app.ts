@@ -205,6 +205,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
             {
               maxPayloadBytes: limits.maxPayloadBytes,
               maxConnectionsPerAddress: settings.webSocket.maxConnectionsPerAddress,
+              capacity: settings.webSocket.capacity,
+              fullRetrySeconds: settings.webSocket.fullRetrySeconds,
+              registry: options.registry,
               trustProxy: settings.trustProxy,
               publicOrigins,
               logger,

@@ -22,6 +22,17 @@ export const DEFAULT_VOTE_ACK_MARGIN_MS = 250;
  */
 export const DEFAULT_WEBSOCKETS_PER_ADDRESS = 200;
 
+/**
+ * The default of WEBSOCKET_CAPACITY: open sockets (`/ws` and graphql-ws together) one gateway
+ * process holds before it answers new ones "Server full" (close 1013). docs/capacity.md plans
+ * 10,000 sockets a replica: results to all of them within the 1 s budget, and ≈ 650 MB RSS with
+ * graphql-ws, inside the chart's 1 GiB limit.
+ */
+export const DEFAULT_WEBSOCKET_CAPACITY = 10_000;
+
+/** The default of WEBSOCKET_FULL_RETRY_SECONDS: the N of `Server full; retry in N s`. */
+export const DEFAULT_WEBSOCKET_FULL_RETRY_SECONDS = 10;
+
 const count = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 /**
@@ -69,6 +80,14 @@ const settingsShape = {
     .default(64 * 1024),
   // Unset means the default below, or no cap with BENCHMARK_SEED=on (see settingsFrom).
   WEBSOCKET_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).optional(),
+  // Unset means the default above, or no cap with BENCHMARK_SEED=on (see settingsFrom).
+  WEBSOCKET_CAPACITY: z.coerce.number().int().min(0).optional(),
+  WEBSOCKET_FULL_RETRY_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(600)
+    .default(DEFAULT_WEBSOCKET_FULL_RETRY_SECONDS),
   HTTP_MAX_BODY_BYTES: z.coerce
     .number()
     .int()
@@ -122,6 +141,13 @@ export interface GatewaySettings {
      * next upgrade is refused with 429. 0 is no cap.
      */
     maxConnectionsPerAddress: number;
+    /**
+     * Open WebSockets this process holds on both endpoints together; past it a new one is
+     * accepted and closed at once with 1013 `Server full; retry in N s`. 0 is no cap.
+     */
+    capacity: number;
+    /** The N of that close reason: how long a refused client should wait before it retries. */
+    fullRetrySeconds: number;
   };
   http: {
     /** The largest request body read; past it the request is refused with 413 and closed. */
@@ -162,6 +188,11 @@ function settingsFrom(
       maxConnectionsPerAddress:
         parsed.WEBSOCKET_MAX_CONNECTIONS_PER_IP ??
         (parsed.BENCHMARK_SEED === 'on' ? 0 : DEFAULT_WEBSOCKETS_PER_ADDRESS),
+      // The benchmark sizes its own runs; its waiting-room run sets WEBSOCKET_CAPACITY.
+      capacity:
+        parsed.WEBSOCKET_CAPACITY ??
+        (parsed.BENCHMARK_SEED === 'on' ? 0 : DEFAULT_WEBSOCKET_CAPACITY),
+      fullRetrySeconds: parsed.WEBSOCKET_FULL_RETRY_SECONDS,
     },
     http: {
       maxBodyBytes: parsed.HTTP_MAX_BODY_BYTES,

@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Logger } from '@underdog/kit';
-import type { WebSocketServer } from 'ws';
+import type { Logger, Registry } from '@underdog/kit';
+import { Counter } from 'prom-client';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { addressKey, clientAddressOf } from './client-address';
 import type { PublicOrigins } from './request-origins';
 
@@ -10,6 +11,12 @@ export interface WebSocketEdgeOptions {
   maxPayloadBytes: number;
   /** The settings' `webSocket.maxConnectionsPerAddress`: open sockets per client; 0 is no cap. */
   maxConnectionsPerAddress: number;
+  /** The settings' `webSocket.capacity`: open sockets on this process, both endpoints; 0 is no cap. */
+  capacity: number;
+  /** The settings' `webSocket.fullRetrySeconds`: the N of `Server full; retry in N s`. */
+  fullRetrySeconds: number;
+  /** The gateway's metrics registry, for `underdog_websocket_refused_total`. */
+  registry: Registry;
   /** Proxies in front whose `X-Forwarded-For` is believed (TRUST_PROXY), as for rate limits. */
   trustProxy: number;
   /** The pages that may open a socket (PUBLIC_ORIGINS, else the request's own origin). */
@@ -34,6 +41,13 @@ export interface WebSocketEdgeOptions {
  * `maxConnectionsPerAddress` open sockets on both endpoints together; past it the upgrade is
  * refused with 429 before anything is accepted.
  *
+ * The process holds at most `capacity` open sockets on both endpoints together. Past it the
+ * upgrade is accepted (with the endpoint's own subprotocol) and the socket closed at once with
+ * 1013 "Try Again Later" and the reason `Server full; retry in N s`: a browser cannot read the
+ * status of a refused upgrade, but it can read a close code, and graphql-ws's client retries on
+ * 1013. The sockets already open are not touched. One warning per episode of refusals, one line
+ * when it ends; every refusal counts in `underdog_websocket_refused_total`.
+ *
  * Nothing a client sends can make these listeners throw: an upgrade whose URL cannot be parsed
  * is 400, and so is a request Node's parser refuses ('clientError'); anything unexpected is
  * logged as one line and answered 500, never left to take the process down.
@@ -51,6 +65,9 @@ export function attachWebSockets(
   }
   const logger = options.logger.child({ component: 'websockets' });
   const open = new OpenSocketsPerAddress(options.maxConnectionsPerAddress);
+  const refused = refusedCounter(options.registry);
+  const full = new FullEpisodes(options, logger, refused);
+  server.once('close', () => full.stop());
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node takes its own error listener off the socket before 'upgrade': without this one, a
     // client resetting the connection now would be an uncaught exception.
@@ -79,10 +96,20 @@ export function attachWebSockets(
             'websocket refused: too many connections from one address',
           );
         }
+        refused.inc({ reason: 'address' });
         refuse(socket, 429, 'Too Many Requests');
         return;
       }
       socket.once('close', () => open.release(address));
+      if (!full.acquire()) {
+        full.refused();
+        target.handleUpgrade(req, socket, head, (ws) => {
+          accepted = true;
+          closeAsFull(ws, options.fullRetrySeconds);
+        });
+        return;
+      }
+      socket.once('close', () => full.release());
       target.handleUpgrade(req, socket, head, (ws) => {
         accepted = true;
         target.emit('connection', ws, req);
@@ -116,6 +143,34 @@ function isSameOrigin(req: IncomingMessage, publicOrigins: PublicOrigins): boole
   const origin = req.headers.origin;
   if (origin === undefined) return true; // not a browser: it has no ambient cookies to abuse
   return publicOrigins.accepts(origin, req);
+}
+
+/** How long a socket closed as full may take to answer the close before it is cut. */
+const fullCloseGraceMs = 2_000;
+
+/**
+ * Closes a socket just accepted past the capacity: 1013 with the retry hint, and cut if the
+ * client does not answer the close soon (ws would wait 30 s), so a flood of refused clients
+ * holds no sockets.
+ */
+function closeAsFull(ws: WebSocket, retrySeconds: number): void {
+  ws.close(1013, `Server full; retry in ${retrySeconds} s`);
+  const cut = setTimeout(() => ws.terminate(), fullCloseGraceMs);
+  cut.unref();
+  ws.once('close', () => clearTimeout(cut));
+}
+
+function refusedCounter(registry: Registry): Counter<'reason'> {
+  const name = 'underdog_websocket_refused_total';
+  return (
+    (registry.getSingleMetric(name) as Counter<'reason'> | undefined) ??
+    new Counter({
+      name,
+      help: 'WebSocket upgrades refused, by reason (capacity: closed 1013, the process full; address: 429, the per-address cap)',
+      labelNames: ['reason'],
+      registers: [registry],
+    })
+  );
 }
 
 function refuse(socket: Duplex, status: number, text: string): void {
@@ -187,5 +242,72 @@ class OpenSocketsPerAddress {
     if (this.refused.has(address)) return false;
     this.refused.add(address);
     return true;
+  }
+}
+
+/**
+ * The process's open sockets against its capacity, and the episodes of refusals: one begins with
+ * the first refusal (a warning) and ends once none came for twice the retry time, which every
+ * waiting client's retry (N s ± its jitter) falls within (one info line with the count).
+ */
+class FullEpisodes {
+  private open = 0;
+  private episode: { since: number; refused: number; quiet: NodeJS.Timeout } | undefined;
+  private readonly capacity: number;
+  private readonly retrySeconds: number;
+
+  constructor(
+    options: { capacity: number; fullRetrySeconds: number },
+    private readonly logger: Logger,
+    private readonly counter: Counter<'reason'>,
+  ) {
+    this.capacity = options.capacity;
+    this.retrySeconds = options.fullRetrySeconds;
+  }
+
+  acquire(): boolean {
+    if (this.capacity > 0 && this.open >= this.capacity) return false;
+    this.open += 1;
+    return true;
+  }
+
+  release(): void {
+    this.open = Math.max(0, this.open - 1);
+  }
+
+  refused(): void {
+    this.counter.inc({ reason: 'capacity' });
+    if (this.episode) {
+      this.episode.refused += 1;
+      this.episode.quiet.refresh();
+      return;
+    }
+    const quiet = setTimeout(() => this.end(), 2 * this.retrySeconds * 1000);
+    quiet.unref();
+    this.episode = { since: Date.now(), refused: 1, quiet };
+    this.logger.warn(
+      { capacity: this.capacity, open: this.open, retrySeconds: this.retrySeconds },
+      'websocket refused: gateway full',
+    );
+  }
+
+  stop(): void {
+    if (this.episode) clearTimeout(this.episode.quiet);
+    this.episode = undefined;
+  }
+
+  private end(): void {
+    const episode = this.episode;
+    if (!episode) return;
+    this.episode = undefined;
+    this.logger.info(
+      {
+        capacity: this.capacity,
+        open: this.open,
+        refused: episode.refused,
+        durationMs: Date.now() - episode.since,
+      },
+      'websocket refusals ended',
+    );
   }
 }

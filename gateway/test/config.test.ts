@@ -37,7 +37,12 @@ describe('gateway configuration', () => {
       suggestions: true,
       benchmarkSeed: false,
       voteAckMarginMs: 250,
-      webSocket: { maxPayloadBytes: 65_536, maxConnectionsPerAddress: 200 },
+      webSocket: {
+        maxPayloadBytes: 65_536,
+        maxConnectionsPerAddress: 200,
+        capacity: 10_000,
+        fullRetrySeconds: 10,
+      },
       http: { maxBodyBytes: 102_400, bodyTimeoutMs: 10_000 },
       rateLimits: {
         loginFailuresPerAccount: { limit: 10, windowMs: window },
@@ -76,6 +81,8 @@ describe('gateway configuration', () => {
     expect(gatewaySettings({ WEBSOCKET_MAX_PAYLOAD_BYTES: '1048576' }, 'test').webSocket).toEqual({
       maxPayloadBytes: 1_048_576,
       maxConnectionsPerAddress: 200,
+      capacity: 10_000,
+      fullRetrySeconds: 10,
     });
     expect(() => gatewaySettings({ WEBSOCKET_MAX_PAYLOAD_BYTES: '10' }, 'test')).toThrow(
       ConfigError,
@@ -92,6 +99,41 @@ describe('gateway configuration', () => {
       cap({ BENCHMARK_SEED: 'on', WEBSOCKET_MAX_CONNECTIONS_PER_IP: '50' }, 'development'),
     ).toBe(50);
     expect(() => cap({ WEBSOCKET_MAX_CONNECTIONS_PER_IP: '-1' })).toThrow(ConfigError);
+  });
+
+  it('takes the gateway capacity and its retry hint from the environment; 0, or the benchmark seam, lifts the cap', () => {
+    const webSocket = (env: Record<string, string>, nodeEnv: 'test' | 'development' = 'test') =>
+      gatewaySettings(env, nodeEnv).webSocket;
+    expect(
+      webSocket({ WEBSOCKET_CAPACITY: '2500', WEBSOCKET_FULL_RETRY_SECONDS: '30' }),
+    ).toMatchObject({ capacity: 2500, fullRetrySeconds: 30 });
+    expect(webSocket({ WEBSOCKET_CAPACITY: '0' }).capacity).toBe(0);
+    expect(webSocket({ BENCHMARK_SEED: 'on' }, 'development').capacity).toBe(0);
+    expect(
+      webSocket({ BENCHMARK_SEED: 'on', WEBSOCKET_CAPACITY: '500' }, 'development'),
+    ).toMatchObject({ capacity: 500 });
+    const refused = (env: Record<string, string>) => {
+      try {
+        webSocket(env);
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      throw new Error('expected a ConfigError');
+    };
+    for (const value of ['-1', '1.5', 'many']) {
+      expect(refused({ WEBSOCKET_CAPACITY: value })).toEqual([
+        expect.stringMatching(/^WEBSOCKET_CAPACITY: /),
+      ]);
+    }
+    for (const value of ['0', '601', 'soon']) {
+      expect(refused({ WEBSOCKET_FULL_RETRY_SECONDS: value })).toEqual([
+        expect.stringMatching(/^WEBSOCKET_FULL_RETRY_SECONDS: /),
+      ]);
+    }
+    // A distributed gateway lists them with every other problem at boot.
+    expect(problemsOf({ ...urls, ...kafka, WEBSOCKET_CAPACITY: 'x' })).toEqual([
+      'WEBSOCKET_CAPACITY',
+    ]);
   });
 
   it('takes the request body limit and timeout from the environment', () => {
