@@ -15,6 +15,7 @@ import { i18n } from './i18n';
 import { LanguageSwitch } from './LanguageSwitch';
 import { useSocketStatus } from './socketStatus';
 import { useGo } from './useGo';
+import { WaitingRoomNotice } from './WaitingRoomNotice';
 
 /** Spec §2 header: back button on game routes, logo elsewhere; user, guest and visitor states. */
 export function AppHeader() {
@@ -104,6 +105,7 @@ export function AppHeader() {
           )}
         </div>
       </div>
+      <WaitingRoomNotice />
     </header>
   );
 }

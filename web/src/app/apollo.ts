@@ -5,10 +5,35 @@ import { Kind, type DocumentNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import possibleTypes from '../gql/possibleTypes';
 import { deviceId } from './deviceId';
-import { setSocketStatus } from './socketStatus';
+import { setSocketStatus, setWaitingRoom } from './socketStatus';
 
 /** Spec §9: a closed socket reconnects after 3 s (and graphql-ws resubscribes). */
 export const SOCKET_RECONNECT_MS = 3_000;
+
+/**
+ * The gateway's answer when it is at capacity (docs/api-ws.md): the socket opens and is closed
+ * at once with 1013 "Try Again Later" and the reason `Server full; retry in N s`.
+ */
+export const SERVER_FULL_CLOSE_CODE = 1013;
+/** N when a 1013 close gives none (the gateway's default, WEBSOCKET_FULL_RETRY_SECONDS). */
+const DEFAULT_FULL_RETRY_SECONDS = 10;
+/** The waiting room retries after N s ± 30%, so the players turned away together do not return together. */
+export const FULL_RETRY_JITTER = 0.3;
+
+/**
+ * How long to wait after a close: for a 1013 from a full gateway, its N seconds with jitter
+ * (`random` in [0, 1)); undefined for any other close (the ordinary 3 s reconnect).
+ */
+export function fullRetryDelayMs(
+  event: unknown,
+  random: () => number = Math.random,
+): number | undefined {
+  const close = event as { code?: unknown; reason?: unknown } | null | undefined;
+  if (close?.code !== SERVER_FULL_CLOSE_CODE) return undefined;
+  const hinted = /retry in (\d+) s/.exec(typeof close.reason === 'string' ? close.reason : '');
+  const seconds = hinted ? Number(hinted[1]) : DEFAULT_FULL_RETRY_SECONDS;
+  return Math.round(seconds * 1000 * (1 + FULL_RETRY_JITTER * (2 * random() - 1)));
+}
 
 /**
  * A browser cannot set headers on a WebSocket handshake, so the device id goes in the URL
@@ -56,19 +81,31 @@ export function createApolloClient(): ApolloClient<unknown> {
     },
   });
   let everConnected = false;
+  // The wait before the next attempt, set by the last close: the waiting room's N s with
+  // jitter after a 1013, else spec §9's 3 s.
+  let nextWaitMs = SOCKET_RECONNECT_MS;
   const socket = createClient({
     url: webSocketUrl,
     connectionParams: () => ({ 'X-Device-ID': deviceId(), deviceId: deviceId() }),
     lazy: false,
     retryAttempts: Number.POSITIVE_INFINITY,
     shouldRetry: () => true,
-    retryWait: () => new Promise((resolve) => setTimeout(resolve, SOCKET_RECONNECT_MS)),
+    retryWait: () => new Promise((resolve) => setTimeout(resolve, nextWaitMs)),
     on: {
       connected: () => {
         everConnected = true;
         setSocketStatus('connected');
       },
-      closed: () => setSocketStatus(everConnected ? 'reconnecting' : 'connecting'),
+      closed: (event) => {
+        const fullWaitMs = fullRetryDelayMs(event);
+        if (fullWaitMs === undefined) {
+          nextWaitMs = SOCKET_RECONNECT_MS;
+          setSocketStatus(everConnected ? 'reconnecting' : 'connecting');
+        } else {
+          nextWaitMs = fullWaitMs;
+          setWaitingRoom(Date.now() + fullWaitMs);
+        }
+      },
     },
   });
   const link = split(({ query }) => goesOverSocket(query), new GraphQLWsLink(socket), http);

@@ -15,6 +15,9 @@ export const en = {
     back: 'Back',
     backToHome: 'Back to home',
     reconnecting: 'Reconnecting…',
+    // Not in the spec (issue 25): the gateway is at capacity and the app waits to retry.
+    waitingRoom: 'The game is full — you are in the waiting room. Retrying in {{seconds}} s.',
+    waitingRoomRetrying: 'The game is full — you are in the waiting room. Trying again…',
     admin: 'Admin',
     profile: 'Profile',
     logout: 'Logout',

@@ -16,6 +16,10 @@ export const fa: Catalog = {
     back: 'بازگشت',
     backToHome: 'بازگشت به خانه',
     reconnecting: 'در حال اتصال دوباره…',
+    // Needs review by a native speaker (issue 25's waiting room).
+    waitingRoom:
+      'بازی پر است — شما در اتاق انتظار هستید. تلاش دوباره تا {{seconds, number}} ثانیهٔ دیگر.',
+    waitingRoomRetrying: 'بازی پر است — شما در اتاق انتظار هستید. در حال تلاش دوباره…',
     admin: 'مدیریت',
     profile: 'نمایه',
     logout: 'خروج',
