@@ -179,6 +179,8 @@ Secret in "underdog.secretEnv".
 {{- if eq .key "gateway" }}
 {{- $_ := set $env "TRUST_PROXY" (toString $v.trustProxy) }}
 {{- $_ := set $env "WEBSOCKET_MAX_CONNECTIONS_PER_IP" (toString $v.webSocketMaxConnectionsPerIp) }}
+{{- $_ := set $env "WEBSOCKET_CAPACITY" (toString $v.webSocketCapacity) }}
+{{- $_ := set $env "WEBSOCKET_FULL_RETRY_SECONDS" (toString $v.webSocketFullRetrySeconds) }}
 {{- /* The session cookie gets Secure and the __Host- prefix whenever the ingress serves HTTPS. */}}
 {{- $_ := set $env "COOKIE_SECURE" (ternary "true" "false" (and $root.Values.ingress.enabled (gt (len $root.Values.ingress.tls) 0))) }}
 {{- /* The pages that may open a WebSocket and the CSP's connect-src: the ingress's hosts. */}}
