@@ -19,15 +19,27 @@ import { startStack, type InfraUrls, type Stack } from '../../tools/stack/stack'
 import { appOperations } from './app-operations';
 import {
   PlayerDriver,
+  RECONNECT_DELAY_MS,
   type DriverOptions,
   type DriverProtocol,
   type DriverPlayer,
   type DriverReport,
+  type StartReport,
   type Tally,
 } from './players';
 import { cpuTimeline, recordCpu, timelineTable } from './cpu-timeline';
 import { between, sampleProcesses, type ProcessSample } from './processes';
-import { ackBySecond, percentile, summarise, type RoundSummary } from './stats';
+import {
+  ackBySecond,
+  percentile,
+  stormFigures,
+  summarise,
+  VOTING_GRACE_MS,
+  waitingRoomFigures,
+  type RoundSummary,
+  type StormFigures,
+  type WaitingRoomFigures,
+} from './stats';
 import type { FromWorker, ToWorker } from './worker';
 
 const root = join(__dirname, '..', '..');
@@ -75,7 +87,31 @@ export interface BenchOptions {
    * shows as server latency.
    */
   driverNice?: number;
+  /**
+   * The reconnect storm (distributed mode, ≥ 2 gateways): the last gateway is stopped with
+   * `signal` once `atShare` of round 1's voting window has passed (default 0.4); its players
+   * come back on another, as the app does (3 s ± a third, the next address of the list).
+   */
+  reconnectStorm?: { signal: StopSignal; atShare?: number };
+  /**
+   * Each gateway's WebSocket capacity (`WEBSOCKET_CAPACITY`): past it a new socket is closed
+   * with 1013 (`Server full; retry in N s`) and the player waits N s ± a third and tries again.
+   */
+  capacity?: number;
   log?: (line: string) => void;
+}
+
+export type StopSignal = 'SIGTERM' | 'SIGKILL';
+
+/** What the storm measured (`BenchOptions.reconnectStorm`). */
+export interface StormResult extends StormFigures {
+  signal: StopSignal;
+  /** The stopped gateway (index in the gateways' list). */
+  gateway: number;
+  /** ms after round 1's voting opened that the signal was sent. */
+  stoppedAfterMs: number;
+  /** Acknowledged votes of the stopped gateway's players missing from the record. */
+  ackedLost: number;
 }
 
 export interface TournamentResult extends RoundSummary {
@@ -100,6 +136,11 @@ export interface BenchResult {
   processes: ProcessSample[];
   seedSeconds: number;
   connectSeconds: number;
+  /** Players a full gateway turned away while connecting (still trying when the round began). */
+  waiting: number;
+  storm?: StormResult;
+  /** With `capacity`: who was turned away and got in; the tournaments' figures are for those in. */
+  waitingRoom?: WaitingRoomFigures;
 }
 
 const admin = { email: 'bench-admin@underdog.test', password: 'bench-admin-1' };
@@ -175,6 +216,8 @@ interface Target {
   kafkaBrokers?: string[];
   /** The processes we started, by pid, for the per-process figures. */
   named: Map<number, string>;
+  /** Stops one gateway replica (index in `gatewayUrls`) with `signal`; resolves once it is gone. */
+  stopGateway?(index: number, signal: StopSignal): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -190,6 +233,14 @@ const benchEnv = {
 };
 
 /** Profiles are written when a process exits normally (the stack stops them with SIGTERM). */
+/** The variables of every process: the bench's, and the gateways' capacity when asked. */
+function targetEnv(options: BenchOptions): Record<string, string> {
+  return {
+    ...benchEnv,
+    ...(options.capacity === undefined ? {} : { WEBSOCKET_CAPACITY: String(options.capacity) }),
+  };
+}
+
 function nodeArgs(options: BenchOptions): string[] {
   const flags = options.nodeFlags ?? [];
   if (!options.cpuProfileDir) return flags;
@@ -204,7 +255,7 @@ async function startDistributed(options: BenchOptions): Promise<Target> {
     extraEngines: Math.max(0, (options.engines ?? 1) - 1),
     logDir: options.logDir,
     logLevel: 'warn',
-    env: benchEnv,
+    env: targetEnv(options),
     nodeArgs: nodeArgs(options),
   });
   try {
@@ -226,6 +277,16 @@ async function startDistributed(options: BenchOptions): Promise<Target> {
     redisUrl: stack.infra.redisUrl,
     kafkaBrokers: stack.infra.kafkaBrokers,
     named,
+    async stopGateway(index, signal) {
+      const port = new URL(stack.gatewayUrls[index]!).port;
+      const gateway = stack.processes.find(
+        (proc) => proc.name === 'gateway' && new URL(proc.url).port === port,
+      );
+      if (!gateway) throw new Error(`no gateway process on port ${port}`);
+      process.kill(gateway.pid, signal);
+      const deadline = Date.now() + 30_000;
+      while (isRunning(gateway.pid) && Date.now() < deadline) await sleep(50);
+    },
     stop: () => stack.stop(),
   };
 }
@@ -240,7 +301,7 @@ async function startStandalone(options: BenchOptions): Promise<Target> {
       cwd: root,
       env: {
         ...process.env,
-        ...benchEnv,
+        ...targetEnv(options),
         PORT: String(port),
         HOST: '127.0.0.1',
         DEMO: 'off',
@@ -417,7 +478,7 @@ async function seedPlayers(
 
 /** Drives players in worker processes, or here when `drivers` is 0. */
 interface Drivers {
-  start(): Promise<{ connected: number; failed: number; openMs: number[]; snapshotMs: number[] }>;
+  start(): Promise<StartReport>;
   finish(timeoutMs: number): Promise<DriverReport>;
   stop(): void;
   pids: number[];
@@ -492,6 +553,7 @@ function workerDrivers(
       );
       return {
         connected: answers.reduce((sum, answer) => sum + answer.connected, 0),
+        waiting: answers.reduce((sum, answer) => sum + answer.waiting, 0),
         failed: answers.reduce((sum, answer) => sum + answer.failed, 0),
         openMs: answers.flatMap((answer) => answer.openMs),
         snapshotMs: answers.flatMap((answer) => answer.snapshotMs),
@@ -587,6 +649,9 @@ function detailsVotes(api: Api, tournamentId: string, expected: number) {
 /** Runs one live round end to end and measures it. */
 export async function runBenchmark(options: BenchOptions): Promise<BenchResult> {
   const log = options.log ?? (() => undefined);
+  if (options.reconnectStorm && (options.mode !== 'distributed' || options.gateways < 2)) {
+    throw new Error('--reconnect-storm: distributed mode with --gateways 2 or more');
+  }
   log(`starting the ${options.mode} target…`);
   const target =
     options.mode === 'distributed'
@@ -654,6 +719,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       connectConcurrency: 100,
       protocol: options.protocol ?? 'graphql-ws',
       operations: appOperations(),
+      ...(options.reconnectStorm ? { reconnect: { delayMs: RECONNECT_DELAY_MS } } : {}),
     };
     const driverCount = options.drivers > 0 ? options.drivers : 0;
     drivers =
@@ -669,12 +735,16 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       `connecting ${players.length} players over ${driverOptions.protocol} from ${Math.max(1, driverCount)} driver(s)…`,
     );
     const connectStarted = Date.now();
-    const { connected, failed, openMs, snapshotMs } = await drivers.start();
+    const { connected, waiting, failed, openMs, snapshotMs } = await drivers.start();
     const connectSeconds = (Date.now() - connectStarted) / 1000;
     log(
-      `connected ${connected} (${failed} failed) in ${connectSeconds.toFixed(1)} s; upgrade p50/p99 ${percentile(openMs, 50).toFixed(0)}/${percentile(openMs, 99).toFixed(0)} ms, snapshot p50/p99 ${percentile(snapshotMs, 50).toFixed(0)}/${percentile(snapshotMs, 99).toFixed(0)} ms`,
+      `connected ${connected} (${failed} failed, ${waiting} turned away by a full gateway and retrying) in ${connectSeconds.toFixed(1)} s; upgrade p50/p99 ${percentile(openMs, 50).toFixed(0)}/${percentile(openMs, 99).toFixed(0)} ms, snapshot p50/p99 ${percentile(snapshotMs, 50).toFixed(0)}/${percentile(snapshotMs, 99).toFixed(0)} ms`,
     );
 
+    // The storm's clock: round 1's voting as a visitor on the gateway that stays sees it.
+    const stormVoting = options.reconnectStorm
+      ? await roundOneVoting(gatewayUrl, tournaments[0]!.id, options.roundSeconds)
+      : undefined;
     // Start now: the scheduler makes each tournament live within its poll, round 1 follows.
     const startAt = new Date(Date.now() + 3_000).toISOString();
     for (const tournament of tournaments) {
@@ -696,7 +766,14 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         )
       : undefined;
     log(`playing round 1 (${options.roundSeconds} s of voting)…`);
+    const storm =
+      stormVoting && options.reconnectStorm
+        ? stopMidVoting(target, stormVoting, options.roundSeconds, options.reconnectStorm, log)
+        : undefined;
+    // Settled here, awaited after the round: a failed stop must not go unhandled meanwhile.
+    storm?.catch(() => undefined);
     const report = await drivers.finish((options.roundSeconds + 90) * 1000);
+    const stopped = await storm;
     const after = sampleProcesses(named);
     if (cpu) {
       const { intervals, perfCpuSeconds, startedAt } = await cpu.stop();
@@ -746,9 +823,16 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
     }
 
     const results: TournamentResult[] = [];
+    // With a capacity, the targets are for the players that were in when voting opened.
+    const votingOpenedAt = (index: number) =>
+      (report.tallies[index]?.closedAt ?? Infinity) - VOTING_GRACE_MS - options.roundSeconds * 1000;
     for (const [index, tournament] of tournaments.entries()) {
-      const outcomes = report.outcomes.filter((outcome) => outcome.tournament === index);
-      const acked = outcomes.filter((outcome) => outcome.answer === 'vote_processed');
+      const all = report.outcomes.filter((outcome) => outcome.tournament === index);
+      const outcomes =
+        options.capacity === undefined
+          ? all
+          : all.filter((o) => o.inAt !== undefined && o.inAt <= votingOpenedAt(index));
+      const acked = all.filter((outcome) => outcome.answer === 'vote_processed');
       const votes = await recordedVotes(api, target.mongoUrl, tournament.id, acked.length);
       const recorded = new Set(votes.map((vote) => `${vote.username} ${vote.imageId}`));
       const ackedNotCounted = acked
@@ -776,6 +860,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         gateways: options.gateways,
         engines: options.engines ?? 1,
         logDir: options.logDir,
+        ...(options.reconnectStorm ? { reconnectStorm: options.reconnectStorm } : {}),
+        ...(options.capacity === undefined ? {} : { capacity: options.capacity }),
       },
       connected: report.connected,
       connectFailures: report.connectFailures,
@@ -784,11 +870,99 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       processes: between(before, after),
       seedSeconds,
       connectSeconds,
+      waiting,
+      ...(stopped
+        ? {
+            storm: {
+              ...stormFigures(report.outcomes, stopped),
+              signal: stopped.signal,
+              gateway: stopped.gateway,
+              stoppedAfterMs: stopped.stoppedAt - stopped.votingOpenedAt,
+              ackedLost: results
+                .flatMap((result) => result.ackedNotCounted)
+                .filter((vote) =>
+                  onStoppedGateway(report.outcomes, stopped.gateway).has(vote.split(' ')[0]!),
+                ).length,
+            },
+          }
+        : {}),
+      ...(options.capacity === undefined
+        ? {}
+        : { waitingRoom: waitingRoomFigures(report.outcomes, votingOpenedAt(0)) }),
     };
   } finally {
     drivers?.stop();
     await target.stop();
   }
+}
+
+/**
+ * Round 1's voting as a visitor on `/ws` of `gatewayUrl` sees it: resolves once subscribed, to
+ * a promise of when voting opened (epoch ms: the deadline less the round time). Subscribe
+ * before the tournament starts.
+ */
+async function roundOneVoting(
+  gatewayUrl: string,
+  tournamentId: string,
+  roundSeconds: number,
+): Promise<{ opened: Promise<number> }> {
+  const socket = new WebSocket(`${gatewayUrl.replace(/^http/, 'ws')}/ws`);
+  let opened: (at: number) => void = () => undefined;
+  let failed: (error: Error) => void = () => undefined;
+  const votingOpened = new Promise<number>((resolve, reject) => {
+    opened = resolve;
+    failed = reject;
+  });
+  votingOpened.catch(() => undefined);
+  const timer = setTimeout(() => {
+    failed(new Error('round 1 did not start within 120 s'));
+    socket.terminate();
+  }, 120_000);
+  votingOpened.finally(() => clearTimeout(timer)).catch(() => undefined);
+  await new Promise<void>((subscribed, reject) => {
+    socket.on('open', () =>
+      socket.send(JSON.stringify({ type: 'subscribe_tournament', tournamentId })),
+    );
+    socket.on('error', reject);
+    socket.on('close', () => failed(new Error('the storm watcher was closed')));
+    socket.on('message', (data: Buffer) => {
+      const text = data.toString();
+      if (text.startsWith('{"type":"game_state_update"')) subscribed();
+      else if (text.startsWith('{"type":"round_voting_started"')) {
+        const { roundNumber, phaseEndsAt } = JSON.parse(text) as {
+          roundNumber: number;
+          phaseEndsAt: string;
+        };
+        if (roundNumber !== 1) return;
+        opened(Date.parse(phaseEndsAt) - roundSeconds * 1000);
+        socket.close();
+      }
+    });
+  });
+  return { opened: votingOpened };
+}
+
+/**
+ * The storm: once `atShare` of round 1's voting window has passed, stops the last gateway with
+ * the signal, and tells when, and which players were on it.
+ */
+async function stopMidVoting(
+  target: Target,
+  voting: { opened: Promise<number> },
+  roundSeconds: number,
+  storm: { signal: StopSignal; atShare?: number },
+  log: (line: string) => void,
+) {
+  const votingOpenedAt = await voting.opened;
+  await sleep(votingOpenedAt + (storm.atShare ?? 0.4) * roundSeconds * 1000 - Date.now());
+  const gateway = target.gatewayUrls.length - 1;
+  if (!target.stopGateway) throw new Error('this target cannot stop a gateway');
+  const stoppedAt = Date.now();
+  await target.stopGateway(gateway, storm.signal);
+  log(
+    `reconnect storm: gateway ${gateway + 1} stopped (${storm.signal}) ${stoppedAt - votingOpenedAt} ms into voting; gone after ${Date.now() - stoppedAt} ms`,
+  );
+  return { gateway, signal: storm.signal, stoppedAt, votingOpenedAt };
 }
 
 /**
@@ -847,6 +1021,20 @@ async function saveMetrics(
     } catch (error) {
       log(`metrics of ${url} not saved: ${String(error)}`);
     }
+  }
+}
+
+/** The usernames of the players that started on `gateway`. */
+function onStoppedGateway(outcomes: DriverReport['outcomes'], gateway: number): Set<string> {
+  return new Set(outcomes.filter((o) => o.gateway === gateway).map((o) => o.username));
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -2,7 +2,7 @@
 // measured, and a table appended to docs/benchmarks.md.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runBenchmark, type BenchResult } from './bench';
+import { runBenchmark, type BenchResult, type StopSignal } from './bench';
 import { driverProtocol } from './players';
 import {
   appendToBenchmarks,
@@ -34,6 +34,9 @@ function options() {
       'cpu-timeline': { type: 'boolean', default: false },
       'node-flag': { type: 'string', multiple: true, default: [] },
       note: { type: 'string', default: '' },
+      'reconnect-storm': { type: 'boolean', default: false },
+      'storm-signal': { type: 'string', default: 'SIGTERM' },
+      capacity: { type: 'string' },
     },
   });
   const players = wholeNumber(values.players, '--players');
@@ -55,11 +58,50 @@ function options() {
     nodeFlags: values['node-flag'],
     driverNice: Number(values['driver-nice']),
     note: values.note,
+    ...(values['reconnect-storm']
+      ? { reconnectStorm: { signal: stopSignal(values['storm-signal']) } }
+      : {}),
+    ...(values.capacity === undefined
+      ? {}
+      : { capacity: wholeNumber(values.capacity, '--capacity') }),
     command: `pnpm bench -- ${args.join(' ')}`,
   };
 }
 
+function stopSignal(value: string | undefined): StopSignal {
+  if (value !== 'SIGTERM' && value !== 'SIGKILL')
+    throw new Error('--storm-signal: SIGTERM or SIGKILL');
+  return value;
+}
+
 const ms = (value: number) => value.toFixed(0);
+
+/** The storm's and the waiting room's lines, when the run had them. */
+function extraTables(result: BenchResult): string[] {
+  const lines: string[] = [];
+  const { storm, waitingRoom } = result;
+  if (storm) {
+    lines.push(
+      '',
+      `Reconnect storm: gateway ${storm.gateway + 1} stopped with ${storm.signal} ${(storm.stoppedAfterMs / 1000).toFixed(1)} s into voting; its players retried after 3 s ± 1 s on the next gateway of their list.`,
+      '',
+      '| on the stopped gateway | dropped | back | back ≤ 15 s | reconnect after the stop p50 / p95 / p99 / max ms | attempts p50 / max | own vote right in the snapshot | vote at the drop | acked votes lost | drops on the other gateway |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      `| ${storm.onStopped} | ${storm.dropped} | ${storm.back} | ${storm.backWithin} | ${ms(storm.reconnectMs.p50)} / ${ms(storm.reconnectMs.p95)} / ${ms(storm.reconnectMs.p99)} / ${ms(storm.reconnectMs.max)} | ${storm.attempts.p50} / ${storm.attempts.max} | ${storm.rightVote} | ${JSON.stringify(storm.voteAtDrop)} | ${storm.ackedLost} | ${storm.droppedElsewhere} |`,
+    );
+  }
+  if (waitingRoom) {
+    lines.push(
+      '',
+      `Waiting room: capacity ${result.options.capacity} per gateway; a turned-away player retried after the N s of the gateway's 1013 close ± a third. The tournament table above is for the players in when voting opened.`,
+      '',
+      '| offered | in when voting opened | turned away | got in later | never in | 1013 closes |',
+      '| --- | --- | --- | --- | --- | --- |',
+      `| ${waitingRoom.offered} | ${waitingRoom.inAtVoting} | ${waitingRoom.turnedAway} | ${waitingRoom.gotInLater} | ${waitingRoom.neverIn} | ${waitingRoom.closes} |`,
+    );
+  }
+  return lines;
+}
 
 function table(result: BenchResult, meta: { command: string; loadBefore: string; note: string }) {
   const { commit, line } = machine(meta.loadBefore, 'the run');
@@ -83,6 +125,7 @@ function table(result: BenchResult, meta: { command: string; loadBefore: string;
       .sort((a, b) => b.cpuSeconds - a.cpuSeconds)
       .filter((p) => p.cpuSeconds > 0.05 || p.peakRssMiB > 50)
       .map((p) => `| ${p.name} | ${p.cpuSeconds.toFixed(1)} | ${p.peakRssMiB.toFixed(0)} |`),
+    ...extraTables(result),
     '',
   ];
   return lines.join('\n');
@@ -110,6 +153,9 @@ async function main() {
   }
   if (parsed.record) appendToBenchmarks(text);
   console.log(`bench: logs in ${logDir}`);
+  if (result.storm && result.storm.wrongVote.length > 0) {
+    console.log('snapshots with the wrong own vote:', result.storm.wrongVote.slice(0, 20));
+  }
   process.exit(result.tournaments.every((t) => t.ackedNotCounted.length === 0) ? 0 : 1);
 }
 

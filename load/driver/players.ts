@@ -34,11 +34,16 @@ export interface DriverPlayer {
   deviceId: string;
   /** Which tournament it plays (its index in `tournamentIds`). */
   tournament: number;
-  /** Which gateway replica it connects to (its index in `gatewayUrls`). */
+  /** Which gateway replica it connects to first (its index in `gatewayUrls`). */
   gateway: number;
 }
 
 export interface DriverOptions {
+  /**
+   * The gateways' addresses. A player starts on its own (`DriverPlayer.gateway`) and, when a
+   * socket fails or is closed under it, tries the next one of the list, as a load balancer in
+   * front of the replicas would send a browser's next attempt elsewhere.
+   */
   gatewayUrls: string[];
   cookieName: string;
   tournamentIds: string[];
@@ -53,22 +58,78 @@ export interface DriverOptions {
   protocol?: DriverProtocol;
   /** The web app's operations as it prints them (`appOperations()`; required for graphql-ws). */
   operations?: AppOperations;
+  /**
+   * Reconnect a player whose socket the server or the network closed before its round's
+   * results, as the web app does: after `delayMs` (the spec's 3 s) ± a third, on the next
+   * gateway of the list, resubscribing (the reconnect storm). Without it a drop is counted and
+   * the player is done.
+   */
+  reconnect?: { delayMs: number };
 }
+
+/** Spec §9: a closed socket reconnects after 3 s (web/src/app/apollo.ts). */
+export const RECONNECT_DELAY_MS = 3_000;
+
+/** The close code of a full gateway (the waiting room): `Server full; retry in N s`. */
+export const FULL_CLOSE_CODE = 1013;
+
+/**
+ * `ms` ± a third, uniformly (3 s → 2–4 s): a crowd whose sockets closed at one instant comes
+ * back spread over two seconds instead of all at once.
+ */
+export function jittered(ms: number, random: () => number = Math.random): number {
+  return ms * (2 / 3 + (random() * 2) / 3);
+}
+
+/** The wait a full gateway's close reason asks for (`retry in N s`), in ms; 3 s if none. */
+export function fullRetryMs(reason: string): number {
+  const match = /retry in (\d+(?:\.\d+)?) ?s/i.exec(reason);
+  return match ? Number(match[1]) * 1000 : RECONNECT_DELAY_MS;
+}
+
+/** The caller's own vote in a snapshot (`player.voteImageId`, both protocols), or null. */
+export function ownVoteOf(snapshot: string): string | null {
+  return /"voteImageId":(?:"([^"]*)"|null)/.exec(snapshot)?.[1] ?? null;
+}
+
+/**
+ * What a player's vote was when its socket was closed under it: none yet (or chosen and not
+ * sent), acknowledged, refused, or sent and unanswered (`in-flight`: sent again once back, as
+ * graphql-ws does with an operation that had no answer).
+ */
+export type VoteAtDrop = 'none' | 'acked' | 'refused' | 'in-flight';
 
 /** What one player saw of its round. */
 export interface PlayerOutcome {
   username: string;
   tournament: number;
+  /** The gateway it connected to first (index in `gatewayUrls`). */
+  gateway: number;
   /** The image it voted for, when it sent a vote. */
   votedImageId?: string;
-  /** ms from sending the vote to its answer. */
+  /** ms from sending the vote (again, when it was resent after a reconnect) to its answer. */
   ackMs?: number;
-  /** When the vote was sent (epoch ms): lines slow answers up with what happened then. */
+  /** When the vote was first sent (epoch ms): lines slow answers up with what happened then. */
   votedAt?: number;
   /** `vote_processed`, or the refusal's code. */
   answer?: string;
   /** ms from the round's deadline (`phaseEndsAt` of its voting) to its `results_started`. */
   resultsMs?: number;
+  /** When it first had its snapshot (epoch ms): in the game from then on. */
+  inAt?: number;
+  /** Times a full gateway turned it away (close 1013, the waiting room). */
+  turnedAway?: number;
+  /** When its socket was first closed under it, before its results (epoch ms). */
+  droppedAt?: number;
+  /** Its vote's state at that moment. */
+  voteAtDrop?: VoteAtDrop;
+  /** When it had its snapshot again after that drop (epoch ms), and on which gateway. */
+  backAt?: number;
+  backOn?: number;
+  /** Its own vote as that snapshot told it (`player.voteImageId`). */
+  snapshotVote?: string | null;
+  /** Connection attempts after the drop (1 when the first retry got it back). */
+  reconnectAttempts?: number;
 }
 
 /** Round 1's results as the engine tallied them (from the first `results_started` seen). */
@@ -93,13 +154,23 @@ export interface DriverReport {
   loopDelayMs: Array<{ p99: number; max: number }>;
   /** Per tournament index, the engine's tally of round 1 (absent when no results came). */
   tallies: Record<number, Tally>;
+  /** Players that had their snapshot (got in) at some point. */
   connected: number;
   connectFailures: number;
-  /** Sockets closed by the server or the network before the round's results. */
+  /** Sockets closed by the server or the network before the round's results, not reconnected. */
   dropped: number;
   /** HTTP reads that failed (the graphql-ws players' `liveGame`): must be 0. */
   httpFailures: number;
   outcomes: PlayerOutcome[];
+}
+
+/** What `start()` saw: players in, turned away by a full gateway (still retrying), failed. */
+export interface StartReport {
+  connected: number;
+  waiting: number;
+  failed: number;
+  openMs: number[];
+  snapshotMs: number[];
 }
 
 interface VotingStarted {
@@ -108,6 +179,35 @@ interface VotingStarted {
   phaseEndsAt: string;
   timeRemaining: number;
   round: { images: Array<{ id: string }> };
+}
+
+/** One player across its sockets: where it connects, and its vote. */
+interface Seat {
+  index: number;
+  /** The gateway of its current (or next) attempt. */
+  gateway: number;
+  /** Its socket now has its snapshot. */
+  live: boolean;
+  /** Sends a vote on the live socket; undefined while it has none. */
+  cast?: (imageId: string) => void;
+  /** When the vote on the current socket left (performance.now()), for its ack latency. */
+  voteSentAt: number;
+  /** The vote chosen when its moment came; `sent` once on a socket (again after a drop). */
+  vote?: { imageId: string; sent: boolean };
+  /** Round 1's vote is scheduled. */
+  scheduled: boolean;
+  /** The page's first moves (liveGame read, join) were made. */
+  arrived: boolean;
+  /** Resolves or fails `start()` for this player (once). */
+  settle?: (error?: Error) => void;
+}
+
+/** How a socket ended: refused or failed before its snapshot, or closed after it. */
+interface SocketEnd {
+  code?: number;
+  reason?: string;
+  error?: Error;
+  wasLive: boolean;
 }
 
 const prefix = (type: string) => `{"type":"${type}"`;
@@ -119,17 +219,21 @@ const ERROR = prefix('error');
 
 /**
  * Drives `players` through one round: connect and subscribe (`start`), vote once when round 1's
- * voting opens, and record the acknowledgement and the results' arrival (`finished`).
+ * voting opens, and record the acknowledgement and the results' arrival (`finished`). A full
+ * gateway's 1013 close is a wait: the player tries again after the N s its reason names (± a
+ * third). With `reconnect`, a player whose socket closes comes back on the next gateway.
  */
 export class PlayerDriver {
-  private readonly sockets: WebSocket[] = [];
+  private readonly sockets = new Set<WebSocket>();
   private readonly outcomes: PlayerOutcome[];
+  private readonly seats: Seat[];
   private readonly timers = new Set<NodeJS.Timeout>();
   private connectFailures = 0;
   /** Per connected player: ms to the upgrade's answer, and from there to the snapshot. */
   readonly openMs: number[] = [];
   readonly snapshotMs: number[] = [];
   private dropped = 0;
+  private inCount = 0;
   private resultsSeen = 0;
   private onResults: (() => void) | undefined;
   /** The last round_voting_started text parsed, per tournament (all sockets share the text). */
@@ -149,16 +253,23 @@ export class PlayerDriver {
     this.outcomes = options.players.map((player) => ({
       username: player.username,
       tournament: player.tournament,
+      gateway: player.gateway,
+    }));
+    this.seats = options.players.map((player, index) => ({
+      index,
+      gateway: player.gateway,
+      live: false,
+      voteSentAt: 0,
+      scheduled: false,
+      arrived: false,
     }));
   }
 
-  /** Connects every player and subscribes it; resolves once each has its snapshot (or failed). */
-  async start(): Promise<{
-    connected: number;
-    failed: number;
-    openMs: number[];
-    snapshotMs: number[];
-  }> {
+  /**
+   * Connects every player and subscribes it; resolves once each has its snapshot, was turned
+   * away by a full gateway (it keeps trying in the background), or failed.
+   */
+  async start(): Promise<StartReport> {
     const { players, connectConcurrency } = this.options;
     let next = 0;
     const worker = async () => {
@@ -171,15 +282,20 @@ export class PlayerDriver {
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, connectConcurrency) }, worker));
+    const waiting = this.outcomes.filter((o) => o.inAt === undefined && o.turnedAway).length;
     return {
-      connected: players.length - this.connectFailures,
+      connected: this.inCount,
+      waiting,
       failed: this.connectFailures,
       openMs: this.openMs,
       snapshotMs: this.snapshotMs,
     };
   }
 
-  /** Resolves when every connected player got round 1's results, or after `timeoutMs`. */
+  /**
+   * Resolves when every player that got in got round 1's results (or dropped for good), or
+   * after `timeoutMs`. Players still waiting outside a full gateway are not waited for.
+   */
   finished(timeoutMs: number): Promise<DriverReport> {
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
@@ -195,9 +311,7 @@ export class PlayerDriver {
       };
       const timer = setTimeout(done, timeoutMs);
       this.onResults = () => {
-        if (this.resultsSeen >= this.options.players.length - this.connectFailures - this.dropped) {
-          done();
-        }
+        if (this.resultsSeen >= this.inCount - this.dropped) done();
       };
       this.onResults();
     });
@@ -207,7 +321,7 @@ export class PlayerDriver {
     return {
       loopDelayMs: [],
       tallies: this.tallies,
-      connected: this.options.players.length - this.connectFailures,
+      connected: this.inCount,
       connectFailures: this.connectFailures,
       dropped: this.dropped,
       httpFailures: this.httpFailures,
@@ -223,18 +337,129 @@ export class PlayerDriver {
   }
 
   private connect(index: number): Promise<void> {
-    return (this.options.protocol ?? 'graphql-ws') === 'ws'
-      ? this.connectWs(index)
-      : this.connectApp(index);
+    const seat = this.seats[index]!;
+    return new Promise((resolve, reject) => {
+      seat.settle = (error) => {
+        seat.settle = undefined;
+        if (error) reject(error);
+        else resolve();
+      };
+      this.attempt(seat);
+    });
+  }
+
+  /** One socket for the player, on its current gateway. */
+  private attempt(seat: Seat): void {
+    if (this.closing) return;
+    if ((this.options.protocol ?? 'graphql-ws') === 'ws') this.openWs(seat);
+    else this.openApp(seat);
+  }
+
+  /** Tries again after `delayMs` (± a third) on the next gateway of the list. */
+  private retry(seat: Seat, delayMs: number): void {
+    seat.gateway = (seat.gateway + 1) % this.options.gatewayUrls.length;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      const outcome = this.outcomes[seat.index]!;
+      if (outcome.droppedAt !== undefined && outcome.backAt === undefined) {
+        outcome.reconnectAttempts = (outcome.reconnectAttempts ?? 0) + 1;
+      }
+      this.attempt(seat);
+    }, jittered(delayMs));
+    this.timers.add(timer);
+  }
+
+  /**
+   * Wires the socket's end (its error or close, whichever comes first) to `ended`, and keeps
+   * it in the set `close()` terminates while it is open. `refused` names why the driver ended
+   * it itself (the subscription was refused).
+   */
+  private track(
+    socket: WebSocket,
+    seat: Seat,
+    live: () => boolean,
+    refused: () => string | undefined,
+  ): void {
+    this.sockets.add(socket);
+    let ended = false;
+    const end = (how: Omit<SocketEnd, 'wasLive'>) => {
+      if (ended) return;
+      ended = true;
+      this.sockets.delete(socket);
+      const refusal = refused();
+      this.ended(seat, {
+        ...how,
+        ...(refusal ? { error: new Error(refusal) } : {}),
+        wasLive: live(),
+      });
+    };
+    socket.on('error', (error) => end({ error }));
+    socket.on('close', (code: number, reason: Buffer) => end({ code, reason: reason.toString() }));
+  }
+
+  /** The socket's snapshot came: the player is in (again). */
+  private snapshot(seat: Seat, text: string, openedAt: number): void {
+    const outcome = this.outcomes[seat.index]!;
+    seat.live = true;
+    if (outcome.inAt === undefined) {
+      outcome.inAt = Date.now();
+      this.inCount += 1;
+      this.snapshotMs.push(performance.now() - openedAt);
+    } else if (outcome.droppedAt !== undefined && outcome.backAt === undefined) {
+      outcome.backAt = Date.now();
+      outcome.backOn = seat.gateway;
+      outcome.snapshotVote = ownVoteOf(text);
+    }
+    seat.settle?.();
+    // A vote whose moment came while the player was away, or that had no answer when its socket
+    // closed, goes out now, as the app's graphql-ws client sends an operation once connected.
+    // After the snapshot, so that the snapshot tells the vote's state of the moment of the drop.
+    if (seat.vote && !seat.vote.sent && outcome.answer === undefined) {
+      seat.vote.sent = true;
+      seat.cast?.(seat.vote.imageId);
+    }
+  }
+
+  /** A socket ended: a wait (full), a drop (after its snapshot), or a failure (before it). */
+  private ended(seat: Seat, end: SocketEnd): void {
+    seat.live = false;
+    seat.cast = undefined;
+    if (this.closing) return;
+    const outcome = this.outcomes[seat.index]!;
+    if (end.code === FULL_CLOSE_CODE) {
+      outcome.turnedAway = (outcome.turnedAway ?? 0) + 1;
+      seat.settle?.();
+      this.retry(seat, fullRetryMs(end.reason ?? ''));
+      return;
+    }
+    if (end.wasLive) {
+      // Its round is over for the bench once it has the results.
+      if (outcome.resultsMs !== undefined) return;
+      if (!this.options.reconnect) {
+        this.dropped += 1;
+        this.onResults?.();
+        return;
+      }
+      if (outcome.droppedAt === undefined) {
+        outcome.droppedAt = Date.now();
+        outcome.voteAtDrop = voteAtDrop(seat, outcome);
+      }
+      if (seat.vote && outcome.answer === undefined) seat.vote.sent = false;
+      this.retry(seat, this.options.reconnect.delayMs);
+      return;
+    }
+    // Before its snapshot: the first connection fails the player; a later one (coming back
+    // after a drop, or after a full gateway's wait) tries the next gateway.
+    if (seat.settle && !outcome.turnedAway) {
+      seat.settle(end.error ?? new Error(`closed before its snapshot (${end.code ?? '?'})`));
+      return;
+    }
+    this.retry(seat, this.options.reconnect?.delayMs ?? RECONNECT_DELAY_MS);
   }
 
   /** A vote at a random moment of the window's first `voteSpread`, for a random image. */
-  private scheduleVote(
-    outcome: PlayerOutcome,
-    images: Array<{ id: string }>,
-    phaseEndsAt: string,
-    cast: (imageId: string) => void,
-  ): void {
+  private scheduleVote(seat: Seat, images: Array<{ id: string }>, phaseEndsAt: string): void {
+    const outcome = this.outcomes[seat.index]!;
     const imageId = images[Math.floor(Math.random() * images.length)]!.id;
     const windowMs = Math.max(0, Date.parse(phaseEndsAt) - Date.now());
     const delay = Math.random() * windowMs * this.options.voteSpread;
@@ -242,9 +467,32 @@ export class PlayerDriver {
       this.timers.delete(timer);
       outcome.votedImageId = imageId;
       outcome.votedAt = Date.now();
-      cast(imageId);
+      seat.vote = { imageId, sent: false };
+      if (seat.live && seat.cast) {
+        seat.vote.sent = true;
+        seat.cast(imageId);
+      }
     }, delay);
     this.timers.add(timer);
+  }
+
+  /** The answer to the player's vote on its current socket. */
+  private answered(seat: Seat, answer: string): void {
+    const outcome = this.outcomes[seat.index]!;
+    outcome.ackMs = performance.now() - seat.voteSentAt;
+    outcome.answer = answer;
+  }
+
+  /** Round 1's results reached the player. */
+  private results(seat: Seat, text: string, tally: (raw: string, deadline: number) => Tally) {
+    const outcome = this.outcomes[seat.index]!;
+    const tournament = this.options.players[seat.index]!.tournament;
+    const voting = this.votingCache.get(tournament)?.parsed;
+    if (outcome.resultsMs !== undefined || !voting || voting.roundNumber !== 1) return;
+    outcome.resultsMs = Date.now() - Date.parse(voting.phaseEndsAt);
+    this.resultsSeen += 1;
+    this.tallies[tournament] ??= tally(text, Date.parse(voting.phaseEndsAt));
+    this.onResults?.();
   }
 
   /**
@@ -252,16 +500,16 @@ export class PlayerDriver {
    * graphql-ws socket on `/graphql` with the app's connection_init params, the `liveGame` read
    * over HTTP, the GameEvents and TournamentsChanged subscriptions, a join on arrival, and
    * castVote over the socket, every operation as Apollo prints it and with a fresh UUID id.
+   * Coming back after a drop it subscribes again (graphql-ws resubscribes what was active).
    */
-  private connectApp(index: number): Promise<void> {
+  private openApp(seat: Seat): void {
     const { gatewayUrls, cookieName, tournamentIds, sourceAddresses, operations } = this.options;
     if (!operations) throw new Error('the graphql-ws driver needs the app operations');
-    const player = this.options.players[index]!;
-    const outcome = this.outcomes[index]!;
+    const player = this.options.players[seat.index]!;
     const tournamentId = tournamentIds[player.tournament]!;
-    const httpBase = gatewayUrls[player.gateway]!;
+    const httpBase = gatewayUrls[seat.gateway]!;
     const url = `${httpBase.replace(/^http/, 'ws')}/graphql?deviceId=${encodeURIComponent(player.deviceId)}`;
-    const localAddress = sourceAddresses[index % sourceAddresses.length];
+    const localAddress = sourceAddresses[seat.index % sourceAddresses.length];
     const cookie = `${cookieName}=${player.sessionId}`;
     const ids = {
       events: randomUUID(),
@@ -269,95 +517,96 @@ export class PlayerDriver {
       join: randomUUID(),
       vote: randomUUID(),
     };
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, 'graphql-transport-ws', {
-        headers: { cookie },
-        perMessageDeflate: false,
-        ...(localAddress ? { localAddress } : {}),
-      });
-      const send = (message: unknown) => socket.send(JSON.stringify(message));
-      const subscribe = (id: string, operation: AppOperation, variables: object) =>
-        send({ id, type: 'subscribe', payload: { ...operation, variables } });
-      let subscribed = false;
-      let voteSentAt = 0;
-      const connectStarted = performance.now();
-      let openedAt = 0;
-      let scheduled = false;
-      socket.on('open', () => {
-        openedAt = performance.now();
+    const socket = new WebSocket(url, 'graphql-transport-ws', {
+      headers: { cookie },
+      perMessageDeflate: false,
+      ...(localAddress ? { localAddress } : {}),
+    });
+    const send = (message: unknown) => socket.send(JSON.stringify(message));
+    const subscribe = (id: string, operation: AppOperation, variables: object) =>
+      send({ id, type: 'subscribe', payload: { ...operation, variables } });
+    let live = false;
+    let voteAsked = false;
+    let refused: string | undefined;
+    const refuse = (why: string) => {
+      refused = `subscribe refused: ${why.slice(0, 200)}`;
+      socket.terminate();
+    };
+    const connectStarted = performance.now();
+    let openedAt = 0;
+    socket.on('open', () => {
+      openedAt = performance.now();
+      if (this.outcomes[seat.index]!.inAt === undefined)
         this.openMs.push(openedAt - connectStarted);
-        this.sockets.push(socket);
-        send({
-          type: 'connection_init',
-          payload: { 'X-Device-ID': player.deviceId, deviceId: player.deviceId },
-        });
+      send({
+        type: 'connection_init',
+        payload: { 'X-Device-ID': player.deviceId, deviceId: player.deviceId },
       });
-      this.failOrCountDrop(socket, outcome, () => subscribed, reject);
-      socket.on('message', (data: Buffer, isBinary: boolean) => {
-        if (isBinary) return;
-        const text = data.toString();
-        if (text.startsWith('{"type":"connection_ack"')) {
-          // The page's first moves, together: the snapshot read, its two subscriptions, the join.
+    });
+    this.track(
+      socket,
+      seat,
+      () => live,
+      () => refused,
+    );
+    socket.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) return;
+      const text = data.toString();
+      if (text.startsWith('{"type":"connection_ack"')) {
+        // The page's first moves, together: the snapshot read, its two subscriptions, the join.
+        if (!seat.arrived) {
           this.postGraphQL(httpBase, cookie, player.deviceId, operations.liveGame, {
             tournamentId,
           });
-          subscribe(ids.events, operations.gameEvents, { tournamentId });
-          subscribe(ids.list, operations.tournamentsChanged, {});
-          subscribe(ids.join, operations.joinTournament, { tournamentId });
+        }
+        subscribe(ids.events, operations.gameEvents, { tournamentId });
+        subscribe(ids.list, operations.tournamentsChanged, {});
+        if (!seat.arrived) subscribe(ids.join, operations.joinTournament, { tournamentId });
+        seat.arrived = true;
+        return;
+      }
+      if (text.startsWith('{"type":"ping"')) {
+        send({ type: 'pong' });
+        return;
+      }
+      const id = text.startsWith('{"id":"') ? text.slice(7, text.indexOf('"', 7)) : '';
+      const isNext = text.startsWith('","type":"next"', 7 + id.length);
+      if (id === ids.vote) {
+        if (!voteAsked || this.outcomes[seat.index]!.answer !== undefined) return;
+        if (isNext && text.includes('"castVote":{')) this.answered(seat, 'vote_processed');
+        else if (isNext || text.startsWith('","type":"error"', 7 + id.length)) {
+          this.answered(seat, graphqlErrorCode(text));
+        }
+        return;
+      }
+      if (id !== ids.events) return;
+      if (!isNext) {
+        if (!live) refuse(text);
+        return;
+      }
+      const type = eventTypeOf(text);
+      if (!live) {
+        if (type !== 'GameSnapshot') {
+          refuse(text);
           return;
         }
-        if (text.startsWith('{"type":"ping"')) {
-          send({ type: 'pong' });
-          return;
-        }
-        const id = text.startsWith('{"id":"') ? text.slice(7, text.indexOf('"', 7)) : '';
-        const isNext = text.startsWith('","type":"next"', 7 + id.length);
-        if (id === ids.vote) {
-          if (!voteSentAt || outcome.answer !== undefined) return;
-          if (isNext && text.includes('"castVote":{')) {
-            outcome.ackMs = performance.now() - voteSentAt;
-            outcome.answer = 'vote_processed';
-          } else if (isNext || text.startsWith('","type":"error"', 7 + id.length)) {
-            outcome.ackMs = performance.now() - voteSentAt;
-            outcome.answer = graphqlErrorCode(text);
-          }
-          return;
-        }
-        if (id !== ids.events) return;
-        if (!isNext) {
-          if (!subscribed) reject(new Error(`subscribe refused: ${text.slice(0, 200)}`));
-          return;
-        }
-        const type = eventTypeOf(text);
-        if (!subscribed) {
-          if (type === 'GameSnapshot') {
-            subscribed = true;
-            this.snapshotMs.push(performance.now() - openedAt);
-            resolve();
-          } else {
-            reject(new Error(`subscribe refused: ${text.slice(0, 200)}`));
-          }
-          return;
-        }
-        if (type === 'RoundVotingStarted') {
-          const voting = this.appVotingStarted(player.tournament, text);
-          if (voting.roundNumber !== 1 || scheduled) return;
-          scheduled = true;
-          this.scheduleVote(outcome, voting.round.images, voting.phaseEndsAt, (imageId) => {
-            voteSentAt = performance.now();
-            subscribe(ids.vote, operations.castVote, { tournamentId, roundNumber: 1, imageId });
-          });
-        } else if (type === 'RoundResults') {
-          const voting = this.votingCache.get(player.tournament)?.parsed;
-          if (outcome.resultsMs !== undefined || !voting || voting.roundNumber !== 1) return;
-          outcome.resultsMs = Date.now() - Date.parse(voting.phaseEndsAt);
-          this.resultsSeen += 1;
-          if (!this.tallies[player.tournament]) {
-            this.tallies[player.tournament] = appTallyOf(text, Date.parse(voting.phaseEndsAt));
-          }
-          this.onResults?.();
-        }
-      });
+        live = true;
+        seat.cast = (imageId) => {
+          voteAsked = true;
+          seat.voteSentAt = performance.now();
+          subscribe(ids.vote, operations.castVote, { tournamentId, roundNumber: 1, imageId });
+        };
+        this.snapshot(seat, text, openedAt);
+        return;
+      }
+      if (type === 'RoundVotingStarted') {
+        const voting = this.appVotingStarted(player.tournament, text);
+        if (voting.roundNumber !== 1 || seat.scheduled) return;
+        seat.scheduled = true;
+        this.scheduleVote(seat, voting.round.images, voting.phaseEndsAt);
+      } else if (type === 'RoundResults') {
+        this.results(seat, text, appTallyOf);
+      }
     });
   }
 
@@ -365,25 +614,6 @@ export class PlayerDriver {
    * A query over HTTP as Apollo's HttpLink sends it (cookie, X-Device-ID, JSON), through a
    * keep-alive agent. Its answer is not used: the read's cost to the gateway is the point.
    */
-  /**
-   * Before its snapshot, a socket's error or close fails its connection; after it, a close the
-   * driver did not ask for, before the game's results, counts as a dropped player.
-   */
-  private failOrCountDrop(
-    socket: WebSocket,
-    outcome: PlayerOutcome,
-    subscribed: () => boolean,
-    reject: (error: Error) => void,
-  ): void {
-    socket.on('error', (error) => {
-      if (!subscribed()) reject(error);
-    });
-    socket.on('close', () => {
-      if (!subscribed()) reject(new Error('closed before its snapshot'));
-      else if (!this.closing && outcome.resultsMs === undefined) this.dropped += 1;
-    });
-  }
-
   private postGraphQL(
     base: string,
     cookie: string,
@@ -431,83 +661,77 @@ export class PlayerDriver {
     return parsed;
   }
 
-  private connectWs(index: number): Promise<void> {
+  /** One player on the spec's legacy `/ws` socket (`subscribe_tournament`, `game_action`). */
+  private openWs(seat: Seat): void {
     const { gatewayUrls, cookieName, tournamentIds, sourceAddresses } = this.options;
-    const player = this.options.players[index]!;
-    const outcome = this.outcomes[index]!;
+    const player = this.options.players[seat.index]!;
     const tournamentId = tournamentIds[player.tournament]!;
-    const base = gatewayUrls[player.gateway]!.replace(/^http/, 'ws');
+    const base = gatewayUrls[seat.gateway]!.replace(/^http/, 'ws');
     const url = `${base}/ws?deviceId=${encodeURIComponent(player.deviceId)}`;
-    const localAddress = sourceAddresses[index % sourceAddresses.length];
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, {
-        headers: { cookie: `${cookieName}=${player.sessionId}` },
-        perMessageDeflate: false,
-        ...(localAddress ? { localAddress } : {}),
-      });
-      let subscribed = false;
-      let voteSentAt = 0;
-      const connectStarted = performance.now();
-      let openedAt = 0;
-      let scheduled = false;
-      socket.on('open', () => {
-        openedAt = performance.now();
+    const localAddress = sourceAddresses[seat.index % sourceAddresses.length];
+    const socket = new WebSocket(url, {
+      headers: { cookie: `${cookieName}=${player.sessionId}` },
+      perMessageDeflate: false,
+      ...(localAddress ? { localAddress } : {}),
+    });
+    let live = false;
+    let voteAsked = false;
+    let refused: string | undefined;
+    const refuse = (why: string) => {
+      refused = `subscribe refused: ${why.slice(0, 200)}`;
+      socket.terminate();
+    };
+    const connectStarted = performance.now();
+    let openedAt = 0;
+    socket.on('open', () => {
+      openedAt = performance.now();
+      if (this.outcomes[seat.index]!.inAt === undefined)
         this.openMs.push(openedAt - connectStarted);
-        this.sockets.push(socket);
-        socket.send(JSON.stringify({ type: 'subscribe_tournament', tournamentId }));
-      });
-      this.failOrCountDrop(socket, outcome, () => subscribed, reject);
-      socket.on('message', (data: Buffer, isBinary: boolean) => {
-        if (isBinary) return;
-        const text = data.toString();
-        if (text.startsWith(VOTE_PROCESSED)) {
-          if (voteSentAt && outcome.answer === undefined) {
-            outcome.ackMs = performance.now() - voteSentAt;
-            outcome.answer = 'vote_processed';
-          }
-        } else if (text.startsWith(VOTING_STARTED)) {
-          const voting = this.votingStarted(player.tournament, text);
-          if (voting.roundNumber !== 1 || scheduled) return;
-          scheduled = true;
-          this.scheduleVote(outcome, voting.round.images, voting.phaseEndsAt, (imageId) => {
-            voteSentAt = performance.now();
-            socket.send(
-              JSON.stringify({
-                type: 'game_action',
-                tournamentId,
-                action: 'image_select',
-                playerId: player.username,
-                imageId,
-                round: 1,
-                timestamp: new Date().toISOString(),
-              }),
-            );
-          });
-        } else if (text.startsWith(RESULTS)) {
-          const voting = this.votingCache.get(player.tournament)?.parsed;
-          if (outcome.resultsMs !== undefined || !voting || voting.roundNumber !== 1) return;
-          outcome.resultsMs = Date.now() - Date.parse(voting.phaseEndsAt);
-          this.resultsSeen += 1;
-          if (!this.tallies[player.tournament]) {
-            this.tallies[player.tournament] = tallyOf(text, Date.parse(voting.phaseEndsAt));
-          }
-          this.onResults?.();
-        } else if (text.startsWith(STATE)) {
-          if (!subscribed) {
-            subscribed = true;
-            this.snapshotMs.push(performance.now() - openedAt);
-            resolve();
-          }
-        } else if (text.startsWith(ERROR)) {
-          const { code } = JSON.parse(text) as { code: string };
-          if (voteSentAt && outcome.answer === undefined) {
-            outcome.ackMs = performance.now() - voteSentAt;
-            outcome.answer = code;
-          } else if (!subscribed) {
-            reject(new Error(`subscribe refused: ${code}`));
-          }
-        }
-      });
+      socket.send(JSON.stringify({ type: 'subscribe_tournament', tournamentId }));
+    });
+    this.track(
+      socket,
+      seat,
+      () => live,
+      () => refused,
+    );
+    socket.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) return;
+      const text = data.toString();
+      const outcome = this.outcomes[seat.index]!;
+      if (text.startsWith(VOTE_PROCESSED)) {
+        if (voteAsked && outcome.answer === undefined) this.answered(seat, 'vote_processed');
+      } else if (text.startsWith(VOTING_STARTED)) {
+        const voting = this.votingStarted(player.tournament, text);
+        if (voting.roundNumber !== 1 || seat.scheduled) return;
+        seat.scheduled = true;
+        this.scheduleVote(seat, voting.round.images, voting.phaseEndsAt);
+      } else if (text.startsWith(RESULTS)) {
+        this.results(seat, text, tallyOf);
+      } else if (text.startsWith(STATE)) {
+        if (live) return;
+        live = true;
+        seat.cast = (imageId) => {
+          voteAsked = true;
+          seat.voteSentAt = performance.now();
+          socket.send(
+            JSON.stringify({
+              type: 'game_action',
+              tournamentId,
+              action: 'image_select',
+              playerId: player.username,
+              imageId,
+              round: 1,
+              timestamp: new Date().toISOString(),
+            }),
+          );
+        };
+        this.snapshot(seat, text, openedAt);
+      } else if (text.startsWith(ERROR)) {
+        const { code } = JSON.parse(text) as { code: string };
+        if (voteAsked && outcome.answer === undefined) this.answered(seat, code);
+        else if (!live) refuse(code);
+      }
     });
   }
 
@@ -518,6 +742,13 @@ export class PlayerDriver {
     this.votingCache.set(tournament, { raw, parsed });
     return parsed;
   }
+}
+
+/** A vote's state when the player's socket was closed under it. */
+function voteAtDrop(seat: Seat, outcome: PlayerOutcome): VoteAtDrop {
+  if (outcome.answer === 'vote_processed') return 'acked';
+  if (outcome.answer !== undefined) return 'refused';
+  return seat.vote?.sent ? 'in-flight' : 'none';
 }
 
 /** The `__typename` of a GameEvents `next` (the first field of the app's selection). */

@@ -31,7 +31,14 @@ export interface RoundSummary {
 /** The engine's grace after the deadline (game-engine `ruleTimings.graceMs`). */
 export const VOTING_GRACE_MS = 1000;
 
-const spread = (values: number[]) => ({
+export interface Spread {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+const spread = (values: number[]): Spread => ({
   p50: percentile(values, 50),
   p95: percentile(values, 95),
   p99: percentile(values, 99),
@@ -156,4 +163,107 @@ export function compareFigures(single: Figures[], pair: Figures[], tolerance = 0
     };
   });
   return { single: one, pair: two, rows, within: rows.every((row) => row.within) };
+}
+
+/** A player's own vote as its snapshot after the reconnect should tell it. */
+function ownVoteRight(outcome: PlayerOutcome): boolean {
+  const got = outcome.snapshotVote ?? null;
+  if (outcome.voteAtDrop === 'acked') return got === outcome.votedImageId;
+  if (outcome.voteAtDrop === 'none') return got === null;
+  // Sent and unanswered (or refused) when the socket closed: the vote may have landed or not.
+  return got === null || got === outcome.votedImageId;
+}
+
+/** The reconnect storm: one gateway stopped mid-voting, its players back on another. */
+export interface StormFigures {
+  /** Players that were in on the stopped gateway when it was stopped. */
+  onStopped: number;
+  /** Of those, whose socket closed (all of them, when the stop is seen). */
+  dropped: number;
+  /** Back (their snapshot again, on another gateway), and back within `withinMs` of the stop. */
+  back: number;
+  backWithin: number;
+  withinMs: number;
+  /** ms from the stop to each one's snapshot on the other gateway. */
+  reconnectMs: Spread;
+  /** Back with the snapshot's own vote (`player.voteImageId`) as it was at the drop. */
+  rightVote: number;
+  /** The others: what the snapshot said against what the player had. */
+  wrongVote: Array<{ username: string; voteAtDrop: string; had?: string; snapshot: string | null }>;
+  /** Their vote state at the drop: acknowledged, none, sent without an answer, refused. */
+  voteAtDrop: Record<string, number>;
+  /** Connection attempts it took to come back, p50 / max. */
+  attempts: { p50: number; max: number };
+  /** Players of the other gateway(s) whose socket closed too (should be 0). */
+  droppedElsewhere: number;
+}
+
+/** The storm's figures from the players' outcomes; `stoppedAt` is when the signal was sent. */
+export function stormFigures(
+  outcomes: readonly PlayerOutcome[],
+  stopped: { gateway: number; stoppedAt: number },
+  withinMs = 15_000,
+): StormFigures {
+  const onStopped = outcomes.filter(
+    (o) => o.gateway === stopped.gateway && o.inAt !== undefined && o.inAt <= stopped.stoppedAt,
+  );
+  const dropped = onStopped.filter((o) => o.droppedAt !== undefined);
+  const back = dropped.filter((o) => o.backAt !== undefined);
+  const reconnect = back.map((o) => o.backAt! - stopped.stoppedAt);
+  const voteAtDrop: Record<string, number> = {};
+  for (const o of dropped) voteAtDrop[o.voteAtDrop!] = (voteAtDrop[o.voteAtDrop!] ?? 0) + 1;
+  const attempts = back.map((o) => o.reconnectAttempts ?? 0);
+  return {
+    onStopped: onStopped.length,
+    dropped: dropped.length,
+    back: back.length,
+    backWithin: reconnect.filter((ms) => ms <= withinMs).length,
+    withinMs,
+    reconnectMs: spread(reconnect),
+    rightVote: back.filter(ownVoteRight).length,
+    wrongVote: back
+      .filter((o) => !ownVoteRight(o))
+      .map((o) => ({
+        username: o.username,
+        voteAtDrop: o.voteAtDrop!,
+        ...(o.votedImageId === undefined ? {} : { had: o.votedImageId }),
+        snapshot: o.snapshotVote ?? null,
+      })),
+    voteAtDrop,
+    attempts: {
+      p50: percentile(attempts, 50),
+      max: attempts.reduce((max, value) => Math.max(max, value), 0),
+    },
+    droppedElsewhere: outcomes.filter(
+      (o) => o.gateway !== stopped.gateway && o.droppedAt !== undefined,
+    ).length,
+  };
+}
+
+/** The waiting room: players a full gateway turned away (close 1013) and what became of them. */
+export interface WaitingRoomFigures {
+  offered: number;
+  /** In (their snapshot) before round 1's voting opened: the players the targets are for. */
+  inAtVoting: number;
+  /** Turned away at least once; of those, in later (after waiting), and never in. */
+  turnedAway: number;
+  gotInLater: number;
+  neverIn: number;
+  /** 1013 closes in all (each a retry after the N s the gateway asked for). */
+  closes: number;
+}
+
+export function waitingRoomFigures(
+  outcomes: readonly PlayerOutcome[],
+  votingOpenedAt: number,
+): WaitingRoomFigures {
+  const turnedAway = outcomes.filter((o) => (o.turnedAway ?? 0) > 0);
+  return {
+    offered: outcomes.length,
+    inAtVoting: outcomes.filter((o) => o.inAt !== undefined && o.inAt <= votingOpenedAt).length,
+    turnedAway: turnedAway.length,
+    gotInLater: turnedAway.filter((o) => o.inAt !== undefined).length,
+    neverIn: turnedAway.filter((o) => o.inAt === undefined).length,
+    closes: turnedAway.reduce((sum, o) => sum + (o.turnedAway ?? 0), 0),
+  };
 }

@@ -1,13 +1,13 @@
 // One driver process (`bench.ts` starts one per ~12,000 players: a process may hold 20,000 open
 // files here). It talks to its parent over the IPC channel: `start` connects its players and
 // answers `connected`; `finish` waits for the round's results and answers `report`.
-import { PlayerDriver, type DriverOptions, type DriverReport } from './players';
+import { PlayerDriver, type DriverOptions, type DriverReport, type StartReport } from './players';
 
 export type ToWorker =
   { kind: 'start'; options: DriverOptions } | { kind: 'finish'; timeoutMs: number };
 
 export type FromWorker =
-  | { kind: 'connected'; connected: number; failed: number; openMs: number[]; snapshotMs: number[] }
+  | ({ kind: 'connected' } & StartReport)
   | { kind: 'report'; report: DriverReport }
   | { kind: 'failed'; message: string };
 

@@ -4,6 +4,7 @@ import { ackBySecond, compareFigures, percentile, summarise, type Figures } from
 const vote = (votedAt: number, ackMs: number, answer = 'vote_processed'): PlayerOutcome => ({
   username: `p${votedAt}-${ackMs}`,
   tournament: 0,
+  gateway: 0,
   votedImageId: 'r1-a',
   votedAt,
   ackMs,
@@ -23,8 +24,8 @@ describe('the benchmark statistics', () => {
     const summary = summarise([
       vote(0, 5),
       vote(1, 9, 'VOTING_CLOSED'),
-      { username: 'silent', tournament: 0, votedImageId: 'r1-b', votedAt: 2 },
-      { username: 'watcher', tournament: 0, resultsMs: 1_500 },
+      { username: 'silent', tournament: 0, gateway: 0, votedImageId: 'r1-b', votedAt: 2 },
+      { username: 'watcher', tournament: 0, gateway: 0, resultsMs: 1_500 },
     ]);
     expect(summary.votesSent).toBe(3);
     expect(summary.acked).toBe(1);
