@@ -203,6 +203,11 @@ export class KafkaBus implements EventBus {
         resolve();
       });
     });
+    const positions = new StoredPositions(
+      consumer,
+      options.storedOffsets,
+      this.options.logger.child({ group: options.groupId }),
+    );
     await consumer.connect();
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
     const handleBatch = handleBatchInContext(options.handleBatch);
@@ -212,6 +217,14 @@ export class KafkaBus implements EventBus {
       partitionsConsumedConcurrently: 4,
       eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
         if (!isRunning() || isStale() || batch.messages.length === 0) return;
+        if (
+          !(await positions.startsWhereStored(
+            batch.topic,
+            batch.partition,
+            batch.messages[0]!.offset,
+          ))
+        )
+          return;
         const messages: BusMessage[] = batch.messages.map((message) => ({
           topic: batch.topic,
           partition: batch.partition,
@@ -231,9 +244,12 @@ export class KafkaBus implements EventBus {
         } finally {
           clearInterval(beat);
         }
+        const next = (BigInt(batch.lastOffset()) + 1n).toString();
+        // A move to a stored offset asked meanwhile (a store that lost writes) goes first.
+        if (isStale()) return;
+        positions.handled(batch.topic, batch.partition, next);
         // resolveOffset moves kafkajs's fetch position; the commit makes it survive this member.
         resolveOffset(batch.lastOffset());
-        const next = (BigInt(batch.lastOffset()) + 1n).toString();
         await consumer.commitOffsets([
           { topic: batch.topic, partition: batch.partition, offset: next },
         ]);
@@ -247,6 +263,7 @@ export class KafkaBus implements EventBus {
     );
     return {
       stop: async () => {
+        positions.stop();
         this.consumers.delete(consumer);
         group.members -= 1;
         if (group.members === 0) this.groups.delete(options.groupId);
@@ -348,6 +365,111 @@ export class KafkaBus implements EventBus {
       this.admin = admin;
     }
     return this.admin;
+  }
+}
+
+/**
+ * A member's side of `SubscribeOptions.storedOffsets` on kafkajs: moves the member (`seek`, which
+ * with manual commits only moves its fetch position) to the consumer's stored offsets before a
+ * batch that does not start there, and back to them when they fall behind while it is idle.
+ */
+class StoredPositions {
+  /** Where this member reads next on each partition it consumed: `topic/partition` → offset. */
+  private readonly next = new Map<string, { topic: string; partition: number; offset: string }>();
+  /** The offset last moved to per partition: a batch still starting elsewhere is accepted. */
+  private readonly sought = new Map<string, string>();
+  private readonly timer: NodeJS.Timeout | undefined;
+  private rechecking = false;
+
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly stored: SubscribeOptions['storedOffsets'],
+    private readonly logger: Logger,
+  ) {
+    if (!stored) return;
+    // On every assignment (start, rebalance): forget the partitions handed to others, and move
+    // to the stored offset of each one held, even if nothing new comes to it.
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      const assigned = payload.memberAssignment;
+      for (const [key, { topic, partition }] of this.next) {
+        if (!assigned[topic]?.includes(partition)) this.next.delete(key);
+      }
+      void this.moveToStored(assigned);
+    });
+    this.timer = setInterval(() => void this.recheck(), stored.recheckEveryMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  /** False when the member moved to the stored offset instead: the batch is not handled. */
+  async startsWhereStored(topic: string, partition: number, first: string): Promise<boolean> {
+    if (!this.stored) return true;
+    const key = `${topic}/${partition}`;
+    const wanted = await this.stored.read(topic, partition);
+    if (wanted === undefined || wanted === first) {
+      this.sought.delete(key);
+      return true;
+    }
+    if (this.sought.get(key) === wanted) {
+      // Moved there already and the partition starts elsewhere: the offset is gone.
+      this.sought.delete(key);
+      if (BigInt(wanted) < BigInt(first)) {
+        this.logger.warn(
+          { topic, partition, stored: wanted, first },
+          'stored offset no longer on the partition; consuming from its first message',
+        );
+      }
+      return true;
+    }
+    this.sought.set(key, wanted);
+    this.logger.info({ topic, partition, stored: wanted, first }, 'moving to the stored offset');
+    this.consumer.seek({ topic, partition, offset: wanted });
+    return false;
+  }
+
+  private async moveToStored(assigned: Record<string, number[]>): Promise<void> {
+    try {
+      for (const [topic, partitions] of Object.entries(assigned)) {
+        for (const partition of partitions) {
+          const wanted = await this.stored!.read(topic, partition);
+          if (wanted === undefined) continue;
+          this.sought.set(`${topic}/${partition}`, wanted);
+          this.consumer.seek({ topic, partition, offset: wanted });
+        }
+      }
+    } catch (error) {
+      // The first batch of each partition is checked anyway.
+      this.logger.warn({ err: error }, 'not moved to the stored offsets on joining');
+    }
+  }
+
+  handled(topic: string, partition: number, next: string): void {
+    if (this.stored) this.next.set(`${topic}/${partition}`, { topic, partition, offset: next });
+  }
+
+  private async recheck(): Promise<void> {
+    if (!this.stored || this.rechecking) return;
+    this.rechecking = true;
+    try {
+      for (const [key, { topic, partition, offset }] of this.next) {
+        const wanted = await this.stored.read(topic, partition);
+        if (wanted === undefined || BigInt(wanted) >= BigInt(offset)) continue;
+        this.logger.warn(
+          { topic, partition, stored: wanted, next: offset },
+          'stored offset fell behind (the store lost writes); consuming again from it',
+        );
+        this.next.set(key, { topic, partition, offset: wanted });
+        this.sought.set(key, wanted);
+        this.consumer.seek({ topic, partition, offset: wanted });
+      }
+    } catch (error) {
+      this.logger.debug({ err: error }, 'stored offsets not rechecked');
+    } finally {
+      this.rechecking = false;
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
   }
 }
 

@@ -49,6 +49,30 @@ export interface SubscribeOptions {
    * "not processed": the batch is delivered again after a short back-off.
    */
   handleBatch: (batch: BusMessage[]) => Promise<void>;
+  /**
+   * Offsets the consumer keeps itself, written together with the effects of what it consumed
+   * (the engine's applied mark in Redis, raised by the same step that applies a vote). When
+   * given, they rule over the group's committed offsets, which stay a secondary signal
+   * (monitoring, lag):
+   *
+   * - before every batch the member reads the partition's stored offset; when the batch does not
+   *   start there, the member moves to it and the batch is not handled (on start, after a
+   *   rebalance, after the store lost writes while messages kept coming);
+   * - every `recheckEveryMs`, for each partition it holds, a member whose stored offset fell
+   *   behind where it would read next moves back to it (the store lost writes while the
+   *   partition was idle);
+   * - an offset the partition cannot start at (gone with retention, or past its end) is tried
+   *   once; the member then starts where the partition lets it.
+   */
+  storedOffsets?: StoredOffsets;
+}
+
+/** Where a consumer that keeps its own offsets resumes (see `SubscribeOptions.storedOffsets`). */
+export interface StoredOffsets {
+  /** The next offset to consume on the partition, or undefined for the group's own position. */
+  read(topic: string, partition: number): Promise<string | undefined>;
+  /** How often a member compares its position with the stored offsets; default 1000 ms. */
+  recheckEveryMs?: number;
 }
 
 export interface Subscription {

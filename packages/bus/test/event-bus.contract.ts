@@ -301,6 +301,70 @@ export function describeEventBusContract(
       expectOrderPerKey(second);
     });
 
+    it("starts each partition at the consumer's stored offset, not the group's committed one", async () => {
+      const topic = unique('stored');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const groupId = unique('group');
+      const firstRun: BusMessage[] = [];
+      const consumer = await subscribe(topic, groupId, (m) => void firstRun.push(m));
+      await fixture.bus.publish(topic, sequence(1, 6, 0));
+      await waitFor(() => firstRun.length === 6, 'the six messages');
+      await consumer.stop();
+
+      // The consumer's own store says only k0:0..k0:1 took effect (it lost the rest), while the
+      // group committed all six: the member starts where the store says.
+      const stored = new Map([[0, '2']]);
+      const again: string[] = [];
+      subscriptions.push(
+        await fixture.bus.subscribe({
+          groupId,
+          topics: [topic],
+          fromBeginning: true,
+          storedOffsets: { read: async (_topic, partition) => stored.get(partition) },
+          handleBatch: async (batch) => {
+            for (const message of batch) {
+              again.push(decode(message.value));
+              stored.set(message.partition, String(Number(message.offset) + 1));
+            }
+          },
+        }),
+      );
+      await waitFor(() => again.length >= 4, 'the four messages after the stored offset');
+      await fixture.bus.publish(topic, [{ key: 'k0', value: encode('k0:6') }]);
+      await waitFor(() => again.length >= 5, 'the next message');
+      expect(again).toEqual(['k0:2', 'k0:3', 'k0:4', 'k0:5', 'k0:6']);
+    });
+
+    it('goes back to a stored offset that fell behind while the partition was idle', async () => {
+      const topic = unique('stored-lost');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const stored = new Map<number, string>();
+      const received: string[] = [];
+      subscriptions.push(
+        await fixture.bus.subscribe({
+          groupId: unique('group'),
+          topics: [topic],
+          fromBeginning: true,
+          storedOffsets: {
+            read: async (_topic, partition) => stored.get(partition),
+            recheckEveryMs: 100,
+          },
+          handleBatch: async (batch) => {
+            for (const message of batch) {
+              received.push(decode(message.value));
+              stored.set(message.partition, String(Number(message.offset) + 1));
+            }
+          },
+        }),
+      );
+      await fixture.bus.publish(topic, sequence(1, 5, 0));
+      await waitFor(() => received.length === 5, 'the five messages');
+      // The store loses the effects of the last three (a failover to a replica behind it).
+      stored.set(0, '2');
+      await waitFor(() => received.length >= 8, 'the three lost messages again');
+      expect(received).toEqual(['k0:0', 'k0:1', 'k0:2', 'k0:3', 'k0:4', 'k0:2', 'k0:3', 'k0:4']);
+    });
+
     it('resumes a group from its committed position and starts a new group where asked', async () => {
       const topic = unique('resume');
       await fixture.bus.ensureTopics([{ name: topic, partitions: 2 }]);
