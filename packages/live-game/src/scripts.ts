@@ -1,4 +1,5 @@
 import { defineScript, type SyncCommands } from '@underdog/store';
+import type { StoredBallot } from './state';
 
 /**
  * The atomic steps on a live game, each written twice (Lua for Redis, the same steps over the
@@ -162,47 +163,153 @@ return 0
 });
 
 /**
+ * Raises the applied mark of a `game.votes` partition to `value` when the message before it was
+ * applied (the mark is at least `after`; '' skips that check), never lowers it: a Lua function
+ * for the scripts that take a mark. Replies 1 if raised.
+ */
+const raiseMarkLua = `
+local function raiseMark(mark, value, after)
+  local current = tonumber(redis.call('GET', mark) or '0') or 0
+  if tonumber(value) > current and (after == '' or current >= tonumber(after)) then
+    redis.call('SET', mark, value)
+    return 1
+  end
+  return 0
+end
+`;
+
+function raiseMarkIn(redis: SyncCommands, mark: string, value: string, after: string): number {
+  const current = num(redis.get(mark));
+  if (Number(value) > current && (after === '' || current >= Number(after))) {
+    redis.set(mark, value);
+    return 1;
+  }
+  return 0;
+}
+
+/**
  * The engine applies one vote: once per vote id, only in its round while voting is open or just
  * ended, stamped no later than the deadline, by a player still in, first vote of the round.
- * KEYS: state, alive, ballots(round), tally(round), voteIds(round), reserved(round).
- * ARGV: gameId, voteId, userId, round, imageId, castAt ms, ballot JSON.
+ * KEYS: state, alive, ballots(round), tally(round), voteIds(round), reserved(round), and the
+ * applied mark of the vote's `game.votes` partition (none for offline choices).
+ * ARGV: gameId, voteId, userId, round, imageId, castAt ms, ballot JSON, then with the mark: the
+ * vote's offset + 1 and the mark the message before it left ('' for the first of a batch).
  * Replies COUNTED, or why not: NO_GAME, DUPLICATE, CLOSED, LATE, NOT_ELIGIBLE, ALREADY_VOTED.
+ *
+ * The mark is raised in the same step, whatever the reply: after a failover to a replica that
+ * missed some writes, the mark and the tallies it stands for are lost together, so the votes
+ * consumer resumes from the mark and applies exactly what was lost again (docs/adr/0009). A vote
+ * id already in `voteIds` was applied, or withdrawn by the gateway (`settleVote`): DUPLICATE.
  */
 export const applyVote = defineScript<string>({
   name: 'underdogApplyVote',
-  lua: `
-local st = redis.call('HMGET', KEYS[1], 'gameId', 'phase', 'round', 'votingEndsAt')
-if st[1] ~= ARGV[1] then return 'NO_GAME' end
-if redis.call('SADD', KEYS[5], ARGV[2]) == 0 then return 'DUPLICATE' end
-if (tonumber(st[3] or '0') or 0) ~= tonumber(ARGV[4]) or (st[2] ~= 'voting' and st[2] ~= 'voting_ended') then return 'CLOSED' end
-if tonumber(ARGV[6]) > (tonumber(st[4] or '0') or 0) then return 'LATE' end
-if redis.call('SISMEMBER', KEYS[2], ARGV[3]) == 0 then return 'NOT_ELIGIBLE' end
-if redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[7]) == 0 then return 'ALREADY_VOTED' end
-redis.call('HSETNX', KEYS[6], ARGV[3], ARGV[5])
-redis.call('HINCRBY', KEYS[4], ARGV[5], 1)
-redis.call('HINCRBY', KEYS[1], 'totalVotes', 1)
-return 'COUNTED'
+  lua: `${raiseMarkLua}
+local function apply()
+  local st = redis.call('HMGET', KEYS[1], 'gameId', 'phase', 'round', 'votingEndsAt')
+  if st[1] ~= ARGV[1] then return 'NO_GAME' end
+  if redis.call('SADD', KEYS[5], ARGV[2]) == 0 then return 'DUPLICATE' end
+  if (tonumber(st[3] or '0') or 0) ~= tonumber(ARGV[4]) or (st[2] ~= 'voting' and st[2] ~= 'voting_ended') then return 'CLOSED' end
+  if tonumber(ARGV[6]) > (tonumber(st[4] or '0') or 0) then return 'LATE' end
+  if redis.call('SISMEMBER', KEYS[2], ARGV[3]) == 0 then return 'NOT_ELIGIBLE' end
+  if redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[7]) == 0 then return 'ALREADY_VOTED' end
+  redis.call('HSETNX', KEYS[6], ARGV[3], ARGV[5])
+  redis.call('HINCRBY', KEYS[4], ARGV[5], 1)
+  redis.call('HINCRBY', KEYS[1], 'totalVotes', 1)
+  return 'COUNTED'
+end
+local reply = apply()
+if KEYS[7] then raiseMark(KEYS[7], ARGV[8], ARGV[9] or '') end
+return reply
 `,
   memory: (redis, keys, args) => {
     const [state = '', alive = '', ballots = '', tally = '', voteIds = '', reserved = ''] = keys;
     const [gameId = '', voteId = '', user = '', round = '0', image = '', castAt = '0'] = args;
     const ballot = args[6] ?? '';
-    if ((redis.hGet(state, 'gameId') ?? false) !== gameId) return 'NO_GAME';
-    if (redis.sAdd(voteIds, voteId) === 0) return 'DUPLICATE';
-    const phase = redis.hGet(state, 'phase');
-    if (
-      num(redis.hGet(state, 'round')) !== Number(round) ||
-      (phase !== 'voting' && phase !== 'voting_ended')
-    ) {
-      return 'CLOSED';
+    const apply = () => {
+      if ((redis.hGet(state, 'gameId') ?? false) !== gameId) return 'NO_GAME';
+      if (redis.sAdd(voteIds, voteId) === 0) return 'DUPLICATE';
+      const phase = redis.hGet(state, 'phase');
+      if (
+        num(redis.hGet(state, 'round')) !== Number(round) ||
+        (phase !== 'voting' && phase !== 'voting_ended')
+      ) {
+        return 'CLOSED';
+      }
+      if (Number(castAt) > num(redis.hGet(state, 'votingEndsAt'))) return 'LATE';
+      if (!redis.sIsMember(alive, user)) return 'NOT_ELIGIBLE';
+      if (!hSetNx(redis, ballots, user, ballot)) return 'ALREADY_VOTED';
+      hSetNx(redis, reserved, user, image);
+      redis.hIncrBy(tally, image, 1);
+      redis.hIncrBy(state, 'totalVotes', 1);
+      return 'COUNTED';
+    };
+    const reply = apply();
+    const mark = keys[6];
+    if (mark !== undefined) raiseMarkIn(redis, mark, args[7] ?? '0', args[8] ?? '');
+    return reply;
+  },
+});
+
+/**
+ * The gateway settles a vote it produced to `game.votes`, before it answers: the one place that
+ * decides, atomically against the engine applying it, whether the vote counts (docs/adr/0009).
+ * KEYS: state, voteIds(round), ballots(round), reserved(round).
+ * ARGV: gameId, round, voteId, userId, imageId, produced ('1' when the produce completed, '0'
+ * when it failed or timed out).
+ * Replies:
+ * - ACKNOWLEDGED: produced while the round's votes were not yet closing (the engine marks
+ *   `votesEndOffset` before it captures the partition's end), so the vote is before the capture
+ *   and will be counted;
+ * - COUNTED: the engine already counted it (acknowledge it too);
+ * - WITHDRAWN: the engine had not applied it; its id is now taken, so it never will (a late or
+ *   unrecorded vote), and the reservation is released so the player may vote again;
+ * - NOT_COUNTED: the engine applied it and refused it (released likewise).
+ */
+export const settleVote = defineScript<string>({
+  name: 'underdogSettleVote',
+  lua: `
+if ARGV[6] == '1' then
+  local st = redis.call('HMGET', KEYS[1], 'gameId', 'phase', 'round', 'votesEndOffset')
+  if st[1] == ARGV[1] and st[3] == ARGV[2] and (st[2] == 'voting' or st[2] == 'voting_ended') and (not st[4] or st[4] == '') then
+    return 'ACKNOWLEDGED'
+  end
+end
+local release = function()
+  if redis.call('HGET', KEYS[4], ARGV[4]) == ARGV[5] then redis.call('HDEL', KEYS[4], ARGV[4]) end
+end
+if redis.call('SADD', KEYS[2], ARGV[3]) == 1 then
+  release()
+  return 'WITHDRAWN'
+end
+local ballot = redis.call('HGET', KEYS[3], ARGV[4])
+if ballot and cjson.decode(ballot).voteId == ARGV[3] then return 'COUNTED' end
+release()
+return 'NOT_COUNTED'
+`,
+  memory: (redis, [state = '', voteIds = '', ballots = '', reserved = ''], args) => {
+    const [gameId = '', round = '', voteId = '', user = '', image = '', produced = ''] = args;
+    if (produced === '1') {
+      const phase = redis.hGet(state, 'phase');
+      if (
+        redis.hGet(state, 'gameId') === gameId &&
+        redis.hGet(state, 'round') === round &&
+        (phase === 'voting' || phase === 'voting_ended') &&
+        !redis.hGet(state, 'votesEndOffset')
+      ) {
+        return 'ACKNOWLEDGED';
+      }
     }
-    if (Number(castAt) > num(redis.hGet(state, 'votingEndsAt'))) return 'LATE';
-    if (!redis.sIsMember(alive, user)) return 'NOT_ELIGIBLE';
-    if (!hSetNx(redis, ballots, user, ballot)) return 'ALREADY_VOTED';
-    hSetNx(redis, reserved, user, image);
-    redis.hIncrBy(tally, image, 1);
-    redis.hIncrBy(state, 'totalVotes', 1);
-    return 'COUNTED';
+    const release = () => {
+      if (redis.hGet(reserved, user) === image) redis.hDel(reserved, user);
+    };
+    if (redis.sAdd(voteIds, voteId) === 1) {
+      release();
+      return 'WITHDRAWN';
+    }
+    const ballot = redis.hGet(ballots, user);
+    if (ballot !== null && (JSON.parse(ballot) as StoredBallot).voteId === voteId) return 'COUNTED';
+    release();
+    return 'NOT_COUNTED';
   },
 });
 
@@ -336,19 +443,15 @@ return 'OK'
   },
 });
 
-/** Raises a progress mark, never lowers it. KEYS: mark. ARGV: value (integer). Replies 1 if raised. */
+/**
+ * Raises a progress mark, never lowers it. KEYS: mark. ARGV: value (integer), and optionally the
+ * value the mark must already have reached (the message before it applied). Replies 1 if raised.
+ */
 export const raiseMark = defineScript<number>({
   name: 'underdogRaiseMark',
   lua: `
-local current = redis.call('GET', KEYS[1])
-if current and tonumber(current) >= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1])
-return 1
+${raiseMarkLua}
+return raiseMark(KEYS[1], ARGV[1], ARGV[2] or '')
 `,
-  memory: (redis, [mark = ''], [value = '0']) => {
-    const current = redis.get(mark);
-    if (current !== null && Number(current) >= Number(value)) return 0;
-    redis.set(mark, value);
-    return 1;
-  },
+  memory: (redis, [mark = ''], [value = '0', after = '']) => raiseMarkIn(redis, mark, value, after),
 });

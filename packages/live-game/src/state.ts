@@ -82,9 +82,18 @@ export interface GameState {
   draw: StoredDraw | undefined;
   /** How many the last resolved round eliminated. */
   roundEliminated: number;
-  /** The `game.votes` end offset captured when the round's grace ended ('' until then). */
+  /**
+   * The `game.votes` end offset captured when the round's grace ended, `partition:offset`; ''
+   * until then, and `VOTES_CLOSING` from just before the capture.
+   */
   votesEndOffset: string;
 }
+
+/**
+ * `votesEndOffset` while the engine captures the partition's end: from then on the gateway no
+ * longer acknowledges a vote it has not seen counted (`settleVote`, docs/adr/0009).
+ */
+export const VOTES_CLOSING = 'closing';
 
 function json<T>(text: string | undefined): T | undefined {
   return text ? (JSON.parse(text) as T) : undefined;

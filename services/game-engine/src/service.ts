@@ -93,21 +93,22 @@ export function createGameEngineModule(
   const votes = new VotesApplier(live, metrics, logger);
   const players = new Players({ live, store, records, events, clock, logger });
 
-  const consumer = (
-    name: string,
-    groupId: string,
-    topic: string,
-    handle: (batch: BusMessage[]) => Promise<void>,
-  ): Component => {
+  // The votes consumer resumes each partition from the applied mark Redis holds, written with
+  // the tallies, not from Kafka's committed offset (docs/adr/0009).
+  const votesConsumer = (): Component => {
     let subscription: Subscription | undefined;
     return {
-      name,
+      name: 'votes-consumer',
       start: async () => {
         subscription = await bus.subscribe({
-          groupId,
-          topics: [topic],
+          groupId: 'game-engine-votes',
+          topics: [topics.gameVotes.name],
           fromBeginning: true,
-          handleBatch: handle,
+          handleBatch: (batch: BusMessage[]) => votes.handleBatch(batch),
+          storedOffsets: {
+            read: (_topic, partition) => votes.storedOffset(partition),
+            recheckEveryMs: config.GAME_VOTES_RECHECK_MS,
+          },
         });
       },
       stop: async () => subscription?.stop(),
@@ -117,9 +118,7 @@ export function createGameEngineModule(
   return {
     components: [
       ads.component(),
-      consumer('votes-consumer', 'game-engine-votes', topics.gameVotes.name, (batch) =>
-        votes.handleBatch(batch),
-      ),
+      votesConsumer(),
       eventConsumer(bus, {
         name: 'lifecycle-consumer',
         groupId: 'game-engine',

@@ -60,6 +60,17 @@ export interface Participant extends StoredPlayer {
   eliminatedInRound: number;
 }
 
+/**
+ * Where a message of `game.votes` leaves the partition's applied mark: at `next` (its offset + 1),
+ * raised only when the mark already reached `after` (what the message before it left; '' for the
+ * first of a batch), so a mark never passes a message whose step failed.
+ */
+export interface AppliedMark {
+  partition: number;
+  next: string;
+  after: string;
+}
+
 /** The expected phase and round of a fenced step, or any. */
 export type Expectation = { phase: StoredPhase; round: number } | '*';
 
@@ -167,7 +178,11 @@ export class LiveGames {
     )) as 'OK' | 'FENCED' | 'STALE';
   }
 
-  async applyVote(vote: VoteToApply): Promise<ApplyReply> {
+  /**
+   * Applies a vote; with `mark`, raises the applied mark of its `game.votes` partition in the same
+   * atomic step (see `applyVote` in @underdog/live-game).
+   */
+  async applyVote(vote: VoteToApply, mark?: AppliedMark): Promise<ApplyReply> {
     const keys = gameKeys(vote.tournamentId);
     const round = vote.roundNumber;
     const ballot: StoredBallot = {
@@ -186,6 +201,7 @@ export class LiveGames {
         keys.tally(round),
         keys.voteIds(round),
         keys.reserved(round),
+        ...(mark ? [votesProgressKey(mark.partition)] : []),
       ],
       [
         vote.gameId,
@@ -195,6 +211,7 @@ export class LiveGames {
         vote.imageId,
         vote.castAt,
         JSON.stringify(ballot),
+        ...(mark ? [mark.next, mark.after] : []),
       ],
     )) as ApplyReply;
   }
@@ -257,7 +274,8 @@ export class LiveGames {
     return BigInt((await this.store.get(votesProgressKey(partition))) ?? 0);
   }
 
-  async raiseVotesApplied(partition: number, nextOffset: string): Promise<void> {
-    await this.store.run(raiseMark, [votesProgressKey(partition)], [nextOffset]);
+  /** Raises the applied mark of a `game.votes` partition (see `AppliedMark`). */
+  async raiseVotesApplied({ partition, next, after }: AppliedMark): Promise<void> {
+    await this.store.run(raiseMark, [votesProgressKey(partition)], [next, after]);
   }
 }

@@ -1,5 +1,10 @@
 import type { Clock, Logger } from '@underdog/kit';
-import { roundImages, type GameState, type StoredAdvertisement } from '@underdog/live-game';
+import {
+  VOTES_CLOSING,
+  roundImages,
+  type GameState,
+  type StoredAdvertisement,
+} from '@underdog/live-game';
 import { timestampFromDate, type Advertisement } from '@underdog/proto';
 import type { AdPosition, AdsCatalog } from '../adapters/ads-catalog';
 import type { GameEventKind, GameEventsPublisher } from '../adapters/game-events';
@@ -500,9 +505,10 @@ export class GameRunner {
   }
 
   /**
-   * After the grace: capture the end of the tournament's `game.votes` partition, then wait until
-   * the engine has applied everything before it. Every vote acknowledged before the deadline was
-   * produced before that capture, so it is in the tally when the round resolves.
+   * After the grace: mark the round's votes closing, capture the end of the tournament's
+   * `game.votes` partition, then wait until the engine has applied everything before it. The
+   * gateway acknowledges a vote only if its produce completed before the closing mark (or the
+   * engine counted it already: `settleVote`), so an acknowledged vote is in the tally.
    *
    * Usually nothing lags by then (votes stop with the grace): the round then goes from the
    * capture to its tally in this one step. Each further step takes the lease and reads the state
@@ -513,7 +519,15 @@ export class GameRunner {
     if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
     const { votes } = this.deps;
     const expected = { phase: 'voting_ended', round: state.round } as const;
-    if (state.votesEndOffset === '') {
+    if (state.votesEndOffset === '' || state.votesEndOffset === VOTES_CLOSING) {
+      // Closing first, then the capture: a vote the gateway settles after this is withdrawn
+      // unless already counted, so none it acknowledges can land after the capture (ADR 9).
+      if (
+        state.votesEndOffset === '' &&
+        !(await this.advance(expected, { votesEndOffset: VOTES_CLOSING }))
+      ) {
+        return 0;
+      }
       const partition = await votes.partitionOf(this.tournamentId);
       const end = await votes.endOffset(partition);
       const votesEndOffset = `${partition}:${end}`;

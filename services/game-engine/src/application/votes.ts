@@ -1,13 +1,14 @@
 import type { BusMessage } from '@underdog/bus';
 import type { Logger } from '@underdog/kit';
 import { GameVoteEventSchema, fromBinary, timestampDate } from '@underdog/proto';
-import type { LiveGames } from '../adapters/live-games';
+import type { AppliedMark, LiveGames } from '../adapters/live-games';
 import type { EngineMetrics } from '../metrics';
 
 /**
- * Applies a batch of `game.votes` (one partition, in order): each vote in one atomic step, then
- * the partition's applied mark, which a round waits on before it resolves. A redelivered vote is
- * refused by its id, so replays never change a tally.
+ * Applies a batch of `game.votes` (one partition, in order): each vote in one atomic step that
+ * also raises the partition's applied mark, which a round waits on before it resolves and from
+ * which this consumer resumes (`storedOffsets`), so a store that lost writes gets exactly the
+ * lost votes again. A redelivered vote is refused by its id, so replays never change a tally.
  */
 export class VotesApplier {
   constructor(
@@ -16,16 +17,60 @@ export class VotesApplier {
     private readonly logger: Logger,
   ) {}
 
-  async handleBatch(batch: BusMessage[]): Promise<void> {
-    const last = batch.at(-1);
-    if (!last) return;
-    const replies = await Promise.all(batch.map((message) => this.apply(message)));
-    const counted = replies.filter((reply) => reply === 'COUNTED').length;
-    if (counted > 0) this.metrics.votesCounted.inc(counted);
-    await this.live.raiseVotesApplied(last.partition, String(BigInt(last.offset) + 1n));
+  /** Where this consumer resumes partition P: the applied mark Redis holds ('0' when none). */
+  async storedOffset(partition: number): Promise<string> {
+    return String(await this.live.votesApplied(partition));
   }
 
-  private async apply(message: BusMessage): Promise<string> {
+  async handleBatch(batch: BusMessage[]): Promise<void> {
+    // Sent together on one connection, so applied in order; each raises the mark only if the
+    // one before it did.
+    const replies = await Promise.all(
+      batch.map((message, i) => {
+        const previous = batch[i - 1];
+        return this.apply(message, {
+          partition: message.partition,
+          next: String(BigInt(message.offset) + 1n),
+          after: previous ? String(BigInt(previous.offset) + 1n) : '',
+        });
+      }),
+    );
+    const counted = replies.filter((reply) => reply === 'COUNTED').length;
+    if (counted > 0) this.metrics.votesCounted.inc(counted);
+  }
+
+  private async apply(message: BusMessage, mark: AppliedMark): Promise<string> {
+    const event = this.decode(message);
+    if (typeof event === 'string') {
+      await this.live.raiseVotesApplied(mark);
+      return event;
+    }
+    const vote = event.kind.value;
+    const reply = await this.live.applyVote(
+      {
+        tournamentId: event.tournamentId,
+        gameId: vote.gameId,
+        voteId: vote.voteId,
+        userId: vote.userId,
+        username: vote.username,
+        roundNumber: vote.roundNumber,
+        imageId: vote.imageId,
+        castAt: vote.castAt ? timestampDate(vote.castAt).getTime() : Number.MAX_SAFE_INTEGER,
+        offline: false,
+      },
+      mark,
+    );
+    if (reply !== 'COUNTED' && reply !== 'DUPLICATE') {
+      this.logger.warn(
+        { tournamentId: event.tournamentId, voteId: vote.voteId, reply },
+        'vote not counted',
+      );
+    }
+    return reply;
+  }
+
+  /** The vote a message carries, or why it carries none. */
+  private decode(message: BusMessage) {
     if (message.value === null) return 'EMPTY';
     let event;
     try {
@@ -35,24 +80,6 @@ export class VotesApplier {
       return 'UNREADABLE';
     }
     if (event.kind.case !== 'voteCast') return 'IGNORED';
-    const vote = event.kind.value;
-    const reply = await this.live.applyVote({
-      tournamentId: event.tournamentId,
-      gameId: vote.gameId,
-      voteId: vote.voteId,
-      userId: vote.userId,
-      username: vote.username,
-      roundNumber: vote.roundNumber,
-      imageId: vote.imageId,
-      castAt: vote.castAt ? timestampDate(vote.castAt).getTime() : Number.MAX_SAFE_INTEGER,
-      offline: false,
-    });
-    if (reply !== 'COUNTED' && reply !== 'DUPLICATE') {
-      this.logger.warn(
-        { tournamentId: event.tournamentId, voteId: vote.voteId, reply },
-        'vote not counted',
-      );
-    }
-    return reply;
+    return { tournamentId: event.tournamentId, kind: event.kind };
   }
 }
