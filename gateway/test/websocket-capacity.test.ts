@@ -2,7 +2,7 @@ import { TournamentStatus } from '@underdog/proto';
 import { topics } from '@underdog/platform';
 import WebSocket from 'ws';
 import { gatewaySettings, type GatewaySettings } from '../src';
-import { startEdgeGateway, type EdgeGateway } from './edge-support';
+import { rawExchange, startEdgeGateway, upgradeRequest, type EdgeGateway } from './edge-support';
 import { encodeLifecycleEvent, lifecycleEvent } from './game-events';
 import {
   feedOf,
@@ -186,6 +186,20 @@ describe('the log of a full gateway', () => {
     expect(warnings).toEqual([
       expect.objectContaining({ level: 40, capacity, open: capacity, retrySeconds }),
     ]);
+    for (const socket of inside) socket.close();
+  });
+
+  it('still answers a broken handshake with 400 when full, and stays up', async () => {
+    gateway = await startEdgeGateway(withCapacity());
+    const url = (path: string) => wsUrlOf(gateway.url(path));
+    const inside = [await openWs(url('/ws')), await openWs(url('/graphql'))];
+    for (const headers of [{ 'Sec-WebSocket-Key': 'short' }, { 'Sec-WebSocket-Version': '99' }]) {
+      expect(await rawExchange(gateway.port, upgradeRequest('/graphql', headers))).toMatchObject({
+        status: 400,
+        closed: true,
+      });
+    }
+    expect((await fetch(gateway.url('/healthz'))).status).toBe(200);
     for (const socket of inside) socket.close();
   });
 });
