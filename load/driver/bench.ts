@@ -95,7 +95,7 @@ export interface BenchOptions {
   reconnectStorm?: { signal: StopSignal; atShare?: number };
   /**
    * Each gateway's WebSocket capacity (`WEBSOCKET_CAPACITY`): past it a new socket is closed
-   * with 1013 (`Server full; retry in N s`) and the player waits N s ± a third and tries again.
+   * with 1013 (`Server full; retry in N s`) and the player waits N s ± 30 % (as the web app does) and tries again.
    */
   capacity?: number;
   log?: (line: string) => void;

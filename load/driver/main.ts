@@ -93,7 +93,7 @@ function extraTables(result: BenchResult): string[] {
   if (waitingRoom) {
     lines.push(
       '',
-      `Waiting room: capacity ${result.options.capacity} per gateway; a turned-away player retried after the N s of the gateway's 1013 close ± a third. The tournament table above is for the players in when voting opened.`,
+      `Waiting room: capacity ${result.options.capacity} per gateway; a turned-away player retried after the N s of the gateway's 1013 close ± 30 %. The tournament table above is for the players in when voting opened.`,
       '',
       '| offered | in when voting opened | turned away | got in later | never in | 1013 closes |',
       '| --- | --- | --- | --- | --- | --- |',

@@ -73,18 +73,25 @@ export const RECONNECT_DELAY_MS = 3_000;
 /** The close code of a full gateway (the waiting room): `Server full; retry in N s`. */
 export const FULL_CLOSE_CODE = 1013;
 
+/** A reconnect's spread: 3 s ± 1 s, so a crowd dropped at one instant does not return at once. */
+export const RECONNECT_JITTER = 1 / 3;
+
 /**
- * `ms` ± a third, uniformly (3 s → 2–4 s): a crowd whose sockets closed at one instant comes
- * back spread over two seconds instead of all at once.
+ * The waiting room's spread, the web app's (`FULL_RETRY_JITTER` of web/src/app/apollo.ts):
+ * N s ± 30 %; and its N when a 1013 close names none (the gateway's default).
  */
-export function jittered(ms: number, random: () => number = Math.random): number {
-  return ms * (2 / 3 + (random() * 2) / 3);
+export const FULL_RETRY_JITTER = 0.3;
+const DEFAULT_FULL_RETRY_SECONDS = 10;
+
+/** `ms` ± `share` of it, uniformly (3 s ± a third → 2–4 s). */
+export function jittered(ms: number, share: number, random: () => number = Math.random): number {
+  return ms * (1 + share * (2 * random() - 1));
 }
 
-/** The wait a full gateway's close reason asks for (`retry in N s`), in ms; 3 s if none. */
+/** The wait a full gateway's close reason asks for (`retry in N s`), in ms; 10 s if none. */
 export function fullRetryMs(reason: string): number {
   const match = /retry in (\d+(?:\.\d+)?) ?s/i.exec(reason);
-  return match ? Number(match[1]) * 1000 : RECONNECT_DELAY_MS;
+  return (match ? Number(match[1]) : DEFAULT_FULL_RETRY_SECONDS) * 1000;
 }
 
 /** The caller's own vote in a snapshot (`player.voteImageId`, both protocols), or null. */
@@ -220,8 +227,8 @@ const ERROR = prefix('error');
 /**
  * Drives `players` through one round: connect and subscribe (`start`), vote once when round 1's
  * voting opens, and record the acknowledgement and the results' arrival (`finished`). A full
- * gateway's 1013 close is a wait: the player tries again after the N s its reason names (± a
- * third). With `reconnect`, a player whose socket closes comes back on the next gateway.
+ * gateway's 1013 close is a wait: the player tries again after the N s its reason names (± 30 %,
+ * as the app does). With `reconnect`, a player whose socket closes comes back on the next gateway.
  */
 export class PlayerDriver {
   private readonly sockets = new Set<WebSocket>();
@@ -355,17 +362,20 @@ export class PlayerDriver {
     else this.openApp(seat);
   }
 
-  /** Tries again after `delayMs` (± a third) on the next gateway of the list. */
-  private retry(seat: Seat, delayMs: number): void {
+  /** Tries again after `delayMs` (± `jitter` of it) on the next gateway of the list. */
+  private retry(seat: Seat, delayMs: number, jitter: number): void {
     seat.gateway = (seat.gateway + 1) % this.options.gatewayUrls.length;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      const outcome = this.outcomes[seat.index]!;
-      if (outcome.droppedAt !== undefined && outcome.backAt === undefined) {
-        outcome.reconnectAttempts = (outcome.reconnectAttempts ?? 0) + 1;
-      }
-      this.attempt(seat);
-    }, jittered(delayMs));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        const outcome = this.outcomes[seat.index]!;
+        if (outcome.droppedAt !== undefined && outcome.backAt === undefined) {
+          outcome.reconnectAttempts = (outcome.reconnectAttempts ?? 0) + 1;
+        }
+        this.attempt(seat);
+      },
+      jittered(delayMs, jitter),
+    );
     this.timers.add(timer);
   }
 
@@ -429,7 +439,7 @@ export class PlayerDriver {
     if (end.code === FULL_CLOSE_CODE) {
       outcome.turnedAway = (outcome.turnedAway ?? 0) + 1;
       seat.settle?.();
-      this.retry(seat, fullRetryMs(end.reason ?? ''));
+      this.retry(seat, fullRetryMs(end.reason ?? ''), FULL_RETRY_JITTER);
       return;
     }
     if (end.wasLive) {
@@ -445,7 +455,7 @@ export class PlayerDriver {
         outcome.voteAtDrop = voteAtDrop(seat, outcome);
       }
       if (seat.vote && outcome.answer === undefined) seat.vote.sent = false;
-      this.retry(seat, this.options.reconnect.delayMs);
+      this.retry(seat, this.options.reconnect.delayMs, RECONNECT_JITTER);
       return;
     }
     // Before its snapshot: the first connection fails the player; a later one (coming back
@@ -454,7 +464,7 @@ export class PlayerDriver {
       seat.settle(end.error ?? new Error(`closed before its snapshot (${end.code ?? '?'})`));
       return;
     }
-    this.retry(seat, this.options.reconnect?.delayMs ?? RECONNECT_DELAY_MS);
+    this.retry(seat, this.options.reconnect?.delayMs ?? RECONNECT_DELAY_MS, RECONNECT_JITTER);
   }
 
   /** A vote at a random moment of the window's first `voteSpread`, for a random image. */

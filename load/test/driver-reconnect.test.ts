@@ -4,7 +4,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { appOperations } from '../driver/app-operations';
 import {
   FULL_CLOSE_CODE,
+  FULL_RETRY_JITTER,
   PlayerDriver,
+  RECONNECT_JITTER,
   fullRetryMs,
   jittered,
   ownVoteOf,
@@ -161,13 +163,16 @@ describe("the load driver's waiting room and reconnects", () => {
     await Promise.all(gateways.splice(0).map((gateway) => gateway.stop()));
   });
 
-  it('reads the wait a full gateway asks for, and spreads retries a third around it', () => {
+  it('reads the wait a full gateway asks for, and spreads retries around it as the app does', () => {
     expect(fullRetryMs('Server full; retry in 5 s')).toBe(5_000);
     expect(fullRetryMs('Server full; retry in 12s')).toBe(12_000);
-    expect(fullRetryMs('Server full')).toBe(3_000);
-    expect(jittered(3_000, () => 0)).toBe(2_000);
-    expect(jittered(3_000, () => 0.5)).toBe(3_000);
-    expect(jittered(3_000, () => 1)).toBe(4_000);
+    // No N: the gateway's default, as the web app assumes.
+    expect(fullRetryMs('Server full')).toBe(10_000);
+    expect(jittered(5_000, FULL_RETRY_JITTER, () => 0)).toBeCloseTo(3_500);
+    expect(jittered(5_000, FULL_RETRY_JITTER, () => 1)).toBeCloseTo(6_500);
+    expect(jittered(3_000, RECONNECT_JITTER, () => 0)).toBeCloseTo(2_000);
+    expect(jittered(3_000, RECONNECT_JITTER, () => 0.5)).toBeCloseTo(3_000);
+    expect(jittered(3_000, RECONNECT_JITTER, () => 1)).toBeCloseTo(4_000);
   });
 
   it("reads the caller's own vote from a snapshot of either protocol", () => {
