@@ -9,15 +9,9 @@ import {
   type Clock,
   type Logger,
   type Registry,
+  withTimeout,
 } from '@underdog/kit';
-import {
-  TOTAL_ROUNDS,
-  VOTING_GRACE_MS,
-  admitVote,
-  gameKeys,
-  isImageOfRound,
-  releaseVote,
-} from '@underdog/live-game';
+import { TOTAL_ROUNDS, admitVote, gameKeys, isImageOfRound, settleVote } from '@underdog/live-game';
 import { topics } from '@underdog/platform';
 import {
   GameVoteEventSchema,
@@ -32,7 +26,6 @@ import type { LiveStore } from '@underdog/store';
 import { Counter, Histogram, type Metric } from 'prom-client';
 import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
-import { DEFAULT_VOTE_ACK_MARGIN_MS } from './config';
 import type { RequestOrigin } from './session';
 
 /** A vote as a client submits it; the same answer acknowledges it. */
@@ -88,10 +81,10 @@ export const gameErrors = {
     new AppError('BAD_REQUEST', `The round number must be 1 to ${TOTAL_ROUNDS}`, {
       reason: 'WRONG_ROUND',
     }),
-  notRecorded: (cause: unknown) =>
+  /** Retryable: the vote was not produced in time, and settling made sure it never counts. */
+  notRecorded: () =>
     new AppError('UNAVAILABLE', 'Your vote could not be recorded; please try again', {
       reason: 'VOTE_NOT_RECORDED',
-      cause,
     }),
 };
 
@@ -159,29 +152,35 @@ export interface GamesDependencies {
   /** The server clock; default: the system clock. */
   clock?: Clock;
   /**
-   * How long before the end of the grace (deadline + `VOTING_GRACE_MS`) a vote's produce must
-   * have completed for it to be acknowledged (VOTE_ACK_MARGIN_MS; default 250 ms): it covers the
-   * skew between this clock and the engine's, which captures the partition's end at the grace's
-   * end. A later completion is answered VOTING_CLOSED.
+   * Not used since the acknowledgement is settled in the live store (docs/adr/0009); kept until
+   * VOTE_ACK_MARGIN_MS leaves the gateway's settings.
    */
   ackMarginMs?: number;
+  /**
+   * How long a vote's produce may take before the vote is answered VOTE_NOT_RECORDED (retryable;
+   * default `DEFAULT_VOTE_PRODUCE_TIMEOUT_MS`): a broker or leader failover is not waited out.
+   */
+  produceTimeoutMs?: number;
 }
+
+/** The default of `GamesDependencies.produceTimeoutMs`. */
+export const DEFAULT_VOTE_PRODUCE_TIMEOUT_MS = 2_500;
 
 /**
  * The live game behind every edge: GraphQL, the `/ws` game actions and the demo bots all call
  * these. Joining and the snapshot are the engine's (GameService); a vote is admitted here with
  * one atomic step on the live store, produced to `game.votes` with acks from all in-sync
- * replicas, and only then acknowledged.
+ * replicas, settled with a second step, and only then acknowledged.
  */
 export class Games {
   private readonly clock: Clock;
   private readonly metrics: ReturnType<typeof voteMetrics>;
 
-  private readonly ackMarginMs: number;
+  private readonly produceTimeoutMs: number;
 
   constructor(private readonly deps: GamesDependencies) {
     this.clock = deps.clock ?? systemClock;
-    this.ackMarginMs = deps.ackMarginMs ?? DEFAULT_VOTE_ACK_MARGIN_MS;
+    this.produceTimeoutMs = deps.produceTimeoutMs ?? DEFAULT_VOTE_PRODUCE_TIMEOUT_MS;
     this.metrics = voteMetrics(deps.registry);
   }
 
@@ -208,10 +207,11 @@ export class Games {
   }
 
   /**
-   * One vote: acknowledged only once it is on `game.votes`, and only if that happened before the
-   * engine captures the partition's end (deadline + grace − the margin), so an acknowledged vote
-   * is counted exactly once. A first vote in round 1 joins the caller (server rules). Refusals
-   * are AppErrors with a stable reason.
+   * One vote: acknowledged only once it is on `game.votes` and settled in the live store as
+   * produced before the engine began closing the round (or already counted), so an acknowledged
+   * vote is counted exactly once and a refused one never (docs/adr/0009). A produce that fails or
+   * takes longer than `produceTimeoutMs` is answered VOTE_NOT_RECORDED (retry). A first vote in
+   * round 1 joins the caller (server rules). Refusals are AppErrors with a stable reason.
    */
   async vote(origin: RequestOrigin, vote: VoteInput): Promise<VoteInput> {
     const started = performance.now();
@@ -290,31 +290,42 @@ export class Games {
         },
       },
     });
+    let produced = true;
     try {
-      await this.deps.bus.publish(topics.gameVotes.name, [
-        encodeEvent(GameVoteEventSchema, event, { key: tournamentId, id: voteId }),
-      ]);
+      await withTimeout(
+        this.deps.bus.publish(topics.gameVotes.name, [
+          encodeEvent(GameVoteEventSchema, event, { key: tournamentId, id: voteId }),
+        ]),
+        this.produceTimeoutMs,
+        'producing the vote to game.votes',
+      );
     } catch (error) {
+      // It may still land (the producer retries): settling withdraws it unless already counted.
       this.deps.logger.warn({ err: error, tournamentId, voteId }, 'vote not produced');
-      await this.deps.store
-        .run(releaseVote, [keys.reserved(roundNumber)], [actor.userId, imageId])
-        .catch((releaseError: unknown) =>
-          this.deps.logger.error({ err: releaseError, voteId }, 'vote reservation not released'),
-        );
-      throw gameErrors.notRecorded(error);
+      produced = false;
     }
     stageDone('produce');
-    const producedAt = this.now();
-    if (producedAt > votingEndsAt + VOTING_GRACE_MS - this.ackMarginMs) {
-      // The engine may already have captured the partition's end: this vote may not be counted,
-      // so it is not acknowledged. The reservation stays: the message is on the partition and
-      // the engine counts it if it arrived before the capture (docs/adr/0007).
-      this.deps.logger.warn(
-        { tournamentId, voteId, roundNumber, late: producedAt - votingEndsAt },
-        'vote produced too late to acknowledge',
-      );
-      throw refusals.VOTING_CLOSED();
+    // The answer is decided in the live store, atomically against the engine applying the vote
+    // (docs/adr/0009): acknowledged only if it will be counted, refused only if it never will.
+    const settled = await this.deps.store.run(
+      settleVote,
+      [
+        keys.state,
+        keys.voteIds(roundNumber),
+        keys.ballots(roundNumber),
+        keys.reserved(roundNumber),
+      ],
+      [gameId, roundNumber, voteId, actor.userId, imageId, produced ? '1' : '0'],
+    );
+    if (settled === 'ACKNOWLEDGED' || settled === 'COUNTED') {
+      return { tournamentId, roundNumber, imageId };
     }
-    return { tournamentId, roundNumber, imageId };
+    if (!produced) throw gameErrors.notRecorded();
+    // Produced after the engine began closing the round's votes, and withdrawn (or refused).
+    this.deps.logger.warn(
+      { tournamentId, voteId, roundNumber, late: this.now() - votingEndsAt, settled },
+      'vote produced after the round began closing; not counted',
+    );
+    throw refusals.VOTING_CLOSED();
   }
 }
