@@ -193,7 +193,11 @@ describe('the log of a full gateway', () => {
     gateway = await startEdgeGateway(withCapacity());
     const url = (path: string) => wsUrlOf(gateway.url(path));
     const inside = [await openWs(url('/ws')), await openWs(url('/graphql'))];
-    for (const headers of [{ 'Sec-WebSocket-Key': 'short' }, { 'Sec-WebSocket-Version': '99' }]) {
+    const broken: Array<Record<string, string>> = [
+      { 'Sec-WebSocket-Key': 'short' },
+      { 'Sec-WebSocket-Version': '99' },
+    ];
+    for (const headers of broken) {
       expect(await rawExchange(gateway.port, upgradeRequest('/graphql', headers))).toMatchObject({
         status: 400,
         closed: true,
