@@ -76,7 +76,15 @@ export async function startContainerRedis(): Promise<ServerHandle> {
   const container = await started('redis', () =>
     new GenericContainer(images.redis)
       .withExposedPorts(6379)
-      .withCommand(['redis-server', '--save', '', '--appendonly', 'no'])
+      .withCommand([
+        'redis-server',
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'everysec',
+      ])
       .start(),
   );
   const url = `redis://${container.getHost()}:${container.getMappedPort(6379)}`;
