@@ -96,6 +96,12 @@ class FakeGateway {
       type: string;
       payload?: { operationName?: string };
     };
+    if (message.type === 'subscribe_tournament') {
+      // The legacy `/ws`: its snapshot is a game_state_update.
+      const player = { voteImageId: this.ownVote };
+      socket.send(JSON.stringify({ type: 'game_state_update', gameState: { player } }));
+      return;
+    }
     if (message.type === 'connection_init') {
       socket.send(JSON.stringify({ type: 'connection_ack' }));
       return;
@@ -136,7 +142,11 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setImmediate(resolve));
 }
 
-function driverFor(gateways: FakeGateway[], reconnect?: DriverOptions['reconnect']) {
+function driverFor(
+  gateways: FakeGateway[],
+  reconnect?: DriverOptions['reconnect'],
+  protocol: DriverOptions['protocol'] = 'graphql-ws',
+) {
   return new PlayerDriver({
     gatewayUrls: gateways.map((gateway) => gateway.url),
     cookieName: 'sid',
@@ -145,7 +155,7 @@ function driverFor(gateways: FakeGateway[], reconnect?: DriverOptions['reconnect
     sourceAddresses: [],
     voteSpread: 0,
     connectConcurrency: 1,
-    protocol: 'graphql-ws',
+    protocol,
     operations: appOperations(),
     ...(reconnect ? { reconnect } : {}),
   });
@@ -197,6 +207,30 @@ describe("the load driver's waiting room and reconnects", () => {
     await until(() => outcomeOf(current).inAt !== undefined);
     expect(outcomeOf(current).turnedAway).toBe(2);
     expect(gateway.operations).toEqual(['GameEvents', 'TournamentsChanged', 'JoinTournament']);
+  });
+
+  it('waits the same way on the legacy /ws', async () => {
+    const gateway = await FakeGateway.start();
+    gateways.push(gateway);
+    gateway.full = 1;
+    driver = driverFor([gateway], undefined, 'ws');
+
+    expect(await driver.start()).toMatchObject({ connected: 0, waiting: 1, failed: 0 });
+    const current = driver;
+    await until(() => outcomeOf(current).inAt !== undefined);
+    expect(outcomeOf(current).turnedAway).toBe(1);
+  });
+
+  it('without reconnect, counts a socket closed under a player as dropped', async () => {
+    const gateway = await FakeGateway.start();
+    gateways.push(gateway);
+    driver = driverFor([gateway]);
+    await driver.start();
+    const current = driver;
+
+    gateway.goAway();
+    await until(() => current.report().dropped === 1);
+    expect(outcomeOf(current).droppedAt).toBeUndefined();
   });
 
   it('comes back on the next gateway with its acknowledged vote in the snapshot, sent once', async () => {
