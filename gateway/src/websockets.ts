@@ -162,15 +162,17 @@ function closeAsFull(ws: WebSocket, retrySeconds: number): void {
 
 function refusedCounter(registry: Registry): Counter<'reason'> {
   const name = 'underdog_websocket_refused_total';
-  return (
-    (registry.getSingleMetric(name) as Counter<'reason'> | undefined) ??
-    new Counter({
-      name,
-      help: 'WebSocket upgrades refused, by reason (capacity: closed 1013, the process full; address: 429, the per-address cap)',
-      labelNames: ['reason'],
-      registers: [registry],
-    })
-  );
+  const existing = registry.getSingleMetric(name) as Counter<'reason'> | undefined;
+  if (existing) return existing;
+  const counter = new Counter({
+    name,
+    help: 'WebSocket upgrades refused, by reason (capacity: closed 1013, the process full; address: 429, the per-address cap)',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  // Both series exist from the start, so a dashboard's rate() sees the first refusal.
+  for (const reason of ['capacity', 'address']) counter.inc({ reason }, 0);
+  return counter;
 }
 
 function refuse(socket: Duplex, status: number, text: string): void {
