@@ -20,10 +20,13 @@ describe('the close of a round and the votes before it', () => {
   let recorder: Awaited<ReturnType<typeof recordGameEvents>>;
   let held = false;
   let appliedReads = 0;
+  /** The round's `votesEndOffset` each time the runner captured the partition's end. */
+  let markedAtCapture: string[] = [];
 
   beforeEach(async () => {
     held = false;
     appliedReads = 0;
+    markedAtCapture = [];
     infra = await startInfrastructure();
     engine = await startEngine(
       infra.infrastructure,
@@ -35,6 +38,13 @@ describe('the close of a round and the votes before it', () => {
           applied: async (partition) => {
             appliedReads += 1;
             return held ? 0n : real.applied(partition);
+          },
+          endOffset: async (partition) => {
+            const states = await Promise.all(
+              ['t-lag', 't-now'].map((id) => engine.app.live.state(id)),
+            );
+            markedAtCapture.push(...states.flatMap((state) => state?.votesEndOffset ?? []));
+            return real.endOffset(partition);
           },
         }),
       },
@@ -92,5 +102,8 @@ describe('the close of a round and the votes before it', () => {
     await waitFor(() => results().length === 1, 'round 1 results');
     expect(results()[0]).toMatchObject({ totalVotes: 3, winningImageIds: ['round-1-image-2'] });
     expect((await engine.app.live.state('t-now'))?.votesEndOffset).not.toBe('');
+    // The votes were marked closing before the end was captured: a vote the gateway settles
+    // after the mark is not acknowledged unless counted (ADR 9).
+    expect(markedAtCapture).toEqual(['closing']);
   });
 });
