@@ -17,12 +17,13 @@ import { PublicOrigins, RequestOrigins } from './request-origins';
 import type { GatewayClients } from './clients';
 import type { GatewaySettings } from './config';
 import { requireCsrfSafeMutation } from './csrf';
-import { LiveFeeds } from './graphql/live/feeds';
+import type { LiveFeeds } from './graphql/live/feeds';
 import { Games } from './games';
 import { createGraphQLEndpoint } from './graphql/server';
 import { KnownLoginSources } from './known-login-sources';
 import { RateLimiter } from './rate-limiter';
 import { GameRecordsReads } from './records';
+import { RealtimeCore } from './realtime/core/realtime-core';
 import { RealtimeHub } from './realtime/hub';
 import { RealtimeMetrics } from './realtime/metrics';
 import { defaultRealtimeLimits, type LiveGamePort, type RealtimeLimits } from './realtime/ports';
@@ -64,8 +65,8 @@ export interface GatewayOptions {
 export interface Gateway {
   /** The HTTP surface: REST under /api, GraphQL at /graphql, health, the web app. */
   app: Express;
-  /** The real-time fan-out: consumer, `/ws` and graphql-ws listeners (tests publish to it). */
-  realtime: { hub: RealtimeHub; ws: WsEndpoint; feeds: LiveFeeds };
+  /** The real-time fan-out: consumer, the core of both protocols, `/ws`, graphql-ws (tests publish). */
+  realtime: { hub: RealtimeHub; core: RealtimeCore; ws: WsEndpoint; feeds: LiveFeeds };
   /** The live game's join/vote/snapshot functions, the ones both edges call (the demo bots too). */
   games: Games;
   /** The caller of a session this process holds itself (the standalone demo's bots). */
@@ -118,22 +119,24 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   // Tests may stand a stub in for the real-time edges; GraphQL's mutations use the real one.
   const liveGames: LiveGamePort = options.games ?? games;
+  // One fan-out for both socket protocols (ADR 10): the registry, hold, drop and heartbeat.
+  const core = new RealtimeCore({ logger, limits, metrics });
   const graphql = await createGraphQLEndpoint({
     logger,
     origins,
     services: { accounts, tournaments, advertisements, records, games, clients },
     introspection: settings.introspection,
     suggestions: settings.suggestions,
-    metrics,
     limits,
     actors,
-    createFeeds: (schema) => new LiveFeeds({ schema, logger, limits, metrics, games: liveGames }),
+    core,
+    games: liveGames,
   });
   const ws = new WsEndpoint({
     logger,
     origins,
     limits,
-    metrics,
+    core,
     listTournaments,
     games: liveGames,
     actors,
@@ -144,8 +147,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     instanceId: options.instanceId,
     listTournaments,
   });
-  hub.addListener(ws);
-  hub.addListener(graphql.feeds);
+  hub.addListener(core);
   const consumer = hub.component();
 
   const app = createHttpApp({
@@ -187,7 +189,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     games,
     originOfSession: (sessionId, deviceId) => origins.fromSession(sessionId, deviceId),
     app,
-    realtime: { hub, ws, feeds: graphql.feeds },
+    realtime: { hub, core, ws, feeds: graphql.feeds },
     listen(listenOptions) {
       const http = httpServerComponent(app, {
         ...listenOptions,
@@ -223,6 +225,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         },
         stop: async () => {
           await Promise.all([graphql.closeWebSockets(), ws.close()]);
+          core.close();
           await http.stop?.();
           await graphql.stop();
           await consumer.stop?.();

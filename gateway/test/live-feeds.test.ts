@@ -1,53 +1,83 @@
 import { createLogger, createMetricsRegistry } from '@underdog/kit';
 import { topics } from '@underdog/platform';
-import { parse, type ExecutionResult } from 'graphql';
-import { LiveFeeds } from '../src/graphql/live/feeds';
+import { execute, parse } from 'graphql';
+import { LiveFeeds, type LiveSubscriptionContext } from '../src/graphql/live/feeds';
 import { createSchema } from '../src/graphql/schema';
 import { RealtimeHub, type RealtimeListener } from '../src/realtime/hub';
 import { RealtimeMetrics } from '../src/realtime/metrics';
 import { defaultRealtimeLimits } from '../src/realtime/ports';
 import { toGameEventView, type GameEventView } from '../src/realtime/views';
 import { encodeGameEvent, t0, wholeGame } from './game-events';
-import type { GraphQLContext } from '../src/graphql/context';
+import { RealtimeCore } from '../src/realtime/core/realtime-core';
+import { FakeSocket } from './realtime-core-support';
 import type { BusMessage } from '@underdog/bus';
 
 const logger = createLogger({ service: 'test', level: 'silent' });
 
-describe('LiveFeeds (graphql-ws subscriptions fed by the fan-out)', () => {
+describe('LiveFeeds (graphql-ws subscriptions fed by the real-time core)', () => {
   const schema = createSchema();
-  const feeds = new LiveFeeds({
-    schema,
-    logger,
-    limits: defaultRealtimeLimits,
-    metrics: new RealtimeMetrics(createMetricsRegistry('test')),
+  let core: RealtimeCore;
+  let feeds: LiveFeeds;
+  beforeEach(() => {
+    core = new RealtimeCore({
+      logger,
+      limits: defaultRealtimeLimits,
+      metrics: new RealtimeMetrics(createMetricsRegistry('test')),
+    });
+    feeds = new LiveFeeds({ schema, logger, core });
   });
+  afterEach(() => core.close());
+
   const document = parse(
     'subscription ($id: ID!) { gameEvents(tournamentId: $id) { __typename ... on VoteTotal { totalVotes } } }',
   );
-  const subscribe = async (id: string) => {
+  const subscribe = async (tournamentId: string, subscriptionId: string) => {
+    const socket = new FakeSocket();
+    const context: LiveSubscriptionContext = {
+      subscriptionId,
+      socket: {
+        connection: core.open(socket, 'graphql-ws'),
+        currentOrigin: () => Promise.reject(new Error('no snapshot without a game')),
+      },
+    };
     const feed = await feeds.subscribe({
       schema,
       document,
-      variableValues: { id },
-      contextValue: {} as GraphQLContext,
+      variableValues: { id: tournamentId },
+      contextValue: context,
     });
     if (!(Symbol.asyncIterator in feed)) throw new Error(JSON.stringify(feed));
-    return feed;
+    return { socket, feed };
   };
 
-  it('executes an event once and hands the same result to every subscriber of the operation', async () => {
-    const subscribers = await Promise.all([subscribe('t-1'), subscribe('t-1'), subscribe('t-1')]);
-    const other = await subscribe('t-2');
+  it('executes and serialises an event once per operation; each socket gets it in its own envelope', async () => {
+    const subscribers = await Promise.all(['1', '2', 'three'].map((id) => subscribe('t-1', id)));
+    const other = await subscribe('t-2', '1');
     expect(feeds.groupCount()).toBe(2);
     const view = toGameEventView(wholeGame('t-1')[3]!, t0) as GameEventView;
-    await feeds.gameEvent(view);
+    const serialised = jest.spyOn(feeds, 'encoded');
 
-    const results = await Promise.all(subscribers.map((feed) => feed.next()));
-    const first = results[0]!.value as ExecutionResult;
-    expect(first.data).toEqual({ gameEvents: { __typename: 'VoteTotal', totalVotes: 2 } });
-    for (const result of results) expect(result.value).toBe(first);
+    await core.gameEvent(view);
 
-    for (const feed of [...subscribers, other]) await feed.return?.();
+    expect(serialised).toHaveBeenCalledTimes(1);
+    const expected = await execute({
+      schema,
+      document,
+      variableValues: { id: 't-1' },
+      rootValue: { gameEvents: view },
+    });
+    expect(expected.data).toEqual({ gameEvents: { __typename: 'VoteTotal', totalVotes: 2 } });
+    for (const [i, id] of ['1', '2', 'three'].entries()) {
+      expect(subscribers[i]!.socket.texts()).toEqual([
+        JSON.stringify({ id, type: 'next', payload: expected }),
+      ]);
+    }
+    expect(other.socket.written).toHaveLength(0);
+
+    // Its iterator only says when it is over: the client's complete (return) lets it go.
+    const ending = subscribers[0]!.feed.next();
+    for (const { feed } of [...subscribers, other]) await feed.return?.();
+    await expect(ending).resolves.toEqual({ value: undefined, done: true });
     expect(feeds.groupCount()).toBe(0);
   });
 
@@ -56,7 +86,7 @@ describe('LiveFeeds (graphql-ws subscriptions fed by the fan-out)', () => {
       schema,
       document,
       variableValues: { id: ' ' },
-      contextValue: {} as GraphQLContext,
+      contextValue: { subscriptionId: '1', socket: {} } as LiveSubscriptionContext,
     });
     expect(answer).toMatchObject({ errors: [{ message: 'tournamentId is invalid' }] });
   });

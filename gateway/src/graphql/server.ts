@@ -11,22 +11,20 @@ import {
   getOperationAST,
   type DocumentNode,
   type ExecutionArgs,
-  type ExecutionResult,
   type FormattedExecutionResult,
-  type GraphQLSchema,
 } from 'graphql';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestOrigins } from '../request-origins';
-import type { RealtimeMetrics } from '../realtime/metrics';
-import type { RealtimeLimits } from '../realtime/ports';
+import type { Connection, RealtimeCore } from '../realtime/core/realtime-core';
+import type { LiveGamePort, RealtimeLimits } from '../realtime/ports';
 import { MessageRate, SocketSession } from '../realtime/socket-session';
+import type { RequestOrigin } from '../session';
 import { expiringCache, type SessionActors } from '../session-actors';
 import type { GraphQLContext } from './context';
 import { checkOperation, graphqlLimits, limitRules, withoutSuggestions } from './limits';
-import type { LiveFeeds } from './live/feeds';
-import { preparedPayload, sendPreparedPayloads } from './live/prepared-next';
+import { LiveFeeds, type LiveSocket, type LiveSubscriptionContext } from './live/feeds';
 import { createSchema } from './schema';
-import { serveGraphQLWs } from './web-socket-server';
+import { serveGraphQLWs, type SocketExtra } from './web-socket-server';
 
 export interface GraphQLOptions {
   logger: Logger;
@@ -37,9 +35,10 @@ export interface GraphQLOptions {
   introspection: boolean;
   /** "Did you mean …" in error messages (off in production, on both transports). */
   suggestions: boolean;
-  /** The live subscriptions, fed by the fan-out; built from this endpoint's schema. */
-  createFeeds: (schema: GraphQLSchema) => LiveFeeds;
-  metrics: RealtimeMetrics;
+  /** The real-time core that feeds the live subscriptions and holds the sockets. */
+  core: RealtimeCore;
+  /** The live game the subscriptions' snapshots are read from. */
+  games?: LiveGamePort | undefined;
   limits: RealtimeLimits;
   /** The gateway's session lookups: a logout through it shows on open sockets at once. */
   actors?: SessionActors;
@@ -47,7 +46,45 @@ export interface GraphQLOptions {
 
 /** What `onSubscribe` answers for one operation text, checked once (`checkedOperations`). */
 type CheckedOperation =
-  { document: DocumentNode; operationName: string | null | undefined } | { errors: GraphQLError[] };
+  | {
+      document: DocumentNode;
+      operationName: string | null | undefined;
+      /** A subscription is the live feeds' (no per-operation GraphQL context). */
+      subscription: boolean;
+      /** The text, one string for every socket that sends it (see `onSubscribe`). */
+      query: string;
+    }
+  | { errors: GraphQLError[] };
+
+/**
+ * What the gateway keeps per graphql-ws socket (graphql-ws's `extra`): the socket, its place
+ * in the real-time core, its session (resolved once) and its message budget. The upgrade
+ * request itself is not kept past what the session needs.
+ */
+class GraphQLSocket implements SocketExtra, LiveSocket {
+  readonly session: SocketSession;
+  private readonly rate: MessageRate;
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly connection: Connection,
+    request: IncomingMessage,
+    origins: RequestOrigins,
+    limits: RealtimeLimits,
+    actors: SessionActors | undefined,
+  ) {
+    this.session = new SocketSession(request, origins, limits, actors);
+    this.rate = new MessageRate(limits);
+  }
+
+  currentOrigin(): Promise<RequestOrigin> {
+    return this.session.currentOrigin();
+  }
+
+  takeToken(): boolean {
+    return this.rate.take();
+  }
+}
 
 /** Distinct operation texts kept checked; a client sends a handful, so this is generous. */
 const checkedOperationsMax = 500;
@@ -97,33 +134,19 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
   });
   await apollo.start();
 
-  const feeds = options.createFeeds(schema);
+  const feeds = new LiveFeeds({
+    schema,
+    logger,
+    core: options.core,
+    games: options.games,
+    suggestions: options.suggestions,
+  });
   const guard = { schema, introspection: options.introspection, suggestions: options.suggestions };
   const webSocket = new WebSocketServer({
     noServer: true,
     maxPayload: options.limits.maxPayloadBytes,
     perMessageDeflate: false,
   });
-  webSocket.on('connection', (socket) => {
-    sendPreparedPayloads(socket);
-    options.metrics.connections.inc({ protocol: 'graphql-ws' });
-    socket.on('close', () => options.metrics.connections.dec({ protocol: 'graphql-ws' }));
-    // The same budget as a /ws socket: a flood is closed with 1008 (graphql-ws has none).
-    const rate = new MessageRate(options.limits);
-    socket.on('message', () => {
-      if (!rate.take()) socket.close(1008, 'Too many messages');
-    });
-  });
-  // The session of each socket, resolved at connection_init and reused by its operations.
-  const sessions = new WeakMap<object, SocketSession>();
-  const sessionOf = (extra: { socket: object; request: IncomingMessage }) => {
-    let session = sessions.get(extra.socket);
-    if (!session) {
-      session = new SocketSession(extra.request, options.origins, options.limits, options.actors);
-      sessions.set(extra.socket, session);
-    }
-    return session;
-  };
   // An operation's text is parsed and validated once, not on every vote (ExecutionArgs returned
   // by onSubscribe are executed as they are: graphql-ws neither parses nor validates them).
   const checkedOperations = expiringCache<string, CheckedOperation>(
@@ -141,47 +164,72 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
           : (refuseSessionMutations(parsed.document, operationName) ?? {
               document: parsed.document,
               operationName,
+              subscription:
+                getOperationAST(parsed.document, operationName ?? undefined)?.operation ===
+                'subscription',
+              query,
             });
       checkedOperations.set(key, checked);
     }
     return checked;
   };
-  const subscriptions = serveGraphQLWs(
+  const subscriptions = serveGraphQLWs<Record<string, unknown> | undefined, GraphQLSocket>(
     {
       schema,
       // The lookup starts at connection_init; the ack does not wait for it (the first
       // operation does, through the same promise): one auth round trip less per connect.
       onConnect: ({ extra }) => {
-        void sessionOf(extra).resolve();
+        void extra.session.resolve();
         return true;
       },
+      // Queries and mutations over the socket (castVote, joinTournament); subscriptions get
+      // theirs in onSubscribe.
       context: async ({ extra }): Promise<GraphQLContext> => ({
         ...options.services,
         logger,
-        origin: await sessionOf(extra).currentOrigin(),
-        webSocket: extra.socket,
+        origin: await extra.currentOrigin(),
       }),
-      onSubscribe: (_ctx, _id, payload): ExecutionArgs | GraphQLError[] => {
+      onSubscribe: ({ extra }, id, payload): ExecutionArgs | GraphQLError[] => {
         const checked = checkOnce(payload.query, payload.operationName);
         if ('errors' in checked) return checked.errors;
+        // graphql-ws keeps the subscribe message as long as the subscription runs: its query
+        // becomes the one string every socket shares, not a copy per socket.
+        (payload as { query: string }).query = checked.query;
         return {
           schema,
           document: checked.document,
           operationName: checked.operationName,
           variableValues: payload.variables,
+          ...(checked.subscription
+            ? {
+                contextValue: {
+                  subscriptionId: id,
+                  socket: extra,
+                } satisfies LiveSubscriptionContext,
+              }
+            : {}),
         };
       },
-      onNext: (_ctx, _id, _payload, _args, result) => {
-        // A broadcast's payload is serialised once for all its subscribers (prepared-next.ts).
-        const json = feeds.serialised(result as ExecutionResult);
-        if (json !== undefined) return preparedPayload(json);
-        return options.suggestions ? undefined : hideSuggestions(result);
-      },
-      // Subscriptions are fed by the fan-out: one execution per event and operation.
+      // Live subscriptions' `next` messages are written by the real-time core, not here.
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        options.suggestions ? undefined : hideSuggestions(result),
+      // Subscriptions are fed by the real-time core: one execution per event and operation.
       subscribe: (args) => feeds.subscribe(args),
     },
     webSocket,
     logger,
+    {
+      extra: (socket, request) =>
+        new GraphQLSocket(
+          socket,
+          options.core.open(socket, 'graphql-ws'),
+          request,
+          options.origins,
+          options.limits,
+          options.actors,
+        ),
+      admit: (extra) => extra.takeToken(),
+    },
   );
 
   return {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@underdog/kit';
 import {
   CloseCode,
@@ -5,12 +6,9 @@ import {
   makeServer,
   type ConnectionInitMessage,
   type ServerOptions,
+  type WebSocket as GraphQLWsSocket,
 } from 'graphql-ws';
-import type { Extra } from 'graphql-ws/use/ws';
-import type { WebSocketServer } from 'ws';
-
-/** graphql-ws's keep-alive: a ping every 12 s, terminated if the pong has not come by the next. */
-const keepAliveMs = 12_000;
+import type { WebSocket, WebSocketServer } from 'ws';
 
 /**
  * A message of the protocol that only a server sends (`next`, `error`, `connection_ack`):
@@ -18,72 +16,119 @@ const keepAliveMs = 12_000;
  */
 const serverOnlyMessage = /^Unexpected message of type (\w+) received$/;
 
+/** What the gateway keeps per graphql-ws socket: graphql-ws's `extra` (`ctx.extra`). */
+export interface SocketExtra {
+  readonly socket: WebSocket;
+}
+
+export interface GraphQLWsSocketOptions<E extends SocketExtra> {
+  /** The socket's `extra`, made once when it opens (no request kept unless it keeps it). */
+  extra(socket: WebSocket, request: IncomingMessage): E;
+  /** False: the message is refused and the socket closed (the client's message budget). */
+  admit?(extra: E): boolean;
+}
+
 /**
- * graphql-ws on a `noServer` ws server: graphql-ws's own `useServer` (`graphql-ws/use/ws`),
- * with two differences. A client that breaks the protocol by sending a server's message is
- * closed with 4400 (Bad request) naming it, where `useServer` said 4500 "Internal server
- * error"; and everything is logged as one structured line on the gateway's logger, never with
- * `console.error`: protocol misuse and socket errors (a frame over the limit, bad UTF-8) at
- * info and debug, a real failure while handling a message at error, closed with 4500
- * "Internal server error" (no details to the client).
+ * graphql-ws's side of one socket, its methods on the prototype: no closures per socket
+ * besides the message handler graphql-ws hands over.
  */
-export function serveGraphQLWs<P extends ConnectionInitMessage['payload']>(
-  options: ServerOptions<P, Extra>,
+class SocketAdapter implements GraphQLWsSocket {
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly logger: Logger,
+    private readonly admit: (() => boolean) | undefined,
+  ) {}
+
+  get protocol(): string {
+    return this.socket.protocol;
+  }
+
+  send(data: string): void {
+    // Written at once (ws queues nothing here): a failed write shows as the socket's error.
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(data);
+  }
+
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
+
+  onMessage(handle: (data: string) => Promise<void>): void {
+    const { socket, logger } = this;
+    socket.on('message', (data: Buffer) => {
+      if (this.admit && !this.admit()) {
+        // The same budget as a /ws socket: a flood is closed with 1008 (graphql-ws has none).
+        socket.close(1008, 'Too many messages');
+        return;
+      }
+      handle(parsedOrText(data.toString())).catch((error: unknown) => {
+        const misuse = error instanceof Error ? serverOnlyMessage.exec(error.message) : null;
+        if (misuse) {
+          logger.info(
+            { messageType: misuse[1], closeCode: CloseCode.BadRequest },
+            'graphql-ws protocol misuse',
+          );
+          socket.close(CloseCode.BadRequest, misuse[0]);
+          return;
+        }
+        logger.error(
+          { err: error, closeCode: CloseCode.InternalServerError },
+          'graphql-ws message failed',
+        );
+        socket.close(CloseCode.InternalServerError, 'Internal server error');
+      });
+    });
+  }
+}
+
+/**
+ * The message parsed here, for graphql-ws to take as it is (its `parseMessage` validates an
+ * object and parses only a string): graphql-ws's handler of a `subscribe` stays suspended as
+ * long as the subscription runs and keeps its argument, so the raw text (the whole document,
+ * 2.7 KB for the app's `GameEvents`) would stay in memory per socket; the parsed message's
+ * query is shared between sockets instead (server.ts, `onSubscribe`). A text that is not JSON
+ * (or not an object) goes as it is, for graphql-ws to refuse (4400).
+ */
+function parsedOrText(text: string): string {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    // Anything but an object goes as the text it was, for graphql-ws to refuse.
+    return typeof parsed === 'object' && parsed !== null ? (parsed as unknown as string) : text;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * graphql-ws on a `noServer` ws server: graphql-ws's own `makeServer` does the protocol
+ * (connection_init and its ack, subscribe and complete, errors, ping and pong), as its
+ * `useServer` (`graphql-ws/use/ws`) would run it, with these differences. A client that breaks
+ * the protocol by sending a server's message is closed with 4400 (Bad request) naming it,
+ * where `useServer` said 4500 "Internal server error"; everything is logged as one structured
+ * line on the gateway's logger, never with `console.error`: protocol misuse and socket errors
+ * (a frame over the limit, bad UTF-8) at info and debug, a real failure while handling a
+ * message at error, closed with 4500 "Internal server error" (no details to the client). There
+ * is no keep-alive timer per socket: the real-time core pings every socket of the gateway on one
+ * paced heartbeat (`RealtimeCore.beat`), and the `extra` is the gateway's own per-socket record,
+ * not the upgrade request.
+ */
+export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E extends SocketExtra>(
+  options: ServerOptions<P, E>,
   webSocket: WebSocketServer,
   logger: Logger,
+  sockets: GraphQLWsSocketOptions<E>,
 ): { dispose(): Promise<void> } {
   const server = makeServer(options);
   webSocket.options.handleProtocols = handleProtocols;
   webSocket.on('error', (error) => logger.error({ err: error }, 'graphql-ws server error'));
+  // ws has already closed the socket with the fitting code (1009, 1007, 1002) when it emits.
+  const onSocketError = (error: Error & { code?: string }) =>
+    logger.debug({ code: error.code, reason: error.message }, 'graphql-ws socket error');
   webSocket.on('connection', (socket, request) => {
-    // ws has already closed the socket with the fitting code (1009, 1007, 1002) when it emits.
-    socket.on('error', (error: Error & { code?: string }) =>
-      logger.debug({ code: error.code, reason: error.message }, 'graphql-ws socket error'),
-    );
-    let pongWait: NodeJS.Timeout | undefined;
-    const ping = setInterval(() => {
-      if (socket.readyState !== socket.OPEN) return;
-      pongWait = setTimeout(() => socket.terminate(), keepAliveMs);
-      socket.once('pong', () => clearTimeout(pongWait));
-      socket.ping();
-    }, keepAliveMs);
-    const closed = server.opened(
-      {
-        protocol: socket.protocol,
-        send: (data) =>
-          new Promise<void>((resolve, reject) => {
-            if (socket.readyState !== socket.OPEN) {
-              resolve();
-              return;
-            }
-            socket.send(data, (error) => (error ? reject(error) : resolve()));
-          }),
-        close: (code, reason) => socket.close(code, reason),
-        onMessage: (handle) =>
-          socket.on('message', (data: Buffer) => {
-            handle(data.toString()).catch((error: unknown) => {
-              const misuse = error instanceof Error ? serverOnlyMessage.exec(error.message) : null;
-              if (misuse) {
-                logger.info(
-                  { messageType: misuse[1], closeCode: CloseCode.BadRequest },
-                  'graphql-ws protocol misuse',
-                );
-                socket.close(CloseCode.BadRequest, misuse[0]);
-                return;
-              }
-              logger.error(
-                { err: error, closeCode: CloseCode.InternalServerError },
-                'graphql-ws message failed',
-              );
-              socket.close(CloseCode.InternalServerError, 'Internal server error');
-            });
-          }),
-      },
-      { socket, request },
-    );
+    socket.on('error', onSocketError);
+    const extra = sockets.extra(socket, request);
+    const admit = sockets.admit?.bind(sockets, extra);
+    const closed = server.opened(new SocketAdapter(socket, logger, admit), extra);
     socket.once('close', (code, reason) => {
-      clearTimeout(pongWait);
-      clearInterval(ping);
       closed(code, reason.toString()).catch((error: unknown) =>
         logger.error({ err: error }, 'graphql-ws close failed'),
       );

@@ -13,10 +13,16 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { getArgumentValues, getVariableValues } from 'graphql/execution/values';
-import type { RealtimeListener } from '../../realtime/hub';
-import type { RealtimeMetrics } from '../../realtime/metrics';
-import type { LiveGamePort, RealtimeLimits } from '../../realtime/ports';
-import { SlicedFanOut } from '../../realtime/sliced-fan-out';
+import { graphqlWsEncoder, nextEnvelope } from '../../realtime/core/encoders';
+import type { Encoded } from '../../realtime/core/frames';
+import {
+  Subscriber,
+  type ChangeMessages,
+  type Channel,
+  type Connection,
+  type RealtimeCore,
+} from '../../realtime/core/realtime-core';
+import type { LiveGamePort } from '../../realtime/ports';
 import {
   toLiveGameView,
   type GameEventView,
@@ -26,6 +32,8 @@ import {
 import type { TournamentView } from '../../tournaments';
 import type { GraphQLContext } from '../context';
 import { toGraphQLError } from '../errors';
+import { withoutSuggestions } from '../limits';
+import type { RequestOrigin } from '../../session';
 import type { LiveRoot } from './resolvers';
 
 type LiveField = 'gameEvents' | 'tournamentsChanged';
@@ -43,138 +51,140 @@ function printedOnce(document: DocumentNode): string {
   return text;
 }
 
-/** Results held for a subscriber graphql-ws has not pulled yet; past this it is dropped. */
-const maxQueuedResults = 1000;
+const done: IteratorResult<never> = { value: undefined, done: true };
+
+/** One graphql-ws socket as the live subscriptions see it (server.ts keeps one per socket). */
+export interface LiveSocket {
+  /** Its registration in the real-time core. */
+  readonly connection: Connection;
+  /** The socket's session, resolved once for it (`SocketSession`). */
+  currentOrigin(): Promise<RequestOrigin>;
+}
 
 /**
- * One subscriber's stream of results: graphql-ws pulls from it and sends each as a `next`
- * message. The results are shared: the same object goes to every subscriber of a group.
+ * What graphql-ws's `subscribe` gets as the context of a live subscription (server.ts sets it
+ * in `onSubscribe`): the subscription id and the socket, nothing per operation besides.
  */
-class Feed implements AsyncIterableIterator<ExecutionResult> {
-  private readonly queue: ExecutionResult[] = [];
-  private waiting: ((result: IteratorResult<ExecutionResult>) => void) | undefined;
-  private ended = false;
-  /** Results held back while the snapshot loads, so the snapshot comes first. */
-  held: ExecutionResult[] | null = null;
+export interface LiveSubscriptionContext {
+  readonly subscriptionId: string;
+  readonly socket: LiveSocket;
+}
+
+function isLiveSubscriptionContext(value: unknown): value is LiveSubscriptionContext {
+  return (
+    typeof (value as Partial<LiveSubscriptionContext> | undefined)?.subscriptionId === 'string'
+  );
+}
+
+/**
+ * Subscribers of one field with the same document, operation and variables: each event is
+ * executed once for all of them, and its result serialised once.
+ */
+class OperationChannel implements Channel {
+  readonly encoder = graphqlWsEncoder;
+  readonly subscribers = new Set<Subscriber>();
 
   constructor(
-    readonly context: GraphQLContext,
-    private readonly onEnd: (feed: Feed) => void,
+    readonly key: string,
+    readonly field: LiveField,
+    readonly tournamentId: string | null,
+    readonly document: DocumentNode,
+    readonly operationName: string | null | undefined,
+    readonly variableValues: Record<string, unknown>,
+    readonly feeds: LiveFeeds,
   ) {}
 
-  /** False when the subscriber could not keep up and was dropped. */
-  push(result: ExecutionResult, limits: RealtimeLimits): boolean {
-    if (this.ended) return true;
-    if (this.held) {
-      this.held.push(result);
-      return this.held.length <= maxQueuedResults || this.drop();
-    }
-    const socket = this.context.webSocket;
-    if (socket && socket.bufferedAmount > limits.maxBufferedBytes) return this.drop();
-    if (this.waiting) {
-      const resolve = this.waiting;
-      this.waiting = undefined;
-      resolve({ value: result, done: false });
-      return true;
-    }
-    this.queue.push(result);
-    return this.queue.length <= maxQueuedResults || this.drop();
+  gameEvent(view: GameEventView): Encoded | Promise<Encoded> {
+    return this.feeds.executeOnce(this, { gameEvents: view });
   }
 
-  release(first: ExecutionResult | undefined, limits: RealtimeLimits): void {
-    const held = this.held ?? [];
-    this.held = null;
-    if (first) this.push(first, limits);
-    for (const result of held) this.push(result, limits);
+  async tournamentChange(
+    change: TournamentChange,
+    list: TournamentView[] | null,
+  ): Promise<ChangeMessages> {
+    // The change is announced with the list; without it there is nothing true to say.
+    if (!list) return {};
+    return {
+      withList: await this.feeds.executeOnce(this, {
+        tournamentsChanged: { ...change, tournaments: list },
+      }),
+    };
+  }
+}
+
+/**
+ * One subscription: the core writes its `next` messages to the socket itself, so for
+ * graphql-ws this iterator only says when the subscription is over (dropped, or the socket
+ * gone); its `return` (the client's `complete`, the socket's close) lets it go.
+ */
+class LiveSubscription extends Subscriber implements AsyncIterableIterator<ExecutionResult> {
+  private finish: ((result: IteratorResult<never>) => void) | undefined;
+
+  constructor(
+    connection: Connection,
+    readonly operation: OperationChannel,
+    envelope: string,
+  ) {
+    super(connection, operation, envelope);
   }
 
   next(): Promise<IteratorResult<ExecutionResult>> {
-    const value = this.queue.shift();
-    if (value) return Promise.resolve({ value, done: false });
-    if (this.ended) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve) => (this.waiting = resolve));
+    if (!this.active) return Promise.resolve(done);
+    return new Promise((resolve) => (this.finish = resolve));
   }
 
   return(): Promise<IteratorResult<ExecutionResult>> {
-    this.end();
-    return Promise.resolve({ value: undefined, done: true });
+    this.operation.feeds.core.leave(this);
+    return Promise.resolve(done);
   }
 
   [Symbol.asyncIterator]() {
     return this;
   }
 
-  end(): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.queue.length = 0;
-    this.held = null;
-    this.waiting?.({ value: undefined, done: true });
-    this.waiting = undefined;
-    this.onEnd(this);
+  override ended(): void {
+    const finish = this.finish;
+    this.finish = undefined;
+    finish?.(done);
   }
-
-  private drop(): false {
-    this.end();
-    this.context.webSocket?.terminate();
-    return false;
-  }
-}
-
-/** Subscribers of one field with the same document, operation and variables. */
-interface Group {
-  key: string;
-  field: LiveField;
-  tournamentId: string | null;
-  document: DocumentNode;
-  operationName: string | null | undefined;
-  variableValues: Record<string, unknown>;
-  feeds: Set<Feed>;
 }
 
 export interface LiveFeedsOptions {
   schema: GraphQLSchema;
   logger: Logger;
-  limits: RealtimeLimits;
-  metrics: RealtimeMetrics;
+  /** The real-time core that holds the subscribers and writes their messages. */
+  core: RealtimeCore;
   games?: LiveGamePort | undefined;
   /** The server clock the snapshot's time left is measured by; default: the system clock. */
   clock?: Clock;
+  /** "Did you mean …" in error messages (off in production, as on HTTP). */
+  suggestions?: boolean;
 }
 
 /**
- * The graphql-ws subscriptions `tournamentsChanged` and `gameEvents`, fed by the fan-out
- * (docs/adr: "one execution per event"): subscribers with the same operation form a group;
- * each event is executed once per group and the same result handed to every subscriber, so
- * the work per event grows with the number of distinct operations, not of subscribers.
+ * The graphql-ws subscriptions `tournamentsChanged` and `gameEvents`, fed by the real-time core
+ * (docs/adr: "one execution per event", "one real-time core, two encoders"): subscribers with
+ * the same operation form a channel; each event is executed and serialised once per channel,
+ * and each subscriber's `next` message is that JSON in its own envelope (`graphqlWsEncoder`),
+ * so the work per event grows with the number of distinct operations, not of subscribers.
  */
-export class LiveFeeds implements RealtimeListener {
-  private readonly groups = new Map<string, Group>();
-  private readonly byTournament = new Map<string, Set<Group>>();
-  private readonly listGroups = new Set<Group>();
+export class LiveFeeds {
+  readonly core: RealtimeCore;
   private readonly clock: Clock;
-  /**
-   * The results handed to the subscribers a slice at a time, the live total paced: the same
-   * policy as `/ws` (realtime/sliced-fan-out.ts). Handing a result to a feed resumes
-   * graphql-ws's send to that socket in the same turn, so 1,000 subscribers in one turn held up
-   * every vote arriving meanwhile by the whole burst (docs/benchmarks.md, issue 25).
-   */
-  private readonly fanOut: SlicedFanOut<Feed>;
-  /** Results handed to every subscriber of a group, and their JSON once serialised. */
-  private readonly broadcast = new WeakSet<ExecutionResult>();
-  private readonly serialisedResults = new WeakMap<ExecutionResult, string>();
 
   constructor(private readonly options: LiveFeedsOptions) {
+    this.core = options.core;
     this.clock = options.clock ?? systemClock;
-    this.fanOut = new SlicedFanOut(options.limits.fanOutSliceSize, (error) =>
-      options.logger.error({ err: error }, 'graphql-ws broadcast to one socket failed'),
-    );
   }
 
   /** graphql-ws's `subscribe`: only called for subscription operations. */
   subscribe = async (
     args: ExecutionArgs,
   ): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> => {
+    const context = args.contextValue;
+    if (!isLiveSubscriptionContext(context)) {
+      return { errors: [new GraphQLError('Subscriptions are served over graphql-ws')] };
+    }
     const operation = getOperationAST(args.document, args.operationName);
     const fieldNode = operation && rootField(args.document, operation.selectionSet);
     const field = fieldNode?.name.value;
@@ -204,79 +214,82 @@ export class LiveFeeds implements RealtimeListener {
       };
     }
 
-    const group = this.groupFor({
+    const key = JSON.stringify([
       field,
       tournamentId,
-      document: args.document,
-      operationName: args.operationName,
-      variableValues: variables.coerced,
-    });
-    const context = args.contextValue as GraphQLContext;
-    const feed = new Feed(context, (ended) => this.leave(group, ended));
-    group.feeds.add(feed);
+      printedOnce(args.document),
+      args.operationName ?? null,
+      variables.coerced,
+    ]);
+    const channel = this.core.channel(
+      key,
+      () =>
+        new OperationChannel(
+          key,
+          field,
+          tournamentId,
+          args.document,
+          args.operationName,
+          variables.coerced,
+          this,
+        ),
+    );
+    const subscription = new LiveSubscription(
+      context.socket.connection,
+      channel,
+      nextEnvelope(context.subscriptionId),
+    );
+    this.core.join(subscription);
     if (tournamentId !== null && this.options.games) {
-      feed.held = [];
-      void this.snapshot(group, feed, tournamentId);
+      this.core.hold(subscription);
+      void this.snapshot(subscription, tournamentId, context.socket);
     }
-    return feed;
+    return subscription;
   };
-
-  async gameEvent(view: GameEventView): Promise<void> {
-    const groups = this.byTournament.get(view.tournamentId);
-    if (!groups) return;
-    for (const group of [...groups]) await this.deliver(group, { gameEvents: view });
-  }
-
-  async tournamentChange(change: TournamentChange, list: TournamentView[] | null): Promise<void> {
-    if (!list) return; // the change is announced with the list; without it there is nothing true to say
-    for (const group of [...this.listGroups]) {
-      await this.deliver(group, { tournamentsChanged: { ...change, tournaments: list } });
-    }
-  }
-
-  /**
-   * The JSON of a result this fan-out hands to every subscriber of an operation, serialised
-   * once for all of them (graphql-ws's `next` payload); undefined for any other result (a
-   * query's, a mutation's, a snapshot, one with errors), which graphql-ws serialises itself.
-   */
-  serialised(result: ExecutionResult): string | undefined {
-    if (!this.broadcast.has(result)) return undefined;
-    let json = this.serialisedResults.get(result);
-    if (json === undefined) this.serialisedResults.set(result, (json = JSON.stringify(result)));
-    return json;
-  }
 
   /** How many distinct operations are being fed (tests and diagnostics). */
   groupCount(): number {
-    return this.groups.size;
+    return this.core.channelCount(graphqlWsEncoder);
   }
 
-  private async deliver(group: Group, root: LiveRoot) {
-    const result = await execute({
+  /** One event's result for every subscriber of an operation: executed and serialised once. */
+  executeOnce(channel: OperationChannel, root: LiveRoot): Encoded | Promise<Encoded> {
+    const result = execute({
       schema: this.options.schema,
-      document: group.document,
-      operationName: group.operationName,
-      variableValues: group.variableValues,
+      document: channel.document,
+      operationName: channel.operationName,
+      variableValues: channel.variableValues,
       rootValue: root,
       contextValue: {},
     });
-    if (!result.errors) this.broadcast.add(result);
-    this.fanOut.push(
-      [...group.feeds],
-      (feed) => {
-        if (!feed.push(result, this.options.limits)) {
-          this.options.metrics.slowConsumersDropped.inc({ protocol: 'graphql-ws' });
-        }
-      },
-      // The live total is news, superseded a second later: paced, so votes go first.
-      root.gameEvents?.type === 'VoteTotal' ? this.options.limits.voteTotalSpreadMs : 0,
-    );
+    return isPromise(result)
+      ? result.then((resolved) => this.encoded(resolved))
+      : this.encoded(result);
   }
 
-  private async snapshot(group: Group, feed: Feed, tournamentId: string) {
+  /**
+   * A result as graphql-ws would put it in a `next` message (`{ data, errors }`, the errors
+   * formatted), serialised once.
+   */
+  encoded(result: ExecutionResult): Encoded {
+    const { errors, ...rest } = result;
+    const payload = errors
+      ? { ...rest, errors: errors.map((error) => this.formatError(error)) }
+      : rest;
+    return { payloads: [Buffer.from(JSON.stringify(payload))] };
+  }
+
+  private formatError(error: GraphQLError) {
+    const formatted = error.toJSON();
+    if (this.options.suggestions !== false) return formatted;
+    return { ...formatted, message: withoutSuggestions(formatted.message) };
+  }
+
+  private async snapshot(subscription: LiveSubscription, tournamentId: string, socket: LiveSocket) {
+    const channel = subscription.operation;
     let first: ExecutionResult;
     try {
-      const game = await this.options.games!.liveGame(feed.context.origin, tournamentId);
+      const game = await this.options.games!.liveGame(await socket.currentOrigin(), tournamentId);
       const view = toLiveGameView(game, this.clock.now());
       const item: GameFeedItem = {
         type: 'GameSnapshot',
@@ -287,52 +300,22 @@ export class LiveFeeds implements RealtimeListener {
       };
       first = await execute({
         schema: this.options.schema,
-        document: group.document,
-        operationName: group.operationName,
-        variableValues: group.variableValues,
+        document: channel.document,
+        operationName: channel.operationName,
+        variableValues: channel.variableValues,
         rootValue: { gameEvents: item } satisfies LiveRoot,
         contextValue: {},
       });
     } catch (error) {
-      first = { data: null, errors: [toGraphQLError(error, feed.context)] };
+      const context = { logger: this.options.logger } as GraphQLContext;
+      first = { data: null, errors: [toGraphQLError(error, context)] };
     }
-    feed.release(first, this.options.limits);
+    this.core.release(subscription, this.encoded(first));
   }
+}
 
-  private groupFor(spec: Omit<Group, 'key' | 'feeds'>): Group {
-    const key = JSON.stringify([
-      spec.field,
-      spec.tournamentId,
-      printedOnce(spec.document),
-      spec.operationName ?? null,
-      spec.variableValues,
-    ]);
-    let group = this.groups.get(key);
-    if (group) return group;
-    group = { ...spec, key, feeds: new Set() };
-    this.groups.set(key, group);
-    if (spec.tournamentId === null) {
-      this.listGroups.add(group);
-    } else {
-      let groups = this.byTournament.get(spec.tournamentId);
-      if (!groups) this.byTournament.set(spec.tournamentId, (groups = new Set()));
-      groups.add(group);
-    }
-    return group;
-  }
-
-  private leave(group: Group, feed: Feed) {
-    group.feeds.delete(feed);
-    if (group.feeds.size > 0) return;
-    this.groups.delete(group.key);
-    if (group.tournamentId === null) {
-      this.listGroups.delete(group);
-      return;
-    }
-    const groups = this.byTournament.get(group.tournamentId);
-    groups?.delete(group);
-    if (groups?.size === 0) this.byTournament.delete(group.tournamentId);
-  }
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as Partial<Promise<T>> | undefined)?.then === 'function';
 }
 
 /** The one root field of a subscription (validation allows exactly one), through fragments. */

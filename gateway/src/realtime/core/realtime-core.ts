@@ -1,0 +1,392 @@
+import type { Logger } from '@underdog/kit';
+import type { TournamentView } from '../../tournaments';
+import type { RealtimeListener } from '../hub';
+import type { RealtimeMetrics, RealtimeProtocol } from '../metrics';
+import type { RealtimeLimits } from '../ports';
+import { SlicedFanOut } from '../sliced-fan-out';
+import type { GameEventView, TournamentChange } from '../views';
+import { tcpSocketOf, type Encoded } from './frames';
+
+/** What the core needs of a `ws` WebSocket (a test may stand in for it). */
+export interface CoreSocket {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  ping(): void;
+  terminate(): void;
+  send(data: string): void;
+  on(event: 'pong', listener: () => void): unknown;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+const OPEN = 1;
+
+/** The share of the heartbeat interval its pings are spread over (`RealtimeCore.beat`). */
+const heartbeatSpreadShare = 0.2;
+
+/** Messages held for a subscriber while its snapshot loads; past this it is dropped as stuck. */
+export const maxHeldMessages = 1000;
+
+/** One open socket of either protocol. */
+export class Connection {
+  /** Answered the last ping (or opened since). */
+  alive = true;
+  /** Its subscriptions: one or two (`/ws`: the list and a tournament; graphql-ws: its operations). */
+  readonly subscribers: Subscriber[] = [];
+
+  constructor(
+    readonly socket: CoreSocket,
+    readonly protocol: RealtimeProtocol,
+  ) {}
+
+  /** Whether one of its subscriptions follows this tournament's game. */
+  watches(tournamentId: string): boolean {
+    for (const subscriber of this.subscribers) {
+      if (subscriber.channel.tournamentId === tournamentId) return true;
+    }
+    return false;
+  }
+}
+
+/** One subscription of one socket to one channel. */
+export class Subscriber {
+  /** Messages held back while its snapshot loads, so the snapshot comes first. */
+  held: Encoded[] | null = null;
+  /** The newest tournament change whose list it got (lists never go back). */
+  listVersion = 0;
+  /** False once unsubscribed, dropped or closed: anything still on its way is left out. */
+  active = true;
+
+  constructor(
+    readonly connection: Connection,
+    readonly channel: Channel,
+    /**
+     * The graphql-ws envelope before the payload, `{"id":"…","type":"next","payload":`; none
+     * for `/ws`, whose frames are the same for every socket.
+     */
+    readonly envelope?: string,
+  ) {}
+
+  /** Called once when the core lets it go (a subscription's iterator ends there). */
+  ended(): void {}
+}
+
+/** What a tournament change is for a channel's subscribers. */
+export interface ChangeMessages {
+  /** With the list after the change: sent unless the subscriber already has a newer list. */
+  withList?: Encoded | undefined;
+  /** Without the list (`/ws`'s live/finished news): sent when the list is left out. */
+  newsOnly?: Encoded | undefined;
+}
+
+/**
+ * Subscribers that get the same message for an event: all the `/ws` sockets of a tournament,
+ * or the graphql-ws subscriptions of one operation (document, operation name, variables). The
+ * channel encodes each event once for all of them; its encoder writes it to each socket.
+ */
+export interface Channel {
+  /** Unique among the core's channels. */
+  readonly key: string;
+  /** The tournament whose game events it gets; null: it gets the tournament list's changes. */
+  readonly tournamentId: string | null;
+  readonly encoder: ProtocolEncoder;
+  readonly subscribers: Set<Subscriber>;
+  /** Kept registered without subscribers (it caches something for the next ones). */
+  readonly permanent?: boolean;
+  gameEvent?(view: GameEventView): Encoded | undefined | Promise<Encoded | undefined>;
+  tournamentChange?(
+    change: TournamentChange,
+    list: TournamentView[] | null,
+  ): ChangeMessages | Promise<ChangeMessages>;
+}
+
+/**
+ * How a protocol puts a channel's encoded messages on one subscriber's socket: `/ws` writes
+ * the frames as they are; graphql-ws frames each payload in the subscriber's envelope, so only
+ * the subscription id is written per socket.
+ */
+export interface ProtocolEncoder {
+  /** The bytes of these messages for this subscriber: one text frame each, in order. */
+  wire(subscriber: Subscriber, messages: readonly Encoded[]): Buffer;
+  /** The same as texts, for a socket whose TCP stream cannot be written directly. */
+  texts(subscriber: Subscriber, messages: readonly Encoded[]): string[];
+}
+
+export interface RealtimeCoreOptions {
+  logger: Logger;
+  limits: RealtimeLimits;
+  metrics: RealtimeMetrics;
+}
+
+/**
+ * The one real-time fan-out of the gateway, for both socket protocols (ADR 10): one registry
+ * of channels per tournament and of the list's channels, the snapshot hold, the sliced and
+ * paced fan-out, the slow-reader drop and one paced heartbeat for every socket. A protocol
+ * brings its channels (what an event is for its subscribers, encoded once) and its encoder
+ * (how that goes on one socket); everything else is here, once.
+ */
+export class RealtimeCore implements RealtimeListener {
+  private readonly connections = new Set<Connection>();
+  private readonly channels = new Map<string, Channel>();
+  private readonly byTournament = new Map<string, Set<Channel>>();
+  private readonly listChannels = new Set<Channel>();
+  private readonly logger: Logger;
+  /** Game events and the watchers' tournament changes, a slice of sockets per turn. */
+  private readonly fanOut: SlicedFanOut<Subscriber>;
+  /**
+   * Tournament changes for the sockets that do not watch the changed tournament, paced: two
+   * tournaments going live together otherwise wrote both changes to every socket at the moment
+   * the first one's votes began (docs/benchmarks.md). Its own lane, so it never holds up a
+   * game's events in `fanOut`.
+   */
+  private readonly newsFanOut: SlicedFanOut<Subscriber>;
+  /** The heartbeat's pings, paced (see `beat`). */
+  private readonly heartbeatFanOut: SlicedFanOut<Connection>;
+  private readonly heartbeat: NodeJS.Timeout;
+  private listVersion = 0;
+
+  constructor(private readonly options: RealtimeCoreOptions) {
+    this.logger = options.logger.child({ component: 'realtime' });
+    const onError = (error: unknown) =>
+      this.logger.error({ err: error }, 'real-time broadcast to one socket failed');
+    const { fanOutSliceSize } = options.limits;
+    this.fanOut = new SlicedFanOut(fanOutSliceSize, onError);
+    this.newsFanOut = new SlicedFanOut(fanOutSliceSize, onError);
+    this.heartbeatFanOut = new SlicedFanOut(fanOutSliceSize, onError);
+    this.heartbeat = setInterval(() => this.beat(), options.limits.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** Registers an open socket: counted, pinged by the heartbeat, let go when it closes. */
+  open(socket: CoreSocket, protocol: RealtimeProtocol): Connection {
+    const connection = new Connection(socket, protocol);
+    this.connections.add(connection);
+    this.options.metrics.connections.inc({ protocol });
+    socket.on('pong', () => {
+      connection.alive = true;
+    });
+    socket.once('close', () => this.closed(connection));
+    return connection;
+  }
+
+  /** The channel registered under `key`, or the one `create` makes (registered on `join`). */
+  channel<C extends Channel>(key: string, create: () => C): C {
+    return (this.channels.get(key) as C | undefined) ?? create();
+  }
+
+  /** Registers a channel before anyone joins it (one that stays, `Channel.permanent`). */
+  addChannel(channel: Channel): void {
+    if (this.channels.get(channel.key) !== channel) this.register(channel);
+  }
+
+  /** Adds a subscriber to its channel and its connection. */
+  join(subscriber: Subscriber): void {
+    const { channel } = subscriber;
+    if (this.channels.get(channel.key) !== channel) this.register(channel);
+    channel.subscribers.add(subscriber);
+    subscriber.connection.subscribers.push(subscriber);
+  }
+
+  /** Lets a subscriber go: nothing more reaches it (idempotent). */
+  leave(subscriber: Subscriber): void {
+    if (!subscriber.active) return;
+    subscriber.active = false;
+    subscriber.held = null;
+    const { channel, connection } = subscriber;
+    channel.subscribers.delete(subscriber);
+    const at = connection.subscribers.indexOf(subscriber);
+    if (at >= 0) connection.subscribers.splice(at, 1);
+    if (channel.subscribers.size === 0 && !channel.permanent) this.unregister(channel);
+    subscriber.ended();
+  }
+
+  /** Holds what reaches the subscriber until `release`: its snapshot is on its way. */
+  hold(subscriber: Subscriber): void {
+    if (subscriber.active) subscriber.held ??= [];
+  }
+
+  /** Sends `first` (the snapshot), then what was held meanwhile, in one write. */
+  release(subscriber: Subscriber, first: Encoded | undefined): void {
+    const held = subscriber.held ?? [];
+    subscriber.held = null;
+    if (!subscriber.active) return;
+    const messages = first ? [first, ...held] : held;
+    if (messages.length > 0) this.write(subscriber, messages);
+  }
+
+  /** Writes at once, held or not (a direct answer to the client's own message). */
+  send(subscriber: Subscriber, message: Encoded): void {
+    this.write(subscriber, [message]);
+  }
+
+  async gameEvent(view: GameEventView): Promise<void> {
+    const channels = this.byTournament.get(view.tournamentId);
+    if (!channels) return;
+    // The live total is news, superseded a second later: paced, so votes go first.
+    const spreadMs = view.type === 'VoteTotal' ? this.options.limits.voteTotalSpreadMs : 0;
+    for (const channel of [...channels]) {
+      if (channel.subscribers.size === 0 || !channel.gameEvent) continue;
+      const encoded = await channel.gameEvent(view);
+      if (!encoded) continue;
+      this.fanOut.push(
+        [...channel.subscribers],
+        (subscriber) => this.deliver(subscriber, encoded),
+        spreadMs,
+      );
+    }
+  }
+
+  async tournamentChange(change: TournamentChange, list: TournamentView[] | null): Promise<void> {
+    const version = ++this.listVersion;
+    for (const channel of [...this.listChannels]) {
+      if (!channel.tournamentChange) continue;
+      const { withList, newsOnly } = await channel.tournamentChange(change, list);
+      if ((!withList && !newsOnly) || channel.subscribers.size === 0) continue;
+      const deliver = (subscriber: Subscriber) => {
+        // The two lanes may cross: a list older than one the socket already has is left out.
+        if (withList && version > subscriber.listVersion) {
+          subscriber.listVersion = version;
+          this.deliver(subscriber, withList);
+        } else if (newsOnly) {
+          this.deliver(subscriber, newsOnly);
+        }
+      };
+      const watchers: Subscriber[] = [];
+      const others: Subscriber[] = [];
+      for (const subscriber of channel.subscribers) {
+        (subscriber.connection.watches(change.tournamentId) ? watchers : others).push(subscriber);
+      }
+      this.fanOut.push(watchers, deliver);
+      this.newsFanOut.push(others, deliver, this.options.limits.tournamentNewsSpreadMs);
+    }
+  }
+
+  /** Open sockets of one protocol, or of both (tests and diagnostics). */
+  connectionCount(protocol?: RealtimeProtocol): number {
+    if (!protocol) return this.connections.size;
+    let count = 0;
+    for (const connection of this.connections) if (connection.protocol === protocol) count += 1;
+    return count;
+  }
+
+  /** Subscribers following a tournament's game, of one protocol or both. */
+  subscriberCount(tournamentId: string, protocol?: RealtimeProtocol): number {
+    let count = 0;
+    for (const channel of this.byTournament.get(tournamentId) ?? []) {
+      for (const subscriber of channel.subscribers) {
+        if (!protocol || subscriber.connection.protocol === protocol) count += 1;
+      }
+    }
+    return count;
+  }
+
+  /** Channels with subscribers, of a protocol's encoder or all (tests and diagnostics). */
+  channelCount(encoder?: ProtocolEncoder): number {
+    let count = 0;
+    for (const channel of this.channels.values()) {
+      if (channel.subscribers.size > 0 && (!encoder || channel.encoder === encoder)) count += 1;
+    }
+    return count;
+  }
+
+  /** Stops the heartbeat and drops what is queued; the protocols close their own sockets. */
+  close(): void {
+    clearInterval(this.heartbeat);
+    this.fanOut.clear();
+    this.newsFanOut.clear();
+    this.heartbeatFanOut.clear();
+  }
+
+  /**
+   * Pings every socket, both protocols, paced over a fifth of the interval: 10,000 pings in one
+   * turn (and their 10,000 pongs right after) held up every vote arriving meanwhile. Each socket
+   * is still pinged once an interval, at about the same point of it. One timer for all of them,
+   * not one per socket.
+   */
+  beat(): void {
+    this.heartbeatFanOut.push(
+      [...this.connections],
+      (connection) => this.beatOne(connection),
+      this.options.limits.heartbeatMs * heartbeatSpreadShare,
+    );
+  }
+
+  /** A socket that did not answer the previous ping is terminated; the others are pinged. */
+  private beatOne(connection: Connection) {
+    if (!this.connections.has(connection)) return; // closed since the beat began
+    if (!connection.alive) {
+      connection.socket.terminate();
+      return;
+    }
+    connection.alive = false;
+    connection.socket.ping();
+  }
+
+  private deliver(subscriber: Subscriber, message: Encoded) {
+    if (!subscriber.active) return; // unsubscribed while the broadcast was under way
+    if (subscriber.held) {
+      subscriber.held.push(message);
+      if (subscriber.held.length > maxHeldMessages) this.drop(subscriber.connection);
+      return;
+    }
+    this.write(subscriber, [message]);
+  }
+
+  private write(subscriber: Subscriber, messages: readonly Encoded[]) {
+    const { socket } = subscriber.connection;
+    if (socket.readyState !== OPEN) return;
+    if (socket.bufferedAmount > this.options.limits.maxBufferedBytes) {
+      this.drop(subscriber.connection);
+      return;
+    }
+    const { encoder } = subscriber.channel;
+    const tcp = tcpSocketOf(socket);
+    if (tcp) {
+      // An event's frames (round_update + round_voting_started, a snapshot and what was held)
+      // leave in one write.
+      tcp.write(encoder.wire(subscriber, messages));
+      return;
+    }
+    for (const text of encoder.texts(subscriber, messages)) socket.send(text);
+  }
+
+  /** A slow or stuck reader: its buffered data goes with it; a close frame would only queue. */
+  private drop(connection: Connection) {
+    this.options.metrics.slowConsumersDropped.inc({ protocol: connection.protocol });
+    this.logger.info(
+      { protocol: connection.protocol, bufferedBytes: connection.socket.bufferedAmount },
+      'slow real-time subscriber dropped',
+    );
+    for (const subscriber of [...connection.subscribers]) this.leave(subscriber);
+    connection.socket.terminate();
+  }
+
+  private closed(connection: Connection) {
+    if (!this.connections.delete(connection)) return;
+    this.options.metrics.connections.dec({ protocol: connection.protocol });
+    for (const subscriber of [...connection.subscribers]) this.leave(subscriber);
+  }
+
+  private register<C extends Channel>(channel: C): C {
+    this.channels.set(channel.key, channel);
+    if (channel.tournamentId === null) {
+      this.listChannels.add(channel);
+    } else {
+      let channels = this.byTournament.get(channel.tournamentId);
+      if (!channels) this.byTournament.set(channel.tournamentId, (channels = new Set()));
+      channels.add(channel);
+    }
+    return channel;
+  }
+
+  private unregister(channel: Channel) {
+    if (this.channels.get(channel.key) !== channel) return;
+    this.channels.delete(channel.key);
+    if (channel.tournamentId === null) {
+      this.listChannels.delete(channel);
+      return;
+    }
+    const channels = this.byTournament.get(channel.tournamentId);
+    channels?.delete(channel);
+    if (channels?.size === 0) this.byTournament.delete(channel.tournamentId);
+  }
+}
