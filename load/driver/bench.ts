@@ -138,6 +138,8 @@ export interface BenchResult {
   connectSeconds: number;
   /** Players a full gateway turned away while connecting (still trying when the round began). */
   waiting: number;
+  /** Why connections failed, by reason. */
+  connectFailureReasons: Record<string, number>;
   storm?: StormResult;
   /** With `capacity`: who was turned away and got in; the tournaments' figures are for those in. */
   waitingRoom?: WaitingRoomFigures;
@@ -555,6 +557,12 @@ function workerDrivers(
         connected: answers.reduce((sum, answer) => sum + answer.connected, 0),
         waiting: answers.reduce((sum, answer) => sum + answer.waiting, 0),
         failed: answers.reduce((sum, answer) => sum + answer.failed, 0),
+        failures: answers.reduce<Record<string, number>>((all, answer) => {
+          for (const [reason, count] of Object.entries(answer.failures)) {
+            all[reason] = (all[reason] ?? 0) + count;
+          }
+          return all;
+        }, {}),
         openMs: answers.flatMap((answer) => answer.openMs),
         snapshotMs: answers.flatMap((answer) => answer.snapshotMs),
       };
@@ -735,12 +743,13 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       `connecting ${players.length} players over ${driverOptions.protocol} from ${Math.max(1, driverCount)} driver(s)…`,
     );
     const connectStarted = Date.now();
-    const { connected, waiting, failed, openMs, snapshotMs } = await drivers.start();
+    const { connected, waiting, failed, failures, openMs, snapshotMs } = await drivers.start();
     const connectSeconds = (Date.now() - connectStarted) / 1000;
     log(
       `connected ${connected} (${failed} failed, ${waiting} turned away by a full gateway and retrying) in ${connectSeconds.toFixed(1)} s; upgrade p50/p99 ${percentile(openMs, 50).toFixed(0)}/${percentile(openMs, 99).toFixed(0)} ms, snapshot p50/p99 ${percentile(snapshotMs, 50).toFixed(0)}/${percentile(snapshotMs, 99).toFixed(0)} ms`,
     );
 
+    if (failed > 0) log(`connections failed: ${JSON.stringify(failures)}`);
     // The storm's clock: round 1's voting as a visitor on the gateway that stays sees it.
     const stormVoting = options.reconnectStorm
       ? await roundOneVoting(gatewayUrl, tournaments[0]!.id, options.roundSeconds)
@@ -871,6 +880,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       seedSeconds,
       connectSeconds,
       waiting,
+      connectFailureReasons: failures,
       ...(stopped
         ? {
             storm: {

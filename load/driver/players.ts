@@ -176,6 +176,8 @@ export interface StartReport {
   connected: number;
   waiting: number;
   failed: number;
+  /** Why connections failed, by reason (the first 200 characters of each error). */
+  failures: Record<string, number>;
   openMs: number[];
   snapshotMs: number[];
 }
@@ -279,12 +281,15 @@ export class PlayerDriver {
   async start(): Promise<StartReport> {
     const { players, connectConcurrency } = this.options;
     let next = 0;
+    const failures: Record<string, number> = {};
     const worker = async () => {
       while (next < players.length) {
         const index = next;
         next += 1;
-        await this.connect(index).catch(() => {
+        await this.connect(index).catch((error: unknown) => {
           this.connectFailures += 1;
+          const reason = (error instanceof Error ? error.message : String(error)).slice(0, 200);
+          failures[reason] = (failures[reason] ?? 0) + 1;
         });
       }
     };
@@ -294,6 +299,7 @@ export class PlayerDriver {
       connected: this.inCount,
       waiting,
       failed: this.connectFailures,
+      failures,
       openMs: this.openMs,
       snapshotMs: this.snapshotMs,
     };
