@@ -31,7 +31,7 @@ class SlowBus {
   /** Real time a produce takes (the clock above is the server's, injected). */
   realDelayMs = 0;
   /** What happens while the produce is in flight, before it completes (the engine's steps). */
-  meanwhile: (() => Promise<void>) | undefined;
+  meanwhile: (() => Promise<unknown>) | undefined;
   /** Held produces: the message lands only when released (a broker failover in flight). */
   hold: Promise<void> | undefined;
   /** A produce that fails outright. */

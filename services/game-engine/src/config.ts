@@ -15,6 +15,8 @@ export function gameEngineConfig(env: Environment) {
       // The votes consumer's group session: how long a crashed engine keeps its votes partitions.
       GAME_KAFKA_SESSION_TIMEOUT_MS: ms(10_000, 1000),
       GAME_KAFKA_HEARTBEAT_MS: ms(2000, 100),
+      // Put before the engine's consumer group names: tests sharing one broker keep theirs apart.
+      GAME_KAFKA_GROUP_PREFIX: z.string().default(''),
       GAME_RESULTS_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
       // How long a record write waits after it is asked for (GameTimings.recordsDelayMs).
       GAME_RECORDS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),

@@ -57,7 +57,8 @@ export function createGameEngineModule(
   const live = new LiveGames(store);
   const metrics = engineMetrics(registry);
   const records = adapters.records?.(context) ?? createGameRecords(infrastructure.documents);
-  const ads = new AdsCatalog(bus, `game-engine-ads-${owner}`, logger);
+  const group = (name: string) => `${config.GAME_KAFKA_GROUP_PREFIX}${name}`;
+  const ads = new AdsCatalog(bus, group(`game-engine-ads-${owner}`), logger);
   const events = new GameEventsPublisher(bus);
   const runners = new GameRunners(
     {
@@ -101,7 +102,7 @@ export function createGameEngineModule(
       name: 'votes-consumer',
       start: async () => {
         subscription = await bus.subscribe({
-          groupId: 'game-engine-votes',
+          groupId: group('game-engine-votes'),
           topics: [topics.gameVotes.name],
           fromBeginning: true,
           handleBatch: (batch: BusMessage[]) => votes.handleBatch(batch),
@@ -121,7 +122,7 @@ export function createGameEngineModule(
       votesConsumer(),
       eventConsumer(bus, {
         name: 'lifecycle-consumer',
-        groupId: 'game-engine',
+        groupId: group('game-engine'),
         topic: topics.tournamentLifecycle.name,
         decode: (bytes) => fromBinary(TournamentLifecycleEventSchema, bytes),
         handle: (event, message) => lifecycle.handle(event, message),

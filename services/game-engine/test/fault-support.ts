@@ -36,25 +36,27 @@ export interface EngineOnStore {
 }
 
 /**
- * A game engine on `store`, with Kafka and MongoDB as the in-memory adapters (the fault under
- * test is the live store's), and a recorder of its game events.
+ * A game engine on `store`, with MongoDB as the in-memory adapter and Kafka too unless `bus` is
+ * given (the fault under test is the live store's), and a recorder of its game events.
  */
 export async function startEngineOnStore(
   store: LiveStore,
   recorderGroupId: string,
   env: Record<string, string> = {},
+  bus?: EventBus,
 ): Promise<EngineOnStore> {
   const memory = createMemoryInfrastructure(silentLogger);
   const infraGroup = new ComponentGroup(silentLogger, memory.components);
   await infraGroup.start();
+  const used = bus ?? memory.bus;
   const engine = await startEngine(
-    { bus: memory.bus, documents: memory.documents, store, components: [] },
+    { bus: used, documents: memory.documents, store, components: [] },
     `engine-${randomUUID()}`,
     env,
   );
-  const recorder = await recordGameEvents(memory.bus, recorderGroupId);
+  const recorder = await recordGameEvents(used, recorderGroupId);
   return {
-    bus: memory.bus,
+    bus: used,
     engine,
     recorder,
     stop: async () => {
