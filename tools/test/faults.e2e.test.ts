@@ -364,6 +364,8 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
       let refusedButCounted = 0;
       let indeterminate = 0;
       const examples: string[] = [];
+      /** Every final answer of rounds 1 and 2, by code (`unsent`: not sent before the grace). */
+      const finals = new Map<string, number>();
       for (let round = 1; round <= votingRounds; round += 1) {
         const recorded = details?.rounds.find((r) => r.roundNumber === round)?.votes ?? [];
         const byUser = new Map<string, number>();
@@ -381,6 +383,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
           const answers = vote.attempts.map((a) => a.answer ?? 'unknown');
           retryable += answers.filter((a) => retryableCodes.has(a)).length;
           const final = answers.at(-1) ?? 'unsent';
+          finals.set(final, (finals.get(final) ?? 0) + 1);
           const isCounted = byUser.has(username);
           if (final === 'ack') {
             acknowledged += 1;
@@ -433,6 +436,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
                 `${round} (results ${seen.resultsAt === undefined ? 'never' : `+${seen.resultsAt - seen.deadline} ms`}, ${seen.totalVotes ?? '?'} votes)`,
             )
             .join(', ')}`,
+          `final answers: ${[...finals].map(([code, n]) => `${code} ${n}`).join(', ')}`,
           `reconnects ${players.reconnects}`,
           ...examples,
         ].join('; '),
