@@ -64,6 +64,18 @@ describe('graphql-ws protocol misuse', () => {
     expect(consoleError).not.toHaveBeenCalled();
   });
 
+  it('closes a socket that sends no connection_init with 4408, and not one that does', async () => {
+    const url = gateway.url('/graphql').replace('http', 'ws');
+    const silent = new WebSocket(url, 'graphql-transport-ws');
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      silent.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    const { socket } = await acknowledgedSocket(gateway);
+    expect(await closed).toEqual({ code: 4408, reason: 'Connection initialisation timeout' });
+    expect(socket.readyState).toBe(WebSocket.OPEN);
+    socket.close(1000);
+  });
+
   it('still answers a well-behaved client after the misbehaving ones', async () => {
     const { socket, closed } = await acknowledgedSocket(gateway);
     socket.send(JSON.stringify({ type: 'ping' }));

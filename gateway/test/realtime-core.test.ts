@@ -1,5 +1,5 @@
 import { createLogger, createMetricsRegistry, type Registry } from '@underdog/kit';
-import { graphqlWsEncoder, nextEnvelope, wsEncoder } from '../src/realtime/core/encoders';
+import { graphqlWsEncoder, wsEncoder } from '../src/realtime/core/encoders';
 import { encodedMessages, textFrames } from '../src/realtime/core/frames';
 import {
   RealtimeCore,
@@ -231,20 +231,26 @@ describe('the real-time core', () => {
   it('gives a graphql-ws subscriber the channel payload in its own envelope, the payload copied, not serialised again', async () => {
     start();
     const channel = new TypeChannel('op', 't-1', graphqlWsEncoder);
-    const sockets = ['1', 'sub-b'].map((id) => {
+    const sockets = ['1', 'sub-b', 'odd"id'].map((id) => {
       const socket = new FakeSocket();
-      const subscriber = new Subscriber(core.open(socket, 'graphql-ws'), channel, nextEnvelope(id));
+      const subscriber = new Subscriber(core.open(socket, 'graphql-ws'), channel, id);
       core.join(subscriber);
       return socket;
     });
     const stringify = jest.spyOn(JSON, 'stringify');
     await core.gameEvent(votingEnded('t-1'));
-    expect(stringify).toHaveBeenCalledTimes(1);
+    // The payload once for all three; only an id that needs escaping is stringified, alone.
+    const [payloads, ids] = [0, 1].map((strings) =>
+      stringify.mock.calls.filter(([value]) => Number(typeof value === 'string') === strings),
+    );
+    expect(payloads).toHaveLength(1);
+    expect(ids).toEqual([['odd"id']]);
     stringify.mockRestore();
 
     expect(sockets.map((socket) => socket.texts())).toEqual([
       ['{"id":"1","type":"next","payload":{"type":"VotingEnded","tournamentId":"t-1"}}'],
       ['{"id":"sub-b","type":"next","payload":{"type":"VotingEnded","tournamentId":"t-1"}}'],
+      ['{"id":"odd\\"id","type":"next","payload":{"type":"VotingEnded","tournamentId":"t-1"}}'],
     ]);
   });
 

@@ -11,6 +11,7 @@
 // before and after. With --snapshot the server writes a heap snapshot with the sockets open and
 // the largest items by constructor are listed, which is where a socket's bytes go.
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,7 +113,8 @@ function openSubscribed(port: number, protocol: Protocol, address: string): Prom
         const { gameEvents } = appOperations();
         socket.send(
           JSON.stringify({
-            id: '1',
+            // A UUID, as graphql-ws's client (the web app's) names a subscription.
+            id: randomUUID(),
             type: 'subscribe',
             payload: {
               query: gameEvents.query,

@@ -178,8 +178,11 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
       schema,
       // The lookup starts at connection_init; the ack does not wait for it (the first
       // operation does, through the same promise): one auth round trip less per connect.
-      onConnect: ({ extra }) => {
-        void extra.session.resolve();
+      onConnect: (ctx) => {
+        void ctx.extra.session.resolve();
+        // Nothing reads them (the device id comes with the upgrade), and graphql-ws would keep
+        // them for the socket's life.
+        (ctx as { connectionParams?: unknown }).connectionParams = undefined;
         return true;
       },
       // Queries and mutations over the socket (castVote, joinTournament); subscriptions get
@@ -200,6 +203,8 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
           document: checked.document,
           operationName: checked.operationName,
           variableValues: payload.variables,
+          // graphql-ws adds a root value when there is none: a property less to add later.
+          rootValue: undefined,
           ...(checked.subscription
             ? {
                 contextValue: {

@@ -16,6 +16,11 @@ import type { WebSocket, WebSocketServer } from 'ws';
  */
 const serverOnlyMessage = /^Unexpected message of type (\w+) received$/;
 
+/** How long a socket may take to send `connection_init` (graphql-ws's default): then 4408. */
+const connectionInitWaitMs = 3_000;
+/** How often the sockets still waiting for it are looked at. */
+const connectionInitSweepMs = 500;
+
 /** What the gateway keeps per graphql-ws socket: graphql-ws's `extra` (`ctx.extra`). */
 export interface SocketExtra {
   readonly socket: WebSocket;
@@ -32,11 +37,12 @@ export interface GraphQLWsSocketOptions<E extends SocketExtra> {
  * graphql-ws's side of one socket, its methods on the prototype: no closures per socket
  * besides the message handler graphql-ws hands over.
  */
-class SocketAdapter implements GraphQLWsSocket {
+class SocketAdapter<E extends SocketExtra> implements GraphQLWsSocket {
   constructor(
     private readonly socket: WebSocket,
+    private readonly extra: E,
+    private readonly sockets: GraphQLWsSocketOptions<E>,
     private readonly logger: Logger,
-    private readonly admit: (() => boolean) | undefined,
   ) {}
 
   get protocol(): string {
@@ -55,7 +61,7 @@ class SocketAdapter implements GraphQLWsSocket {
   onMessage(handle: (data: string) => Promise<void>): void {
     const { socket, logger } = this;
     socket.on('message', (data: Buffer) => {
-      if (this.admit && !this.admit()) {
+      if (this.sockets.admit && !this.sockets.admit(this.extra)) {
         // The same budget as a /ws socket: a flood is closed with 1008 (graphql-ws has none).
         socket.close(1008, 'Too many messages');
         return;
@@ -107,9 +113,10 @@ function parsedOrText(text: string): string {
  * line on the gateway's logger, never with `console.error`: protocol misuse and socket errors
  * (a frame over the limit, bad UTF-8) at info and debug, a real failure while handling a
  * message at error, closed with 4500 "Internal server error" (no details to the client). There
- * is no keep-alive timer per socket: the real-time core pings every socket of the gateway on one
- * paced heartbeat (`RealtimeCore.beat`), and the `extra` is the gateway's own per-socket record,
- * not the upgrade request.
+ * is no timer per socket: the real-time core pings every socket of the gateway on one paced
+ * heartbeat (`RealtimeCore.beat`), and one sweep closes the sockets that sent no
+ * `connection_init` within 3 s (4408, as graphql-ws's own timer would). The `extra` is the
+ * gateway's own per-socket record, not the upgrade request.
  */
 export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E extends SocketExtra>(
   options: ServerOptions<P, E>,
@@ -117,7 +124,27 @@ export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E ext
   logger: Logger,
   sockets: GraphQLWsSocketOptions<E>,
 ): { dispose(): Promise<void> } {
-  const server = makeServer(options);
+  // Sockets that have not sent connection_init yet, by when they opened (in that order).
+  const awaitingInit = new Map<WebSocket, number>();
+  const server = makeServer<P, E>({
+    ...options,
+    // One sweep for every socket (below), not graphql-ws's timer per socket, which its close
+    // handler keeps for the socket's whole life.
+    connectionInitWaitTimeout: Number.POSITIVE_INFINITY,
+    onConnect: (ctx) => {
+      awaitingInit.delete(ctx.extra.socket);
+      return options.onConnect?.(ctx);
+    },
+  });
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [socket, openedAt] of awaitingInit) {
+      if (now - openedAt < connectionInitWaitMs) break;
+      awaitingInit.delete(socket);
+      socket.close(CloseCode.ConnectionInitialisationTimeout, 'Connection initialisation timeout');
+    }
+  }, connectionInitSweepMs);
+  sweep.unref();
   webSocket.options.handleProtocols = handleProtocols;
   webSocket.on('error', (error) => logger.error({ err: error }, 'graphql-ws server error'));
   // ws has already closed the socket with the fitting code (1009, 1007, 1002) when it emits.
@@ -125,10 +152,11 @@ export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E ext
     logger.debug({ code: error.code, reason: error.message }, 'graphql-ws socket error');
   webSocket.on('connection', (socket, request) => {
     socket.on('error', onSocketError);
+    awaitingInit.set(socket, Date.now());
     const extra = sockets.extra(socket, request);
-    const admit = sockets.admit?.bind(sockets, extra);
-    const closed = server.opened(new SocketAdapter(socket, logger, admit), extra);
+    const closed = server.opened(new SocketAdapter(socket, extra, sockets, logger), extra);
     socket.once('close', (code, reason) => {
+      awaitingInit.delete(socket);
       closed(code, reason.toString()).catch((error: unknown) =>
         logger.error({ err: error }, 'graphql-ws close failed'),
       );
@@ -136,6 +164,7 @@ export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E ext
   });
   return {
     dispose: async () => {
+      clearInterval(sweep);
       for (const client of webSocket.clients) client.close(1001, 'Going away');
       webSocket.removeAllListeners();
       await new Promise<void>((resolve, reject) =>

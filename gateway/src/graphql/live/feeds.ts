@@ -13,7 +13,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { getArgumentValues, getVariableValues } from 'graphql/execution/values';
-import { graphqlWsEncoder, nextEnvelope } from '../../realtime/core/encoders';
+import { graphqlWsEncoder } from '../../realtime/core/encoders';
 import type { Encoded } from '../../realtime/core/frames';
 import {
   Subscriber,
@@ -123,9 +123,9 @@ class LiveSubscription extends Subscriber implements AsyncIterableIterator<Execu
   constructor(
     connection: Connection,
     readonly operation: OperationChannel,
-    envelope: string,
+    id: string,
   ) {
-    super(connection, operation, envelope);
+    super(connection, operation, id);
   }
 
   next(): Promise<IteratorResult<ExecutionResult>> {
@@ -237,7 +237,7 @@ export class LiveFeeds {
     const subscription = new LiveSubscription(
       context.socket.connection,
       channel,
-      nextEnvelope(context.subscriptionId),
+      context.subscriptionId,
     );
     this.core.join(subscription);
     if (tournamentId !== null && this.options.games) {

@@ -31,7 +31,7 @@ const closingBrace = 0x7d;
  */
 export const graphqlWsEncoder: ProtocolEncoder = {
   wire(subscriber, messages) {
-    const envelope = subscriber.envelope ?? '';
+    const envelope = nextEnvelope(subscriber.id ?? '');
     const envelopeBytes = Buffer.byteLength(envelope);
     let size = 0;
     for (const message of messages) {
@@ -54,14 +54,22 @@ export const graphqlWsEncoder: ProtocolEncoder = {
     return wire;
   },
   texts(subscriber, messages) {
-    const envelope = subscriber.envelope ?? '';
+    const envelope = nextEnvelope(subscriber.id ?? '');
     return messages.flatMap((message) =>
       message.payloads.map((payload) => `${envelope}${payload.toString()}}`),
     );
   },
 };
 
-/** A graphql-ws subscription's envelope: its `next` message up to the payload. */
+/**
+ * A graphql-ws subscription's envelope: its `next` message up to the payload. Made at each
+ * write, not kept per subscriber: a few dozen bytes of work against that much memory per
+ * idle socket.
+ */
 export function nextEnvelope(id: string): string {
-  return `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+  // Ids are UUIDs or counters: written as they are; anything else is escaped as JSON.
+  const quoted = plainId.test(id) ? `"${id}"` : JSON.stringify(id);
+  return `{"id":${quoted},"type":"next","payload":`;
 }
+
+const plainId = /^[\w.:-]*$/;

@@ -60,10 +60,10 @@ export class Subscriber {
     readonly connection: Connection,
     readonly channel: Channel,
     /**
-     * The graphql-ws envelope before the payload, `{"id":"…","type":"next","payload":`; none
-     * for `/ws`, whose frames are the same for every socket.
+     * The graphql-ws subscription id (the string graphql-ws keeps anyway), which the encoder
+     * puts in the envelope; none for `/ws`, whose frames are the same for every socket.
      */
-    readonly envelope?: string,
+    readonly id?: string,
   ) {}
 
   /** Called once when the core lets it go (a subscription's iterator ends there). */
