@@ -1,0 +1,222 @@
+import fc from 'fast-check';
+import {
+  drawWinner as engineDrawWinner,
+  resolveRound,
+} from '../../../services/game-engine/src/domain/resolution';
+import {
+  drawSeedCommitment,
+  drawWinner,
+  parseEventLines,
+  verifyDraw,
+  verifyDrawCommand,
+  type PublishedGameEvent,
+} from '../src';
+
+const seedArbitrary = fc.string({ unit: 'grapheme', maxLength: 64 });
+const candidatesArbitrary = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 24 }), {
+  minLength: 1,
+  maxLength: 40,
+});
+
+/** A game's published events, as the engine would publish them with the commitment. */
+function gameEvents(seed: string, candidates: string[], winner: string): PublishedGameEvent[] {
+  return [
+    { gameId: 'g1', tournamentId: 't1', gameStarted: { drawSeedSha256: drawSeedCommitment(seed) } },
+    { gameId: 'g1', roundResults: { roundNumber: 17, advancedUserIds: candidates } },
+    {
+      gameId: 'g1',
+      gameEnded: {
+        decidedBy: 'draw',
+        winnerUserId: winner,
+        drawSeed: seed,
+        drawCandidateUserIds: candidates,
+      },
+    },
+  ];
+}
+
+describe('the draw', () => {
+  it("picks the same winner as the engine's drawWinner for any seed and candidates", () => {
+    // Proof by many random inputs that the reproduction is the engine's rule.
+    fc.assert(
+      fc.property(seedArbitrary, candidatesArbitrary, (seed, candidates) => {
+        expect(drawWinner(seed, candidates)).toBe(engineDrawWinner(seed, candidates));
+      }),
+      { numRuns: 2_000, seed: 28 },
+    );
+  });
+
+  it('does not depend on the order the candidates are listed in', () => {
+    fc.assert(
+      fc.property(seedArbitrary, candidatesArbitrary, (seed, candidates) => {
+        expect(drawWinner(seed, [...candidates].reverse())).toBe(drawWinner(seed, candidates));
+      }),
+      { numRuns: 500, seed: 28 },
+    );
+  });
+
+  it('commits to the seed with SHA-256 of its UTF-8 bytes', () => {
+    expect(drawSeedCommitment('abc')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
+  });
+});
+
+describe('verifyDraw', () => {
+  it('verifies a game decided by the draw from its events alone (issue 28, acceptance 3)', () => {
+    // A real last round with the engine's rule: four survive round 17, so the draw decides.
+    const seed = 'game-5f1c:9d2e7a';
+    const outcome = resolveRound({
+      roundNumber: 17,
+      totalRounds: 17,
+      imageIds: ['a', 'b', 'c', 'd'],
+      alive: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7'],
+      ballots: new Map([
+        ['u1', 'a'],
+        ['u2', 'a'],
+        ['u3', 'b'],
+        ['u4', 'b'],
+        ['u5', 'c'],
+        ['u6', 'c'],
+        ['u7', 'c'],
+      ]),
+      drawSeed: seed,
+    });
+    if (outcome.end?.decidedBy !== 'draw') throw new Error('the fixture must end in a draw');
+    const lines = [
+      {
+        gameId: 'g1',
+        tournamentId: 't1',
+        gameStarted: { totalRounds: 17, drawSeedSha256: drawSeedCommitment(seed) },
+      },
+      { gameId: 'g1', roundResults: { roundNumber: 17, advancedUserIds: outcome.advanced } },
+      {
+        gameId: 'g1',
+        gameEnded: {
+          decidedBy: 'draw',
+          winnerUserId: outcome.end.winnerUserId,
+          drawSeed: seed,
+          roundsPlayed: 17,
+        },
+      },
+    ]
+      .map((event) => JSON.stringify(event))
+      .join('\n');
+    const result = verifyDraw(parseEventLines(lines));
+    expect(result).toMatchObject({
+      verified: true,
+      commitmentHolds: true,
+      candidates: ['u1', 'u2', 'u3', 'u4'],
+      recomputedWinner: outcome.end.winnerUserId,
+      publishedWinner: outcome.end.winnerUserId,
+      problems: [],
+    });
+  });
+
+  it('catches a seed that is not the committed one', () => {
+    const events = gameEvents('seed-1', ['a', 'b', 'c'], drawWinner('seed-1', ['a', 'b', 'c']));
+    events[0] = { gameId: 'g1', gameStarted: { drawSeedSha256: drawSeedCommitment('seed-2') } };
+    const result = verifyDraw(events);
+    expect(result.commitmentHolds).toBe(false);
+    expect(result.verified).toBe(false);
+    expect(result.problems).toEqual(['SHA-256 of the revealed seed is not the committed hash']);
+  });
+
+  it('catches a published winner the rule does not give', () => {
+    const candidates = ['a', 'b', 'c'];
+    const right = drawWinner('seed-1', candidates);
+    const wrong = candidates.find((candidate) => candidate !== right)!;
+    const result = verifyDraw(gameEvents('seed-1', candidates, wrong));
+    expect(result.verified).toBe(false);
+    expect(result.recomputedWinner).toBe(right);
+    expect(result.problems).toEqual([
+      `the published winner ${wrong} is not the recomputed ${right}`,
+    ]);
+  });
+
+  it("catches candidates that are not the last round's advanced players", () => {
+    const events = gameEvents('s', ['a', 'b'], drawWinner('s', ['a', 'b']));
+    events[1] = {
+      gameId: 'g1',
+      roundResults: { roundNumber: 17, advancedUserIds: ['a', 'b', 'c'] },
+    };
+    expect(verifyDraw(events).problems).toEqual([
+      "the listed candidates are not the last round's advanced players",
+    ]);
+  });
+
+  it('refuses events it cannot check, with the reason', () => {
+    expect(() => verifyDraw([])).toThrow('no events');
+    expect(() => verifyDraw([{ gameId: 'g1', gameStarted: {} }])).toThrow(
+      'game g1: its first event carries no gameStarted.drawSeedSha256',
+    );
+    expect(() => verifyDraw(gameEvents('s', ['a'], 'a').slice(0, 2))).toThrow(
+      'game g1: 0 gameEnded events, expected one',
+    );
+    expect(() => verifyDraw(gameEvents('s', ['a'], 'a'), 'other')).toThrow(
+      'no events of game other',
+    );
+  });
+
+  it('names the line of bad input', () => {
+    expect(() => parseEventLines('{"gameId":"g"}\n\nnot json')).toThrow('line 3: not JSON');
+    expect(() => parseEventLines('{"gameId":"g","gameStarted":{"drawSeedSha256":"xyz"}}')).toThrow(
+      'line 1: gameStarted.drawSeedSha256: a SHA-256 in hex (64 characters)',
+    );
+    expect(() => parseEventLines('{"gameEnded":{"decidedBy":"draw"}}')).toThrow('line 1: gameId:');
+  });
+});
+
+describe('tools/verify-draw', () => {
+  function run(argv: string[], input: string | Error) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = verifyDrawCommand(argv, {
+      readInput: () => {
+        if (input instanceof Error) throw input;
+        return input;
+      },
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+    });
+    return { code, out, err };
+  }
+  const candidates = ['zoe', 'adam', 'mia'];
+  const winner = drawWinner('the seed', candidates);
+  const jsonl = gameEvents('the seed', candidates, winner)
+    .map((event) => JSON.stringify(event))
+    .join('\n');
+
+  it('prints the recomputed winner and that the commitment holds, exit code 0', () => {
+    const { code, out, err } = run(['events.jsonl'], jsonl);
+    expect(code).toBe(0);
+    expect(err).toEqual([]);
+    expect(out).toContain('commitment        holds');
+    expect(out).toContain(`recomputed winner ${winner}`);
+    expect(out).toContain('candidates        3 (sorted: adam, mia, zoe)');
+    expect(out.at(-1)).toBe('verified');
+  });
+
+  it('exits 1 with the problem when a check fails', () => {
+    const tampered = jsonl.replace(
+      drawSeedCommitment('the seed'),
+      drawSeedCommitment('another seed'),
+    );
+    const { code, out, err } = run(['events.jsonl'], tampered);
+    expect(code).toBe(1);
+    expect(out).toContain('commitment        DOES NOT HOLD');
+    expect(err).toEqual(['problem: SHA-256 of the revealed seed is not the committed hash']);
+  });
+
+  it('exits 2 on unreadable input or a wrong command line', () => {
+    expect(run([], jsonl)).toMatchObject({
+      code: 2,
+      err: ['usage: verify-draw <events.jsonl | -> [gameId]'],
+    });
+    expect(run(['missing.jsonl'], new Error('ENOENT'))).toMatchObject({
+      code: 2,
+      err: ['cannot read missing.jsonl: ENOENT'],
+    });
+    expect(run(['bad.jsonl'], 'nope')).toMatchObject({ code: 2, err: ['line 1: not JSON'] });
+  });
+});
