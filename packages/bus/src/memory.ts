@@ -82,7 +82,7 @@ export class MemoryBus implements EventBus {
     }
     for (const [groupId, group] of this.groups) {
       for (const member of group.members) {
-        if (member.topics.has(topic)) this.kickAll(groupId);
+        if (member.topics.has(topic)) this.kickAll(groupId, false);
       }
     }
   }
@@ -201,12 +201,16 @@ export class MemoryBus implements EventBus {
     return keys;
   }
 
-  private kickAll(groupId: string) {
+  /**
+   * Wakes the group's pumps. `checkStored`: read the stored offsets of idle partitions too (a
+   * member joined or left, or the recheck), not only of those with messages to deliver.
+   */
+  private kickAll(groupId: string, checkStored = true) {
     const group = this.groups.get(groupId);
     if (!group) return;
     for (const key of group.cursors.keys()) {
       const [topic, partition] = splitKey(key);
-      void this.pump(group, topic, partition);
+      void this.pump(group, topic, partition, checkStored);
     }
   }
 
@@ -215,7 +219,12 @@ export class MemoryBus implements EventBus {
    * before every batch, so after a rebalance the next batch goes to the new owner, starting from
    * the last committed offset.
    */
-  private async pump(group: Group, topic: string, partition: number): Promise<void> {
+  private async pump(
+    group: Group,
+    topic: string,
+    partition: number,
+    checkStored: boolean,
+  ): Promise<void> {
     const cursor = group.cursors.get(`${topic}/${partition}`);
     if (!cursor || cursor.running) return;
     cursor.running = true;
@@ -226,7 +235,8 @@ export class MemoryBus implements EventBus {
         const owner = this.ownerOf(group, topic, partition);
         if (!owner) return;
         const log = this.topic(topic);
-        if (owner.storedOffsets) {
+        const pending = firstAtOrAfter(log.partitions[partition]!, cursor.committed ?? 0) !== -1;
+        if (owner.storedOffsets && (checkStored || pending)) {
           // The consumer's own offsets rule; one past the end is not there yet: ignored, as
           // Kafka resets a position out of range.
           let stored: string | undefined;
