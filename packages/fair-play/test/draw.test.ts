@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import {
   drawWinner as engineDrawWinner,
@@ -206,6 +208,14 @@ describe('tools/verify-draw', () => {
     expect(code).toBe(1);
     expect(out).toContain('commitment        DOES NOT HOLD');
     expect(err).toEqual(['problem: SHA-256 of the revealed seed is not the committed hash']);
+  });
+
+  it('verifies the worked example of docs/fairness.md (examples/draw.jsonl)', () => {
+    const example = readFileSync(join(__dirname, '..', 'examples', 'draw.jsonl'), 'utf8');
+    const { code, out } = run(['examples/draw.jsonl'], example);
+    expect(code).toBe(0);
+    expect(out).toContain('recomputed winner u-anna');
+    expect(out).toContain('commitment        holds');
   });
 
   it('exits 2 on unreadable input or a wrong command line', () => {
