@@ -1,5 +1,4 @@
 import type { Logger } from '@underdog/kit';
-import type { WebSocket } from 'ws';
 import type { Accounts } from '../accounts';
 import type { Advertisements } from '../ads';
 import type { GatewayClients } from '../clients';
@@ -18,8 +17,6 @@ export interface GraphQLContext {
   games: Games;
   clients: GatewayClients;
   logger: Logger;
-  /** The graphql-ws connection's socket (absent over HTTP): the fan-out watches its buffer. */
-  webSocket?: WebSocket;
 }
 
 /** A domain module's resolvers; each field resolver translates its arguments and delegates. */
