@@ -16,8 +16,8 @@ import {
 } from './views';
 
 /**
- * A protocol's fan-out: told once per event, it serialises once and writes the same frame to
- * each of its local subscribers. `/ws` and graphql-ws each register one.
+ * The fan-out: told once per event, it encodes once per channel and writes to each local
+ * subscriber. The gateway registers one, the real-time core both protocols share (ADR 10).
  */
 export interface RealtimeListener {
   gameEvent(view: GameEventView): void | Promise<void>;
@@ -40,7 +40,7 @@ const rememberedEventIds = 4096;
 
 /**
  * Every gateway replica consumes `game.events` and `tournament.lifecycle` in a group of its own
- * and hands each event, mapped once to its client view, to each protocol's listener. Nothing
+ * and hands each event, mapped once to its client view, to its listener(s). Nothing
  * is kept per event: a replica that starts late begins with the next event, and a client
  * catches up from the snapshot it gets on subscribing.
  */
