@@ -378,6 +378,8 @@ class StoredPositions {
   private readonly next = new Map<string, { topic: string; partition: number; offset: string }>();
   /** The offset last moved to per partition: a batch still starting elsewhere is accepted. */
   private readonly sought = new Map<string, string>();
+  /** A stored offset the partition could not start at, per partition: not sought again. */
+  private readonly unreachable = new Map<string, string>();
   private readonly timer: NodeJS.Timeout | undefined;
   private rechecking = false;
 
@@ -409,13 +411,16 @@ class StoredPositions {
       this.sought.delete(key);
       return true;
     }
-    if (this.sought.get(key) === wanted) {
-      // Moved there already and the partition starts elsewhere: the offset is gone.
+    if (this.sought.get(key) === wanted || this.unreachable.get(key) === wanted) {
+      // Moved there already and the partition starts elsewhere: the offset is gone (retention),
+      // or past the partition's end (a topic made anew). Consume from where it starts, and do
+      // not move again to the same offset (one past the end would never be reached).
       this.sought.delete(key);
-      if (BigInt(wanted) < BigInt(first)) {
-        this.logger.warn(
+      if (this.unreachable.get(key) !== wanted) {
+        this.unreachable.set(key, wanted);
+        this.logger.error(
           { topic, partition, stored: wanted, first },
-          'stored offset no longer on the partition; consuming from its first message',
+          'stored offset not on the partition; consuming from where it starts',
         );
       }
       return true;

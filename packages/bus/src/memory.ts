@@ -27,6 +27,8 @@ interface PartitionCursor {
   committed: number | undefined;
   running: boolean;
   inFlight: Promise<void> | undefined;
+  /** A stored offset past the partition's end, already reset from (see `pump`). */
+  unreachable?: string;
 }
 
 interface Group {
@@ -237,8 +239,8 @@ export class MemoryBus implements EventBus {
         const log = this.topic(topic);
         const pending = firstAtOrAfter(log.partitions[partition]!, cursor.committed ?? 0) !== -1;
         if (owner.storedOffsets && (checkStored || pending)) {
-          // The consumer's own offsets rule; one past the end is not there yet: ignored, as
-          // Kafka resets a position out of range.
+          // The consumer's own offsets rule; past the end, the position is out of range and
+          // resets as Kafka's does (the oldest message, or the end).
           let stored: string | undefined;
           try {
             stored = await owner.storedOffsets.read(topic, partition);
@@ -249,6 +251,12 @@ export class MemoryBus implements EventBus {
           }
           if (stored !== undefined && Number(stored) <= log.nextOffsets[partition]!) {
             cursor.committed = Number(stored);
+          } else if (stored !== undefined && cursor.unreachable !== stored) {
+            // Once per such offset, as the Kafka adapter moves there once.
+            cursor.unreachable = stored;
+            cursor.committed = owner.fromBeginning
+              ? firstOffset(log.partitions[partition]!)
+              : log.nextOffsets[partition]!;
           }
           if (this.closed || this.ownerOf(group, topic, partition) !== owner) continue;
         }

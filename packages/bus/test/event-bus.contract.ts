@@ -365,6 +365,31 @@ export function describeEventBusContract(
       expect(received).toEqual(['k0:0', 'k0:1', 'k0:2', 'k0:3', 'k0:4', 'k0:2', 'k0:3', 'k0:4']);
     });
 
+    it('starts from the oldest message, once, when the stored offset is past the end', async () => {
+      const topic = unique('stored-past-end');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      await fixture.bus.publish(topic, sequence(1, 3, 0));
+      const received: string[] = [];
+      subscriptions.push(
+        await fixture.bus.subscribe({
+          groupId: unique('group'),
+          topics: [topic],
+          fromBeginning: true,
+          // A store kept from a topic since made anew: an offset this partition never reaches.
+          storedOffsets: { read: async () => '1000', recheckEveryMs: 100 },
+          handleBatch: async (batch) => {
+            for (const message of batch) received.push(decode(message.value));
+          },
+        }),
+      );
+      await waitFor(() => received.length >= 3, 'the three messages');
+      await fixture.bus.publish(topic, [{ key: 'k0', value: encode('k0:3') }]);
+      await waitFor(() => received.length >= 4, 'the next message');
+      await fixture.bus.publish(topic, [{ key: 'k0', value: encode('k0:4') }]);
+      await waitFor(() => received.length >= 5, 'the one after');
+      expect(received).toEqual(['k0:0', 'k0:1', 'k0:2', 'k0:3', 'k0:4']);
+    });
+
     it('resumes a group from its committed position and starts a new group where asked', async () => {
       const topic = unique('resume');
       await fixture.bus.ensureTopics([{ name: topic, partitions: 2 }]);
