@@ -126,7 +126,7 @@ export interface RingReport {
  */
 export function detectRings(input: RingDetectionInput): RingReport {
   const options = { ...defaultRingDetectionOptions, ...input.options };
-  const participants = [...input.participants].sort(byUserId);
+  const participants = mergeByUser(input.participants);
   const groups = linkedGroups(participants);
   const userAgents = new Map<string, number>();
   for (const participant of participants) {
@@ -388,8 +388,11 @@ function madeTogether(
   const byAgent = new Map<string, ParticipantSignals[]>();
   for (const member of members) {
     if (member.registeredAt === undefined) continue;
-    for (const agent of new Set(member.userAgents ?? []))
-      byAgent.set(agent, [...(byAgent.get(agent) ?? []), member]);
+    for (const agent of new Set(member.userAgents ?? [])) {
+      const sharing = byAgent.get(agent);
+      if (sharing === undefined) byAgent.set(agent, [member]);
+      else sharing.push(member);
+    }
   }
   let best:
     | { userAgent: string; members: ParticipantSignals[]; span: number; surprise: number }
@@ -456,6 +459,33 @@ function round3(value: number): number {
 
 function numeric(a: number, b: number): number {
   return a - b;
+}
+
+/** One entry per user (a caller may list a user twice): their signals together, the first registration. */
+function mergeByUser(participants: readonly ParticipantSignals[]): ParticipantSignals[] {
+  const byUser = new Map<string, ParticipantSignals>();
+  for (const participant of participants) {
+    const seen = byUser.get(participant.userId);
+    if (seen === undefined) {
+      byUser.set(participant.userId, participant);
+      continue;
+    }
+    const registrations = [seen.registeredAt, participant.registeredAt].filter(
+      (at): at is number => at !== undefined,
+    );
+    byUser.set(participant.userId, {
+      userId: participant.userId,
+      ...(registrations.length > 0 ? { registeredAt: Math.min(...registrations) } : {}),
+      deviceIds: [...new Set([...seen.deviceIds, ...participant.deviceIds])].sort(),
+      addressPrefixes: [
+        ...new Set([...seen.addressPrefixes, ...participant.addressPrefixes]),
+      ].sort(),
+      userAgents: [
+        ...new Set([...(seen.userAgents ?? []), ...(participant.userAgents ?? [])]),
+      ].sort(),
+    });
+  }
+  return [...byUser.values()].sort(byUserId);
 }
 
 function byUserId(a: ParticipantSignals, b: ParticipantSignals): number {

@@ -126,6 +126,18 @@ describe('detectRings', () => {
     expect(backward).toEqual(forward);
   });
 
+  it('takes a user listed twice as one participant', () => {
+    const report = detectRings({
+      participants: [
+        participant('a', { deviceIds: ['d1'] }),
+        participant('a', { deviceIds: ['d2'] }),
+        participant('b', { deviceIds: ['d2'] }),
+      ],
+      rounds: [],
+    });
+    expect(report.clusters.map((cluster) => cluster.members)).toEqual([['a', 'b']]);
+  });
+
   it('reports nothing for a tournament without participants', () => {
     expect(detectRings({ participants: [], rounds: [] })).toEqual({ clusters: [], flagged: [] });
   });
