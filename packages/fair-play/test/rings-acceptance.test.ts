@@ -63,6 +63,22 @@ describe('ring detection on a simulated tournament (issue 28, acceptance 1)', ()
     }
   });
 
+  it('keeps the limit docs/fairness.md states: a ring made over ten days in different browsers is not flagged', () => {
+    // Its play alone (one or two rounds of covering in a crowd of 200) is too weak a signal. If
+    // detection learns to catch it, this test fails: update the limits in docs/fairness.md.
+    const results = seeds.map((seed) => ({
+      seed,
+      ...simulateTournament({ seed, honest: honestBots, ringSize: 8, carefulRing: true }),
+    }));
+    console.log(
+      `200 honest bots + a careful ring of 8, seeds ${seeds[0]}–${seeds.at(-1)}:\n${table(results)}`,
+    );
+    for (const result of results) {
+      expect(result.ringFlagged).toBe(0);
+      expect(result.honestFlagged).toBeLessThanOrEqual(maxHonestFlagged);
+    }
+  });
+
   it('is deterministic: the same seed gives the same report', () => {
     const first = simulateTournament({ seed: 7, honest: honestBots, ringSize: 8 });
     const second = simulateTournament({ seed: 7, honest: honestBots, ringSize: 8 });

@@ -12,6 +12,8 @@ export interface SimulationOptions {
   honest: number;
   /** Ring accounts (0 = no ring). */
   ringSize: number;
+  /** The ring's accounts made over ten days, each in another browser (docs/fairness.md, limits). */
+  carefulRing?: boolean;
 }
 
 export interface SimulationResult {
@@ -188,8 +190,9 @@ export function simulateTournament(options: SimulationOptions): SimulationResult
   if (options.ringSize > 0) {
     const networks = [ispPrefix(), ispPrefix()];
     const evening = gameStart - between(1, 6) * day;
-    const agent = userAgent(random);
+    const operatorAgent = userAgent(random);
     for (let i = 0; i < options.ringSize; i++) {
+      const agent = options.carefulRing ? userAgent(random) : operatorAgent;
       const userId = `ring-${i}`;
       ring.push(userId);
       bots.push({ userId, strategy: 'ring', favourite: 0, reaction: 0 });
@@ -199,7 +202,7 @@ export function simulateTournament(options: SimulationOptions): SimulationResult
       signIn(
         userId,
         'registered',
-        evening + between(0, 5_400_000),
+        options.carefulRing ? evening - between(0, 10) * day : evening + between(0, 5_400_000),
         ip(networks[0]!),
         deviceId,
         agent,
