@@ -1,4 +1,18 @@
-import { FULL_RETRY_JITTER, SERVER_FULL_CLOSE_CODE, fullRetryDelayMs } from '../src/app/apollo';
+import {
+  FULL_RETRY_JITTER,
+  SERVER_FULL_CLOSE_CODE,
+  fullRetryDelayMs,
+  reconnectDelayMs,
+} from '../src/app/apollo';
+
+/** Issue 25's reconnect storm: the ordinary reconnect is spec §9's 3 s, jittered by ±1 s. */
+describe('the ordinary reconnect delay', () => {
+  it('is 3 s ± 1 s', () => {
+    expect(reconnectDelayMs(() => 0.5)).toBe(3_000);
+    expect(reconnectDelayMs(() => 0)).toBe(2_000);
+    expect(reconnectDelayMs(() => 0.999_999)).toBe(4_000);
+  });
+});
 
 /** Issue 25: the app's wait after the gateway closes its socket as full (1013). */
 describe('the waiting room retry delay', () => {

@@ -9,6 +9,17 @@ import { setSocketStatus, setWaitingRoom } from './socketStatus';
 
 /** Spec §9: a closed socket reconnects after 3 s (and graphql-ws resubscribes). */
 export const SOCKET_RECONNECT_MS = 3_000;
+/**
+ * The ordinary reconnect waits 3 s ± 1 s: when a gateway stops, its thousands of players come
+ * back spread over two seconds instead of in one burst on the same millisecond (issue 25's
+ * reconnect storm; the load driver waits the same).
+ */
+export const RECONNECT_JITTER_MS = 1_000;
+
+/** The wait before reconnecting after an ordinary close (`random` in [0, 1)). */
+export function reconnectDelayMs(random: () => number = Math.random): number {
+  return Math.round(SOCKET_RECONNECT_MS + RECONNECT_JITTER_MS * (2 * random() - 1));
+}
 
 /**
  * The gateway's answer when it is at capacity (docs/api-ws.md): the socket opens and is closed
@@ -82,8 +93,8 @@ export function createApolloClient(): ApolloClient<unknown> {
   });
   let everConnected = false;
   // The wait before the next attempt, set by the last close: the waiting room's N s with
-  // jitter after a 1013, else spec §9's 3 s.
-  let nextWaitMs = SOCKET_RECONNECT_MS;
+  // jitter after a 1013, else spec §9's 3 s (± 1 s).
+  let nextWaitMs = reconnectDelayMs();
   const socket = createClient({
     url: webSocketUrl,
     connectionParams: () => ({ 'X-Device-ID': deviceId(), deviceId: deviceId() }),
@@ -99,7 +110,7 @@ export function createApolloClient(): ApolloClient<unknown> {
       closed: (event) => {
         const fullWaitMs = fullRetryDelayMs(event);
         if (fullWaitMs === undefined) {
-          nextWaitMs = SOCKET_RECONNECT_MS;
+          nextWaitMs = reconnectDelayMs();
           setSocketStatus(everConnected ? 'reconnecting' : 'connecting');
         } else {
           nextWaitMs = fullWaitMs;
