@@ -21,7 +21,9 @@ const fromConnectCode: Partial<Record<Code, ErrorCode>> = {
   [Code.NotFound]: 'NOT_FOUND',
   [Code.AlreadyExists]: 'CONFLICT',
   [Code.FailedPrecondition]: 'CONFLICT',
-  [Code.Aborted]: 'CONFLICT',
+  // Our servers never answer Aborted (see toConnectCode): the Node transport reports a reset
+  // connection with it, which is a failure to reach the service, not a conflict.
+  [Code.Aborted]: 'UNAVAILABLE',
   [Code.ResourceExhausted]: 'RATE_LIMITED',
   [Code.Unavailable]: 'UNAVAILABLE',
   [Code.DeadlineExceeded]: 'UNAVAILABLE',
@@ -51,6 +53,9 @@ export const appErrorInterceptor: Interceptor = (next) => async (request) => {
  */
 export function appErrorFromRpc(error: unknown): AppError {
   if (isAppError(error)) return error;
+  if (error instanceof ConnectError && isConnectionFailure(error)) {
+    return new AppError('UNAVAILABLE', 'Service unavailable, try again', { cause: error });
+  }
   if (error instanceof ConnectError) {
     const code = fromConnectCode[error.code];
     if (code) {
@@ -62,6 +67,37 @@ export function appErrorFromRpc(error: unknown): AppError {
     }
   }
   return new AppError('INTERNAL', 'Internal server error', { cause: error });
+}
+
+/** Node's codes for a connection that failed or was cut before the answer came. */
+const connectionFailureCodes = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ERR_STREAM_DESTROYED',
+]);
+
+/**
+ * Whether the call failed on the way, not in the service: the server hung up or reset the
+ * connection (a restarting replica). The Node transport reports "socket hang up" as Internal,
+ * which would otherwise reach the client as a 500 instead of a retryable 503.
+ */
+function isConnectionFailure(error: ConnectError): boolean {
+  // Duck-typed, not `instanceof Error`: Node's own errors may come from another realm.
+  let cause = error.cause as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; typeof cause === 'object' && cause !== null && depth < 5; depth += 1) {
+    const { code, message } = cause;
+    if (
+      (typeof code === 'string' && connectionFailureCodes.has(code)) ||
+      message === 'socket hang up'
+    ) {
+      return true;
+    }
+    cause = cause.cause as typeof cause;
+  }
+  return false;
 }
 
 export { ERROR_REASON_HEADER };

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
 import express from 'express';
 import { TournamentService, timestampDate, timestampFromDate } from '@underdog/proto';
 import {
@@ -151,4 +152,33 @@ describe('AppError across the RPC boundary', () => {
     expect(appError.message).toBe('Already registered');
     expect(appError.status).toBe(409);
   });
+});
+
+describe('a transport failure across the RPC boundary', () => {
+  it.each([
+    ['hangs up (socket hang up)', (socket: Socket) => socket.destroy()],
+    ['resets the connection (ECONNRESET)', (socket: Socket) => socket.resetAndDestroy()],
+  ])(
+    'reaches the caller as UNAVAILABLE (retryable), not CONFLICT or INTERNAL, when the server %s',
+    async (_name, cut) => {
+      const { appErrorFromRpc } = await import('../src');
+      const server = createServer((request) => cut(request.socket));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error('expected an address');
+      try {
+        const client = createServiceClient(TournamentService, {
+          mode: 'http',
+          baseUrl: `http://127.0.0.1:${address.port}`,
+        });
+        const error = await client.getServerTime({}).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ConnectError);
+        const appError = appErrorFromRpc(error);
+        expect([appError.code, appError.status]).toEqual(['UNAVAILABLE', 503]);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+  );
 });
