@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file underdog/tournament/v1/tournament.proto.
  */
 export const file_underdog_tournament_v1_tournament: GenFile = /*@__PURE__*/
-  fileDesc("Cid1bmRlcmRvZy90b3VybmFtZW50L3YxL3RvdXJuYW1lbnQucHJvdG8SFnVuZGVyZG9nLnRvdXJuYW1lbnQudjEiFgoUR2V0U2VydmVyVGltZVJlcXVlc3QiSAoVR2V0U2VydmVyVGltZVJlc3BvbnNlEi8KC3NlcnZlcl90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIYChZMaXN0VG91cm5hbWVudHNSZXF1ZXN0IlIKF0xpc3RUb3VybmFtZW50c1Jlc3BvbnNlEjcKC3RvdXJuYW1lbnRzGAEgAygLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IiIKFEdldFRvdXJuYW1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIk8KFUdldFRvdXJuYW1lbnRSZXNwb25zZRI2Cgp0b3VybmFtZW50GAEgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IoACChdDcmVhdGVUb3VybmFtZW50UmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvchINCgV0aXRsZRgCIAEoCRIYCgtkZXNjcmlwdGlvbhgDIAEoCUgAiAEBEhIKBXByaXplGAQgASgJSAGIAQESLAoIc3RhcnRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh8KEnJvdW5kX3RpbWVfc2Vjb25kcxgGIAEoDUgCiAEBQg4KDF9kZXNjcmlwdGlvbkIICgZfcHJpemVCFQoTX3JvdW5kX3RpbWVfc2Vjb25kcyJSChhDcmVhdGVUb3VybmFtZW50UmVzcG9uc2USNgoKdG91cm5hbWVudBgBIAEoCzIiLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVG91cm5hbWVudCKMAgoXVXBkYXRlVG91cm5hbWVudFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISCgoCaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSGAoLZGVzY3JpcHRpb24YBCABKAlIAIgBARISCgVwcml6ZRgFIAEoCUgBiAEBEiwKCHN0YXJ0X2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfChJyb3VuZF90aW1lX3NlY29uZHMYByABKA1IAogBAUIOCgxfZGVzY3JpcHRpb25CCAoGX3ByaXplQhUKE19yb3VuZF90aW1lX3NlY29uZHMiUgoYVXBkYXRlVG91cm5hbWVudFJlc3BvbnNlEjYKCnRvdXJuYW1lbnQYASABKAsyIi51bmRlcmRvZy50b3VybmFtZW50LnYxLlRvdXJuYW1lbnQiTwoXRGVsZXRlVG91cm5hbWVudFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISCgoCaWQYAiABKAkiGgoYRGVsZXRlVG91cm5hbWVudFJlc3BvbnNlIkAKDU9mZmxpbmVDaG9pY2USFAoMcm91bmRfbnVtYmVyGAEgASgNEhkKEXNlbGVjdGVkX2ltYWdlX2lkGAIgASgJIpQBChlTYXZlT2ZmbGluZUNob2ljZXNSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkSNgoHY2hvaWNlcxgDIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZSKMAQoaU2F2ZU9mZmxpbmVDaG9pY2VzUmVzcG9uc2USNgoHY2hvaWNlcxgBIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZRI2Cgp0b3VybmFtZW50GAIgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IlsKGEdldE9mZmxpbmVDaG9pY2VzUmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvchIVCg10b3VybmFtZW50X2lkGAIgASgJIlMKGUdldE9mZmxpbmVDaG9pY2VzUmVzcG9uc2USNgoHY2hvaWNlcxgBIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZSJbChhIYXNPZmZsaW5lQ2hvaWNlc1JlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISFQoNdG91cm5hbWVudF9pZBgCIAEoCSIwChlIYXNPZmZsaW5lQ2hvaWNlc1Jlc3BvbnNlEhMKC2hhc19jaG9pY2VzGAEgASgIIo4CCgpUb3VybmFtZW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhgKC2Rlc2NyaXB0aW9uGAMgASgJSACIAQESOAoGc3RhdHVzGAQgASgOMigudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50U3RhdHVzEiwKCHN0YXJ0X2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgVwcml6ZRgGIAEoCUgBiAEBEhkKEXBhcnRpY2lwYW50X2NvdW50GAcgASgNEhoKEnJvdW5kX3RpbWVfc2Vjb25kcxgIIAEoDUIOCgxfZGVzY3JpcHRpb25CCAoGX3ByaXplKpEBChBUb3VybmFtZW50U3RhdHVzEiEKHVRPVVJOQU1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHgoaVE9VUk5BTUVOVF9TVEFUVVNfVVBDT01JTkcQARIaChZUT1VSTkFNRU5UX1NUQVRVU19MSVZFEAISHgoaVE9VUk5BTUVOVF9TVEFUVVNfRklOSVNIRUQQAzLSCAoRVG91cm5hbWVudFNlcnZpY2UScQoNR2V0U2VydmVyVGltZRIsLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0U2VydmVyVGltZVJlcXVlc3QaLS51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldFNlcnZlclRpbWVSZXNwb25zZSIDkAIBEncKD0xpc3RUb3VybmFtZW50cxIuLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuTGlzdFRvdXJuYW1lbnRzUmVxdWVzdBovLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuTGlzdFRvdXJuYW1lbnRzUmVzcG9uc2UiA5ACARJxCg1HZXRUb3VybmFtZW50EiwudW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRUb3VybmFtZW50UmVxdWVzdBotLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0VG91cm5hbWVudFJlc3BvbnNlIgOQAgESdQoQQ3JlYXRlVG91cm5hbWVudBIvLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QaMC51bmRlcmRvZy50b3VybmFtZW50LnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXNwb25zZRJ1ChBVcGRhdGVUb3VybmFtZW50Ei8udW5kZXJkb2cudG91cm5hbWVudC52MS5VcGRhdGVUb3VybmFtZW50UmVxdWVzdBowLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVXBkYXRlVG91cm5hbWVudFJlc3BvbnNlEnUKEERlbGV0ZVRvdXJuYW1lbnQSLy51bmRlcmRvZy50b3VybmFtZW50LnYxLkRlbGV0ZVRvdXJuYW1lbnRSZXF1ZXN0GjAudW5kZXJkb2cudG91cm5hbWVudC52MS5EZWxldGVUb3VybmFtZW50UmVzcG9uc2USewoSU2F2ZU9mZmxpbmVDaG9pY2VzEjEudW5kZXJkb2cudG91cm5hbWVudC52MS5TYXZlT2ZmbGluZUNob2ljZXNSZXF1ZXN0GjIudW5kZXJkb2cudG91cm5hbWVudC52MS5TYXZlT2ZmbGluZUNob2ljZXNSZXNwb25zZRJ9ChFHZXRPZmZsaW5lQ2hvaWNlcxIwLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0T2ZmbGluZUNob2ljZXNSZXF1ZXN0GjEudW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRPZmZsaW5lQ2hvaWNlc1Jlc3BvbnNlIgOQAgESfQoRSGFzT2ZmbGluZUNob2ljZXMSMC51bmRlcmRvZy50b3VybmFtZW50LnYxLkhhc09mZmxpbmVDaG9pY2VzUmVxdWVzdBoxLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuSGFzT2ZmbGluZUNob2ljZXNSZXNwb25zZSIDkAIBYgZwcm90bzM", [file_google_protobuf_timestamp, file_underdog_common_v1_actor]);
+  fileDesc("Cid1bmRlcmRvZy90b3VybmFtZW50L3YxL3RvdXJuYW1lbnQucHJvdG8SFnVuZGVyZG9nLnRvdXJuYW1lbnQudjEiFgoUR2V0U2VydmVyVGltZVJlcXVlc3QiSAoVR2V0U2VydmVyVGltZVJlc3BvbnNlEi8KC3NlcnZlcl90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIYChZMaXN0VG91cm5hbWVudHNSZXF1ZXN0IlIKF0xpc3RUb3VybmFtZW50c1Jlc3BvbnNlEjcKC3RvdXJuYW1lbnRzGAEgAygLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IiIKFEdldFRvdXJuYW1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIk8KFUdldFRvdXJuYW1lbnRSZXNwb25zZRI2Cgp0b3VybmFtZW50GAEgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IoACChdDcmVhdGVUb3VybmFtZW50UmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvchINCgV0aXRsZRgCIAEoCRIYCgtkZXNjcmlwdGlvbhgDIAEoCUgAiAEBEhIKBXByaXplGAQgASgJSAGIAQESLAoIc3RhcnRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh8KEnJvdW5kX3RpbWVfc2Vjb25kcxgGIAEoDUgCiAEBQg4KDF9kZXNjcmlwdGlvbkIICgZfcHJpemVCFQoTX3JvdW5kX3RpbWVfc2Vjb25kcyJSChhDcmVhdGVUb3VybmFtZW50UmVzcG9uc2USNgoKdG91cm5hbWVudBgBIAEoCzIiLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVG91cm5hbWVudCKMAgoXVXBkYXRlVG91cm5hbWVudFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISCgoCaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSGAoLZGVzY3JpcHRpb24YBCABKAlIAIgBARISCgVwcml6ZRgFIAEoCUgBiAEBEiwKCHN0YXJ0X2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfChJyb3VuZF90aW1lX3NlY29uZHMYByABKA1IAogBAUIOCgxfZGVzY3JpcHRpb25CCAoGX3ByaXplQhUKE19yb3VuZF90aW1lX3NlY29uZHMiUgoYVXBkYXRlVG91cm5hbWVudFJlc3BvbnNlEjYKCnRvdXJuYW1lbnQYASABKAsyIi51bmRlcmRvZy50b3VybmFtZW50LnYxLlRvdXJuYW1lbnQiTwoXRGVsZXRlVG91cm5hbWVudFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISCgoCaWQYAiABKAkiGgoYRGVsZXRlVG91cm5hbWVudFJlc3BvbnNlIkAKDU9mZmxpbmVDaG9pY2USFAoMcm91bmRfbnVtYmVyGAEgASgNEhkKEXNlbGVjdGVkX2ltYWdlX2lkGAIgASgJIpQBChlTYXZlT2ZmbGluZUNob2ljZXNSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkSNgoHY2hvaWNlcxgDIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZSKMAQoaU2F2ZU9mZmxpbmVDaG9pY2VzUmVzcG9uc2USNgoHY2hvaWNlcxgBIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZRI2Cgp0b3VybmFtZW50GAIgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IlsKGEdldE9mZmxpbmVDaG9pY2VzUmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvchIVCg10b3VybmFtZW50X2lkGAIgASgJIlMKGUdldE9mZmxpbmVDaG9pY2VzUmVzcG9uc2USNgoHY2hvaWNlcxgBIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZSJbChhIYXNPZmZsaW5lQ2hvaWNlc1JlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISFQoNdG91cm5hbWVudF9pZBgCIAEoCSIwChlIYXNPZmZsaW5lQ2hvaWNlc1Jlc3BvbnNlEhMKC2hhc19jaG9pY2VzGAEgASgIIo4CCgpUb3VybmFtZW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhgKC2Rlc2NyaXB0aW9uGAMgASgJSACIAQESOAoGc3RhdHVzGAQgASgOMigudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50U3RhdHVzEiwKCHN0YXJ0X2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgVwcml6ZRgGIAEoCUgBiAEBEhkKEXBhcnRpY2lwYW50X2NvdW50GAcgASgNEhoKEnJvdW5kX3RpbWVfc2Vjb25kcxgIIAEoDUIOCgxfZGVzY3JpcHRpb25CCAoGX3ByaXplIlwKGUdldEludGVncml0eVJlcG9ydFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISFQoNdG91cm5hbWVudF9pZBgCIAEoCSJVChpHZXRJbnRlZ3JpdHlSZXBvcnRSZXNwb25zZRI3CgZyZXBvcnQYASABKAsyJy51bmRlcmRvZy50b3VybmFtZW50LnYxLkludGVncml0eVJlcG9ydCLuAQoPSW50ZWdyaXR5UmVwb3J0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDQoFZmluYWwYAiABKAgSLwoLY29tcHV0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXBhcnRpY2lwYW50X2NvdW50GAQgASgNEhMKC3JvdW5kX2NvdW50GAUgASgNEjoKCGNsdXN0ZXJzGAYgAygLMigudW5kZXJkb2cudG91cm5hbWVudC52MS5JbnRlZ3JpdHlDbHVzdGVyEhgKEGZsYWdnZWRfdXNlcl9pZHMYByADKAki1AEKEEludGVncml0eUNsdXN0ZXISFwoPbWVtYmVyX3VzZXJfaWRzGAEgAygJEhgKEGZsYWdnZWRfdXNlcl9pZHMYAiADKAkSDQoFc2NvcmUYAyABKAESDwoHZmxhZ2dlZBgEIAEoCBIZChFpZGVudGl0eV9zdXJwcmlzZRgFIAEoARIVCg1wbGF5X3N1cnByaXNlGAYgASgBEjsKCGV2aWRlbmNlGAcgAygLMikudW5kZXJkb2cudG91cm5hbWVudC52MS5JbnRlZ3JpdHlFdmlkZW5jZSJwChFJbnRlZ3JpdHlFdmlkZW5jZRIMCgRraW5kGAEgASgJEgwKBHRleHQYAiABKAkSFwoPbWVtYmVyX3VzZXJfaWRzGAMgAygJEhAKCHN1cnByaXNlGAQgASgBEhQKDHJvdW5kX251bWJlchgFIAEoDSqRAQoQVG91cm5hbWVudFN0YXR1cxIhCh1UT1VSTkFNRU5UX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGlRPVVJOQU1FTlRfU1RBVFVTX1VQQ09NSU5HEAESGgoWVE9VUk5BTUVOVF9TVEFUVVNfTElWRRACEh4KGlRPVVJOQU1FTlRfU1RBVFVTX0ZJTklTSEVEEAMy1QkKEVRvdXJuYW1lbnRTZXJ2aWNlEnEKDUdldFNlcnZlclRpbWUSLC51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldFNlcnZlclRpbWVSZXF1ZXN0Gi0udW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRTZXJ2ZXJUaW1lUmVzcG9uc2UiA5ACARJ3Cg9MaXN0VG91cm5hbWVudHMSLi51bmRlcmRvZy50b3VybmFtZW50LnYxLkxpc3RUb3VybmFtZW50c1JlcXVlc3QaLy51bmRlcmRvZy50b3VybmFtZW50LnYxLkxpc3RUb3VybmFtZW50c1Jlc3BvbnNlIgOQAgEScQoNR2V0VG91cm5hbWVudBIsLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0VG91cm5hbWVudFJlcXVlc3QaLS51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldFRvdXJuYW1lbnRSZXNwb25zZSIDkAIBEnUKEENyZWF0ZVRvdXJuYW1lbnQSLy51bmRlcmRvZy50b3VybmFtZW50LnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXF1ZXN0GjAudW5kZXJkb2cudG91cm5hbWVudC52MS5DcmVhdGVUb3VybmFtZW50UmVzcG9uc2USdQoQVXBkYXRlVG91cm5hbWVudBIvLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVXBkYXRlVG91cm5hbWVudFJlcXVlc3QaMC51bmRlcmRvZy50b3VybmFtZW50LnYxLlVwZGF0ZVRvdXJuYW1lbnRSZXNwb25zZRJ1ChBEZWxldGVUb3VybmFtZW50Ei8udW5kZXJkb2cudG91cm5hbWVudC52MS5EZWxldGVUb3VybmFtZW50UmVxdWVzdBowLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuRGVsZXRlVG91cm5hbWVudFJlc3BvbnNlEnsKElNhdmVPZmZsaW5lQ2hvaWNlcxIxLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuU2F2ZU9mZmxpbmVDaG9pY2VzUmVxdWVzdBoyLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuU2F2ZU9mZmxpbmVDaG9pY2VzUmVzcG9uc2USfQoRR2V0T2ZmbGluZUNob2ljZXMSMC51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldE9mZmxpbmVDaG9pY2VzUmVxdWVzdBoxLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0T2ZmbGluZUNob2ljZXNSZXNwb25zZSIDkAIBEn0KEUhhc09mZmxpbmVDaG9pY2VzEjAudW5kZXJkb2cudG91cm5hbWVudC52MS5IYXNPZmZsaW5lQ2hvaWNlc1JlcXVlc3QaMS51bmRlcmRvZy50b3VybmFtZW50LnYxLkhhc09mZmxpbmVDaG9pY2VzUmVzcG9uc2UiA5ACARKAAQoSR2V0SW50ZWdyaXR5UmVwb3J0EjEudW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRJbnRlZ3JpdHlSZXBvcnRSZXF1ZXN0GjIudW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRJbnRlZ3JpdHlSZXBvcnRSZXNwb25zZSIDkAIBYgZwcm90bzM", [file_google_protobuf_timestamp, file_underdog_common_v1_actor]);
 
 /**
  * @generated from message underdog.tournament.v1.GetServerTimeRequest
@@ -482,6 +482,197 @@ export const TournamentSchema: GenMessage<Tournament> = /*@__PURE__*/
   messageDesc(file_underdog_tournament_v1_tournament, 19);
 
 /**
+ * @generated from message underdog.tournament.v1.GetIntegrityReportRequest
+ */
+export type GetIntegrityReportRequest = Message<"underdog.tournament.v1.GetIntegrityReportRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: string tournament_id = 2;
+   */
+  tournamentId: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.GetIntegrityReportRequest.
+ * Use `create(GetIntegrityReportRequestSchema)` to create a new message.
+ */
+export const GetIntegrityReportRequestSchema: GenMessage<GetIntegrityReportRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 20);
+
+/**
+ * @generated from message underdog.tournament.v1.GetIntegrityReportResponse
+ */
+export type GetIntegrityReportResponse = Message<"underdog.tournament.v1.GetIntegrityReportResponse"> & {
+  /**
+   * @generated from field: underdog.tournament.v1.IntegrityReport report = 1;
+   */
+  report?: IntegrityReport | undefined;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.GetIntegrityReportResponse.
+ * Use `create(GetIntegrityReportResponseSchema)` to create a new message.
+ */
+export const GetIntegrityReportResponseSchema: GenMessage<GetIntegrityReportResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 21);
+
+/**
+ * IntegrityReport is the fair-play report of one tournament (docs/fairness.md).
+ *
+ * @generated from message underdog.tournament.v1.IntegrityReport
+ */
+export type IntegrityReport = Message<"underdog.tournament.v1.IntegrityReport"> & {
+  /**
+   * @generated from field: string tournament_id = 1;
+   */
+  tournamentId: string;
+
+  /**
+   * True once the tournament is finished: nothing more will change it.
+   *
+   * @generated from field: bool final = 2;
+   */
+  final: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp computed_at = 3;
+   */
+  computedAt?: Timestamp | undefined;
+
+  /**
+   * Participants seen (joined or voted).
+   *
+   * @generated from field: uint32 participant_count = 4;
+   */
+  participantCount: number;
+
+  /**
+   * Rounds with recorded votes.
+   *
+   * @generated from field: uint32 round_count = 5;
+   */
+  roundCount: number;
+
+  /**
+   * Every linked group of two or more, highest score first.
+   *
+   * @generated from field: repeated underdog.tournament.v1.IntegrityCluster clusters = 6;
+   */
+  clusters: IntegrityCluster[];
+
+  /**
+   * Sorted user ids of the flagged members of flagged clusters.
+   *
+   * @generated from field: repeated string flagged_user_ids = 7;
+   */
+  flaggedUserIds: string[];
+};
+
+/**
+ * Describes the message underdog.tournament.v1.IntegrityReport.
+ * Use `create(IntegrityReportSchema)` to create a new message.
+ */
+export const IntegrityReportSchema: GenMessage<IntegrityReport> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 22);
+
+/**
+ * @generated from message underdog.tournament.v1.IntegrityCluster
+ */
+export type IntegrityCluster = Message<"underdog.tournament.v1.IntegrityCluster"> & {
+  /**
+   * @generated from field: repeated string member_user_ids = 1;
+   */
+  memberUserIds: string[];
+
+  /**
+   * @generated from field: repeated string flagged_user_ids = 2;
+   */
+  flaggedUserIds: string[];
+
+  /**
+   * In [0, 1]; flagged at 0.5.
+   *
+   * @generated from field: double score = 3;
+   */
+  score: number;
+
+  /**
+   * @generated from field: bool flagged = 4;
+   */
+  flagged: boolean;
+
+  /**
+   * @generated from field: double identity_surprise = 5;
+   */
+  identitySurprise: number;
+
+  /**
+   * @generated from field: double play_surprise = 6;
+   */
+  playSurprise: number;
+
+  /**
+   * @generated from field: repeated underdog.tournament.v1.IntegrityEvidence evidence = 7;
+   */
+  evidence: IntegrityEvidence[];
+};
+
+/**
+ * Describes the message underdog.tournament.v1.IntegrityCluster.
+ * Use `create(IntegrityClusterSchema)` to create a new message.
+ */
+export const IntegrityClusterSchema: GenMessage<IntegrityCluster> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 23);
+
+/**
+ * @generated from message underdog.tournament.v1.IntegrityEvidence
+ */
+export type IntegrityEvidence = Message<"underdog.tournament.v1.IntegrityEvidence"> & {
+  /**
+   * sharedDevice, sharedAddressPrefix, sharedUserAgent, registrationBurst, simultaneousVotes,
+   * coveringVotes.
+   *
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * For the admin's screen, as is.
+   *
+   * @generated from field: string text = 2;
+   */
+  text: string;
+
+  /**
+   * @generated from field: repeated string member_user_ids = 3;
+   */
+  memberUserIds: string[];
+
+  /**
+   * @generated from field: double surprise = 4;
+   */
+  surprise: number;
+
+  /**
+   * 0 when the evidence is not about one round.
+   *
+   * @generated from field: uint32 round_number = 5;
+   */
+  roundNumber: number;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.IntegrityEvidence.
+ * Use `create(IntegrityEvidenceSchema)` to create a new message.
+ */
+export const IntegrityEvidenceSchema: GenMessage<IntegrityEvidence> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 24);
+
+/**
  * TournamentStatus only moves forward: upcoming, then live at start_at, then finished when the
  * game ends. Only the server moves it.
  *
@@ -608,6 +799,17 @@ export const TournamentService: GenService<{
     methodKind: "unary";
     input: typeof HasOfflineChoicesRequestSchema;
     output: typeof HasOfflineChoicesResponseSchema;
+  },
+  /**
+   * Admin only. Ring detection (packages/fair-play) over the tournament's recorded signals:
+   * live while its game runs, final once it ended. Computed on each call.
+   *
+   * @generated from rpc underdog.tournament.v1.TournamentService.GetIntegrityReport
+   */
+  getIntegrityReport: {
+    methodKind: "unary";
+    input: typeof GetIntegrityReportRequestSchema;
+    output: typeof GetIntegrityReportResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_underdog_tournament_v1_tournament, 0);
