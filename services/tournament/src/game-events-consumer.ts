@@ -2,6 +2,7 @@ import { eventConsumer, messageLogContext, type BusMessage, type EventBus } from
 import type { Component, Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import { GameEventSchema, fromBinary, type GameEvent } from '@underdog/proto';
+import type { Integrity } from './application/integrity';
 import type { Tournaments } from './application/tournaments';
 
 /*
@@ -10,6 +11,8 @@ import type { Tournaments } from './application/tournaments';
  *
  * - GameStarted → `recordParticipantCount` (the event's `participant_count`; the same count again
  *   is a no-op);
+ * - RoundVotingStarted → the round's images for the integrity report (`Integrity.roundStarted`,
+ *   once per round);
  * - GameEnded → `markFinished` (live → finished once, `TournamentFinished` with event id
  *   `<tournamentId>:finished` through the outbox; a repeat finds it not live and does nothing);
  * - every other kind is not this service's business and is ignored.
@@ -26,6 +29,7 @@ export class GameEventHandler {
   constructor(
     private readonly tournaments: Tournaments,
     private readonly logger: Logger,
+    private readonly integrity?: Integrity,
   ) {}
 
   async handle(event: GameEvent, message: BusMessage): Promise<void> {
@@ -52,6 +56,12 @@ export class GameEventHandler {
         return;
       }
       case 'roundVotingStarted':
+        await this.integrity?.roundStarted(
+          tournamentId,
+          event.kind.value.roundNumber,
+          event.kind.value.images.map((image) => image.id),
+        );
+        return;
       case 'voteTotal':
       case 'votingEnded':
       case 'roundResults':
@@ -74,8 +84,9 @@ export function gameEventsConsumer(options: {
   bus: EventBus;
   tournaments: Tournaments;
   logger: Logger;
+  integrity?: Integrity;
 }): Component {
-  const handler = new GameEventHandler(options.tournaments, options.logger);
+  const handler = new GameEventHandler(options.tournaments, options.logger, options.integrity);
   return eventConsumer(options.bus, {
     name: 'game-events-consumer',
     groupId: gameEventsGroupId,

@@ -5,9 +5,11 @@ import {
   type MessageInitShape,
   type OfflineChoice as ProtoOfflineChoice,
   type OfflineChoiceSchema,
+  type IntegrityReportSchema,
   type Timestamp,
   type TournamentSchema,
 } from '@underdog/proto';
+import type { IntegrityReport } from './application/integrity';
 import type { OfflineChoice } from './domain/offline';
 import type { Tournament, TournamentDraft, TournamentStatus } from './domain/tournament';
 
@@ -63,4 +65,33 @@ export function toProtoOfflineChoices(
   choices: readonly OfflineChoice[],
 ): MessageInitShape<typeof OfflineChoiceSchema>[] {
   return choices.map(({ roundNumber, selectedImageId }) => ({ roundNumber, selectedImageId }));
+}
+
+/** The integrity report as its RPC answer. */
+export function toProtoIntegrityReport(
+  report: IntegrityReport,
+): MessageInitShape<typeof IntegrityReportSchema> {
+  return {
+    tournamentId: report.tournamentId,
+    final: report.final,
+    computedAt: timestampFromDate(report.computedAt),
+    participantCount: report.participantCount,
+    roundCount: report.roundCount,
+    flaggedUserIds: report.flagged,
+    clusters: report.clusters.map((cluster) => ({
+      memberUserIds: cluster.members,
+      flaggedUserIds: cluster.flaggedMembers,
+      score: cluster.score,
+      flagged: cluster.flagged,
+      identitySurprise: cluster.identitySurprise,
+      playSurprise: cluster.playSurprise,
+      evidence: cluster.evidence.map((evidence) => ({
+        kind: evidence.kind,
+        text: evidence.text,
+        memberUserIds: evidence.members,
+        surprise: evidence.surprise,
+        roundNumber: evidence.roundNumber ?? 0,
+      })),
+    })),
+  };
 }

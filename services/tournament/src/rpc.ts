@@ -1,14 +1,22 @@
 import { requireAdmin, requireVerifiedUser, type Clock } from '@underdog/kit';
 import { TournamentService, timestampFromDate } from '@underdog/proto';
 import type { RegisterRoutes } from '@underdog/rpc';
+import type { Integrity } from './application/integrity';
 import type { OfflineChoices } from './application/offline-choices';
 import type { Tournaments } from './application/tournaments';
 import { parseDraft, validateOfflineChoices } from './domain/validation';
-import { draftOf, offlineChoicesOf, toProtoOfflineChoices, toProtoTournament } from './mapping';
+import {
+  draftOf,
+  offlineChoicesOf,
+  toProtoIntegrityReport,
+  toProtoOfflineChoices,
+  toProtoTournament,
+} from './mapping';
 
 export interface TournamentRpcDependencies {
   tournaments: Tournaments;
   offline: OfflineChoices;
+  integrity: Integrity;
   clock: Clock;
 }
 
@@ -20,6 +28,7 @@ export interface TournamentRpcDependencies {
 export function tournamentRoutes({
   tournaments,
   offline,
+  integrity,
   clock,
 }: TournamentRpcDependencies): RegisterRoutes {
   return (router) =>
@@ -62,5 +71,9 @@ export function tournamentRoutes({
       hasOfflineChoices: async ({ actor, tournamentId }) => ({
         hasChoices: await offline.has(actor, tournamentId),
       }),
+      getIntegrityReport: async ({ actor, tournamentId }) => {
+        requireAdmin(actor);
+        return { report: toProtoIntegrityReport(await integrity.report(actor, tournamentId)) };
+      },
     });
 }

@@ -1,13 +1,16 @@
 import { systemClock, type Clock } from '@underdog/kit';
 import type { ServiceContext, ServiceDefinition, ServiceModule } from '@underdog/platform';
+import { IntegrityRepository } from './adapters/integrity-repository';
 import { createLifecycleOutbox, type LifecycleOutbox } from './adapters/lifecycle-outbox';
 import { OfflineRepository } from './adapters/offline-repository';
 import { TournamentRepository } from './adapters/tournament-repository';
+import { Integrity } from './application/integrity';
 import { OfflineChoices } from './application/offline-choices';
 import { Scheduler } from './application/scheduler';
 import { Tournaments } from './application/tournaments';
 import { tournamentConfig, type TournamentConfig } from './config';
 import { gameEventsConsumer } from './game-events-consumer';
+import { integrityConsumers } from './integrity-consumers';
 import { tournamentRoutes } from './rpc';
 
 /** What a caller may hand in instead of the defaults (tests). */
@@ -21,6 +24,8 @@ export interface TournamentModule extends ServiceModule {
   tournaments: Tournaments;
   offline: OfflineChoices;
   scheduler: Scheduler;
+  /** The integrity report (issue 28): its signals, rounds and `report()`. */
+  integrity: Integrity;
   /** Publishes `tournament.lifecycle`; its sweep republishes what a crash or outage left. */
   outbox: LifecycleOutbox;
 }
@@ -28,7 +33,8 @@ export interface TournamentModule extends ServiceModule {
 /**
  * Tournaments (admin management), the scheduler that starts them at `startAt`, offline choices
  * and the server clock; publishes `tournament.lifecycle`, consumes `game.events` (participant
- * count at game start, finished at game end). See README.md.
+ * count at game start, finished at game end, each round's images), `player.signals` and
+ * `game.votes` (the integrity report). See README.md.
  */
 export function createTournamentModule(
   { infrastructure, logger }: ServiceContext,
@@ -60,6 +66,11 @@ export function createTournamentModule(
     clock,
     logger,
   });
+  const integrity = new Integrity({
+    repository: new IntegrityRepository(infrastructure.documents),
+    tournaments,
+    clock,
+  });
   const scheduler = new Scheduler({
     repository,
     outbox,
@@ -71,10 +82,12 @@ export function createTournamentModule(
     components: [
       scheduler.component(),
       outbox.component,
-      gameEventsConsumer({ bus: infrastructure.bus, tournaments, logger }),
+      gameEventsConsumer({ bus: infrastructure.bus, tournaments, logger, integrity }),
+      ...integrityConsumers({ bus: infrastructure.bus, integrity, logger }),
     ],
-    registerRpc: tournamentRoutes({ tournaments, offline, clock }),
+    registerRpc: tournamentRoutes({ tournaments, offline, integrity, clock }),
     tournaments,
+    integrity,
     offline,
     scheduler,
     outbox,

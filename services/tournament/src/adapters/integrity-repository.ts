@@ -1,0 +1,120 @@
+import {
+  defineCollection,
+  DuplicateKeyError,
+  Schema,
+  type Collection,
+  type DocumentOf,
+  type DocumentStore,
+} from '@underdog/documents';
+
+const required = <T>(type: T) => ({ type, required: true }) as const;
+
+/**
+ * What the integrity report is computed from: one row per recorded signal, id = its event id (a
+ * redelivered event is one row). Account signals (registered, loggedIn) have no tournament; a
+ * tournament's rows (joined, seen = the gateway's vote signal, voted = `game.votes`) have one.
+ * Addresses and user agents are only ever keyed hashes here (docs/security.md).
+ */
+const signalsCollection = defineCollection({
+  name: 'integrity_signals',
+  schema: new Schema({
+    userId: required(String),
+    /** `ACCOUNT_SCOPE` for account signals (mongoose's `required` refuses ''). */
+    tournamentId: required(String),
+    kind: {
+      type: String,
+      required: true,
+      enum: ['registered', 'loggedIn', 'joined', 'seen', 'voted'],
+    },
+    at: required(Date),
+    deviceId: String,
+    addressPrefix: String,
+    userAgent: String,
+    roundNumber: Number,
+    imageId: String,
+  }),
+  indexes: [{ fields: { tournamentId: 1 } }, { fields: { userId: 1, tournamentId: 1 } }],
+});
+
+/** A round's images as the engine announced them, id `${tournamentId}:${roundNumber}`. */
+const roundsCollection = defineCollection({
+  name: 'integrity_rounds',
+  schema: new Schema({
+    tournamentId: required(String),
+    roundNumber: required(Number),
+    imageIds: { type: [String], required: true },
+  }),
+  indexes: [{ fields: { tournamentId: 1 } }],
+});
+
+/** The tournament id of an account signal (registered, loggedIn): no tournament id is '*'. */
+export const ACCOUNT_SCOPE = '*';
+
+export type StoredSignal = Omit<DocumentOf<typeof signalsCollection>, 'id'>;
+export interface StoredRound {
+  tournamentId: string;
+  roundNumber: number;
+  imageIds: string[];
+}
+
+/** The tournament's integrity signals (MongoDB in distributed mode, the memory store standalone). */
+export class IntegrityRepository {
+  private readonly signals: Collection<DocumentOf<typeof signalsCollection>>;
+  private readonly rounds: Collection<DocumentOf<typeof roundsCollection>>;
+
+  constructor(documents: DocumentStore) {
+    this.signals = documents.collection(signalsCollection);
+    this.rounds = documents.collection(roundsCollection);
+  }
+
+  /** Idempotent on `id` (the event id): false when it was already recorded. */
+  async record(id: string, signal: StoredSignal): Promise<boolean> {
+    try {
+      await this.signals.insertOne({ id, ...withoutUndefined(signal) });
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  async roundStarted(round: StoredRound): Promise<void> {
+    const id = `${round.tournamentId}:${round.roundNumber}`;
+    try {
+      await this.rounds.insertOne({ id, ...round });
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+  }
+
+  /** The tournament's own signals, then the account signals of everyone in them. */
+  async signalsOf(tournamentId: string): Promise<StoredSignal[]> {
+    const own = await this.signals.find({ tournamentId });
+    const userIds = [...new Set(own.map((signal) => signal.userId))];
+    const accounts =
+      userIds.length === 0
+        ? []
+        : await this.signals.find({ tournamentId: ACCOUNT_SCOPE, userId: { $in: userIds } });
+    return [...accounts, ...own].map(({ id: _id, ...signal }) => signal);
+  }
+
+  async roundsOf(tournamentId: string): Promise<StoredRound[]> {
+    const rows = await this.rounds.find({ tournamentId });
+    return rows.map(({ tournamentId: tid, roundNumber, imageIds }) => ({
+      tournamentId: tid,
+      roundNumber,
+      imageIds: [...imageIds],
+    }));
+  }
+
+  async deleteForTournament(tournamentId: string): Promise<void> {
+    await this.signals.deleteMany({ tournamentId });
+    await this.rounds.deleteMany({ tournamentId });
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, entry]) => entry !== undefined && entry !== ''),
+  ) as T;
+}
