@@ -125,12 +125,12 @@ export async function metricValue(proc: ServiceProcess, name: string): Promise<n
 }
 
 /** `waitFor` of the test support, with a minute by default: these wait on whole processes. */
-export function waitFor(
+export async function waitFor(
   condition: () => boolean | Promise<boolean>,
   what: string,
   ms = 60_000,
 ): Promise<void> {
-  return waitForCondition(condition, what, ms);
+  await waitForCondition(condition, what, ms);
 }
 
 export interface Player {

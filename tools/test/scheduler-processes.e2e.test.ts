@@ -18,17 +18,10 @@ import {
   timestampFromDate,
 } from '@underdog/proto';
 import { createServiceClient } from '@underdog/rpc';
+import { waitFor } from '@underdog/test-support';
 
 const bundle = join(__dirname, '..', '..', 'services', 'tournament', 'dist', 'main.js');
 const logger = createLogger({ service: 'scheduler-test', level: 'silent' });
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * The scheduler's exactly-once promise with real processes: two tournament-service processes on

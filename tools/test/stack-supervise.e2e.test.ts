@@ -2,16 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testInfra } from '@underdog/harness';
+import { waitFor } from '@underdog/test-support';
 import { startStack, type Stack } from '../stack/stack';
-
-/** Resolves once `condition` holds; fails naming `what` after `timeoutMs`. */
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /**
  * `npm run stack -- --supervise`: a process of the stack that crashes is started again and the

@@ -1,15 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { waitFor } from '@underdog/test-support';
 import { restartDelayMs, Supervisor } from '../stack/supervisor';
-
-/** Resolves once `condition` holds; fails naming `what` after `timeoutMs`. */
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A stand-in for a child process: the test makes it exit. */
 function fakeChild(pid: number) {

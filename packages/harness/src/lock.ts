@@ -1,9 +1,14 @@
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import lockfile from 'proper-lockfile';
 
-/** A lock directory whose owner file has not appeared after this long belongs to a crashed owner. */
-const ownerlessGraceMs = 30_000;
+/**
+ * A held lock's directory is touched this often; one untouched for `staleMs` belongs to an owner
+ * that died (or froze that long) and is taken over. Generous, for a loaded two-core machine.
+ */
+const updateMs = 5_000;
+const staleMs = 30_000;
 
 export function isAlive(pid: number): boolean {
   try {
@@ -15,35 +20,11 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-function lockIsStale(lockDir: string): boolean {
-  try {
-    const pid = Number(readFileSync(join(lockDir, 'owner'), 'utf8').trim());
-    return !Number.isInteger(pid) || pid <= 0 || !isAlive(pid);
-  } catch {
-    try {
-      return Date.now() - statSync(lockDir).mtimeMs > ownerlessGraceMs;
-    } catch {
-      return false;
-    }
-  }
-}
-
-function tryAcquire(lockDir: string): boolean {
-  try {
-    // mkdir is atomic on every local file system, so exactly one process wins.
-    mkdirSync(lockDir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    if (lockIsStale(lockDir)) rmSync(lockDir, { recursive: true, force: true });
-    return false;
-  }
-  writeFileSync(join(lockDir, 'owner'), String(process.pid));
-  return true;
-}
-
 /**
- * Runs `fn` while holding an exclusive lock at `lockDir`, so that two test runs on one machine do
- * not build the same tool at once. A lock left by a dead process is taken over.
+ * Runs `fn` while holding an exclusive lock at `lockDir`, so that two test runs (or two jest
+ * workers) on one machine do not build or fetch the same tool at once: the others wait, then find
+ * it done. `proper-lockfile` holds it (an atomic mkdir, kept fresh while `fn` runs); a lock left
+ * by a dead process goes stale and is taken over. Waiting longer than `timeoutMs` fails.
  */
 export async function withLock<T>(
   lockDir: string,
@@ -51,9 +32,25 @@ export async function withLock<T>(
   timeoutMs = 30 * 60_000,
 ): Promise<T> {
   mkdirSync(dirname(lockDir), { recursive: true });
+  // Real time: how long a test run waits for another one, not a rule of the product.
   const deadline = Date.now() + timeoutMs;
   let announced = false;
-  while (!tryAcquire(lockDir)) {
+  let compromised: Error | undefined;
+  let release: () => Promise<void>;
+  for (;;) {
+    try {
+      release = await lockfile.lock(lockDir, {
+        lockfilePath: lockDir,
+        realpath: false,
+        stale: staleMs,
+        update: updateMs,
+        // The default throws from a timer, crashing the worker; the holder fails instead.
+        onCompromised: (error) => void (compromised = error),
+      });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    }
     if (Date.now() > deadline) {
       throw new Error(`timed out after ${timeoutMs / 1000}s waiting for the lock ${lockDir}`);
     }
@@ -64,8 +61,12 @@ export async function withLock<T>(
     await sleep(500);
   }
   try {
-    return await fn();
+    const result = await fn();
+    if (compromised !== undefined) {
+      throw new Error(`the lock ${lockDir} was lost while held: ${compromised.message}`);
+    }
+    return result;
   } finally {
-    rmSync(lockDir, { recursive: true, force: true });
+    if (compromised === undefined) await release();
   }
 }

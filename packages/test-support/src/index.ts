@@ -3,6 +3,7 @@
  * resolves, waiting for a condition, reading an RPC's failure, a silent logger, the context a
  * service module is created with. Tests only.
  */
+import { inspect } from 'node:util';
 import {
   createLogger,
   createMetricsRegistry,
@@ -56,13 +57,60 @@ export const actors = {
   visitor: (): Actor => create(ActorSchema, {}),
 };
 
-/** Resolves once `condition` holds; fails with `what` after `timeoutMs`. */
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  await eventually(condition, (done) => done, what, timeoutMs);
+/** How `waitFor` waits: how long in all, how often it looks, and what it says it waited for. */
+export interface WaitOptions {
+  /** Give up after this long (default 30 s: a ceiling for a slow machine, never a measurement). */
+  timeoutMs?: number;
+  /** Look again after this long (default 10 ms). */
+  intervalMs?: number;
+  /** What is awaited, named in the failure: "the game's first round", "two mails". */
+  message?: string;
+}
+
+/**
+ * The one way a test waits for something that happens on its own time (a message, a process, a
+ * consumer catching up). Calls `check` until it returns a truthy value, which it resolves with;
+ * a `check` that throws (an `expect` not met yet, a server not up yet) is retried too. After
+ * `timeoutMs` it fails naming what was awaited and the last error (or the last value seen).
+ *
+ * The timeout is a ceiling, never an assertion: a test must not pass or fail on how fast something
+ * happened (capacity is measured by the benchmarks in load/). To show that something did NOT
+ * happen, wait for a later marker instead of sleeping (docs/contributing.md, "How tests wait").
+ *
+ *     await waitFor(() => sent.length === 2, { message: 'both mails' });
+ *     const game = await waitFor(async () => (await games.find(id)) ?? false, 'the game');
+ *     await waitFor(() => expect(received).toContainEqual(marker), { timeoutMs: 5_000 });
+ *
+ * The second argument may also be the message on its own, and the third the timeout.
+ */
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  options: WaitOptions | string = {},
+  timeoutMs?: number,
+): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
+  const { message = 'the condition', intervalMs = 10, ...rest } =
+    typeof options === 'string' ? { message: options } : options;
+  const limitMs = timeoutMs ?? rest.timeoutMs ?? 30_000;
+  // Real time on purpose: this bounds how long a test waits for real processes, it is no rule.
+  const deadline = Date.now() + limitMs;
+  let last: { error: unknown } | { value: unknown } = { value: undefined };
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value as Exclude<T, false | 0 | '' | null | undefined>;
+      last = { value };
+    } catch (error) {
+      last = { error };
+    }
+    if (Date.now() >= deadline) {
+      const seen =
+        'error' in last
+          ? `the last check failed with: ${last.error instanceof Error ? last.error.message : String(last.error)}`
+          : `the last check returned ${inspect(last.value, { depth: 2 })}`;
+      throw new Error(`timed out after ${limitMs} ms waiting for ${message}; ${seen}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }
 
 /** Probes until `done` accepts what it returned, and returns that; fails after `timeoutMs`. */
@@ -72,13 +120,14 @@ export async function eventually<T>(
   what: string,
   timeoutMs = 30_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const found = await waitFor(
+    async () => {
+      const value = await probe();
+      return done(value) ? { value } : false;
+    },
+    { message: what, timeoutMs },
+  );
+  return found.value;
 }
 
 /** The AppError an RPC failed with, as the gateway sees it; throws if the call succeeded. */

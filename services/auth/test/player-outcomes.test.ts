@@ -1,5 +1,6 @@
 import { topics } from '@underdog/platform';
 import { PlayerOutcomeEventSchema, create, encodeEvent, timestampFromDate } from '@underdog/proto';
+import { waitFor } from '@underdog/test-support';
 import { usersCollection } from '../src/adapters/users';
 import { newPlayer, startAuth, type TestAuth } from './support';
 
@@ -26,13 +27,6 @@ function outcomeMessage(userId: string, gameId: string, won: boolean) {
   return encodeEvent(PlayerOutcomeEventSchema, event, { key: userId, id: `${gameId}:${userId}` });
 }
 
-async function waitFor(condition: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 5_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('user statistics from player.outcomes', () => {
   let auth: TestAuth;

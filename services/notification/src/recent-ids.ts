@@ -1,25 +1,23 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * The ids of the last events this process finished with, oldest forgotten first. Bounded, so a
  * long-running process does not grow without limit; the bound only has to cover what can be
- * redelivered in one go (a batch, a rebalance), which is far below it.
+ * redelivered in one go (a batch, a rebalance), which is far below it. An `lru-cache` (the one
+ * the gateway uses): adding an id again makes it the newest.
  */
 export class RecentIds {
-  // A Set iterates in insertion order, so its first entry is always the oldest.
-  private readonly ids = new Set<string>();
+  private readonly ids: LRUCache<string, true>;
 
-  constructor(private readonly limit = 10_000) {}
+  constructor(limit = 10_000) {
+    this.ids = new LRUCache({ max: limit });
+  }
 
   has(id: string): boolean {
     return this.ids.has(id);
   }
 
   add(id: string): void {
-    this.ids.delete(id);
-    this.ids.add(id);
-    while (this.ids.size > this.limit) {
-      const oldest = this.ids.values().next();
-      if (oldest.done) break;
-      this.ids.delete(oldest.value);
-    }
+    this.ids.set(id, true);
   }
 }

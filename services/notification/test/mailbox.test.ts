@@ -45,4 +45,14 @@ describe('RecentIds', () => {
     for (const id of ['a', 'b', 'c', 'd']) ids.add(id);
     expect(['a', 'b', 'c', 'd'].map((id) => ids.has(id))).toEqual([false, true, true, true]);
   });
+
+  it('keeps an id added again as the newest, and looking one up does not', () => {
+    const ids = new RecentIds(2);
+    ids.add('a');
+    ids.add('b');
+    ids.add('a');
+    expect(ids.has('b')).toBe(true);
+    ids.add('c');
+    expect(['a', 'b', 'c'].map((id) => ids.has(id))).toEqual([true, false, true]);
+  });
 });
