@@ -84,6 +84,7 @@ export function storedVoteOf(
       deviceId: vote.deviceId,
       roundNumber: vote.roundNumber,
       imageId: vote.imageId,
+      username: vote.username,
     },
   };
 }

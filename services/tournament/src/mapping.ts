@@ -78,6 +78,7 @@ export function toProtoIntegrityReport(
     participantCount: report.participantCount,
     roundCount: report.roundCount,
     flaggedUserIds: report.flagged,
+    usernames: report.usernames,
     clusters: report.clusters.map((cluster) => ({
       memberUserIds: cluster.members,
       flaggedUserIds: cluster.flaggedMembers,

@@ -96,6 +96,7 @@ describe('the integrity report', () => {
           voteId,
           gameId: 'g',
           userId,
+          username: `name-${userId}`,
           roundNumber: round,
           imageId,
           castAt: timestampFromDate(castAt),
@@ -184,6 +185,7 @@ describe('the integrity report', () => {
     );
     const answer = await report();
     expect(answer.final).toBe(false);
+    expect(answer.usernames['ring-3']).toBe('name-ring-3');
     expect(answer.flaggedUserIds).toEqual([...ring].sort());
     const cluster = answer.clusters.find((c) => c.flagged)!;
     expect(cluster.memberUserIds).toEqual([...ring].sort());

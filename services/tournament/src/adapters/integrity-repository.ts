@@ -32,6 +32,8 @@ const signalsCollection = defineCollection({
     userAgent: String,
     roundNumber: Number,
     imageId: String,
+    /** Votes only: the username the vote carried (the report names people for the admin). */
+    username: String,
   }),
   indexes: [{ fields: { tournamentId: 1 } }, { fields: { userId: 1, tournamentId: 1 } }],
 });

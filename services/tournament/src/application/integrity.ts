@@ -16,7 +16,12 @@ export interface IntegrityReport extends RingReport {
   computedAt: Date;
   participantCount: number;
   roundCount: number;
+  /** user id → username, from their votes. */
+  usernames: Record<string, string>;
 }
+
+/** Final reports kept in memory (they never change): the history's winner flags cost nothing. */
+const finalReportsKept = 200;
 
 /**
  * Keeps what the report needs (signals from `player.signals` and `game.votes`, each round's
@@ -25,9 +30,12 @@ export interface IntegrityReport extends RingReport {
  * in step. Cost per read: one query for the tournament's rows and one for its participants'
  * account rows (S rows, about participants × (2 + rounds played)), then `detectRings`
  * (packages/fair-play README, "Cost": about 0.4 s for 1,000 players over 17 rounds, far less for a
- * smaller game). Only admins read it, on demand; nothing runs per vote.
+ * smaller game). Only admins read it, on demand; nothing runs per vote. A final report never
+ * changes, so the last 200 are kept in memory per replica.
  */
 export class Integrity {
+  private readonly finalReports = new Map<string, IntegrityReport>();
+
   constructor(
     private readonly deps: {
       repository: IntegrityRepository;
@@ -46,6 +54,8 @@ export class Integrity {
 
   async report(actor: Actor | undefined, tournamentId: string): Promise<IntegrityReport> {
     requireAdmin(actor);
+    const kept = this.finalReports.get(tournamentId);
+    if (kept) return kept;
     const tournament = await this.deps.tournaments.get(tournamentId); // 404 for an unknown id
     const [signals, rounds] = await Promise.all([
       this.deps.repository.signalsOf(tournamentId),
@@ -55,21 +65,32 @@ export class Integrity {
     for (const round of rounds) detector.roundStarted(round.roundNumber, round.imageIds);
     const participants = new Set<string>();
     const votedRounds = new Set<number>();
+    const usernames: Record<string, string> = {};
     for (const stored of signals) {
+      if (stored.username) usernames[stored.userId] = stored.username;
       const signal = toPlayerSignal(stored);
       if (signal === undefined) continue;
       if (stored.tournamentId !== ACCOUNT_SCOPE) participants.add(stored.userId);
       if (signal.kind === 'voted') votedRounds.add(signal.roundNumber);
       detector.record(signal);
     }
-    return {
+    const report: IntegrityReport = {
       tournamentId,
       final: tournament.status === 'finished',
       computedAt: this.deps.clock.now(),
       participantCount: participants.size,
       roundCount: votedRounds.size,
+      usernames,
       ...detector.report(),
     };
+    if (report.final) {
+      // A vote redelivered after the end is already counted (one row per vote id).
+      if (this.finalReports.size >= finalReportsKept) {
+        this.finalReports.delete(this.finalReports.keys().next().value!);
+      }
+      this.finalReports.set(tournamentId, report);
+    }
+    return report;
   }
 }
 
