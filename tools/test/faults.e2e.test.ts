@@ -391,7 +391,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
           const isCounted = byUser.has(username);
           if (final === 'ack') {
             acknowledged += 1;
-            if (!isCounted) {
+            if (details && !isCounted) {
               lost += 1;
               if (examples.length < 8)
                 examples.push(`lost: ${username} r${round} ${answers.join('>')}`);
