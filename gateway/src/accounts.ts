@@ -4,6 +4,7 @@ import { appErrorFromRpc } from '@underdog/rpc';
 import type { GatewayClients } from './clients';
 import type { RateLimits } from './config';
 import { accountId, loginSources, type KnownLoginSources } from './known-login-sources';
+import type { PlayerSignals } from './player-signals';
 import type { RateLimitBucket, RateLimiter } from './rate-limiter';
 import { notAuthenticated, type RequestOrigin, type SignedIn } from './session';
 import { toUserView, type UserView } from './users';
@@ -48,6 +49,8 @@ export class Accounts {
     private readonly limiter: RateLimiter,
     private readonly limits: RateLimits,
     private readonly knownSources: KnownLoginSources,
+    /** Fair-play signals after a register or login succeeded; none in some tests. */
+    private readonly signals?: PlayerSignals,
   ) {}
 
   /** The signed-in user, or null for a visitor. */
@@ -71,6 +74,7 @@ export class Accounts {
     );
     const user = await this.startSession(origin, response);
     await this.knownSources.remember(accountId(input.email), loginSources(origin));
+    this.signals?.registered(origin, user.id);
     return { message: response.message, user };
   }
 
@@ -86,7 +90,9 @@ export class Accounts {
     const response = await this.throttleLoginFailures(origin, input.email, () =>
       this.clients.auth.login({ ...input, deviceId: origin.deviceId }),
     );
-    return this.startSession(origin, response);
+    const user = await this.startSession(origin, response);
+    this.signals?.loggedIn(origin, user.id);
+    return user;
   }
 
   async logout(origin: RequestOrigin): Promise<void> {

@@ -3,6 +3,8 @@ import {
   createHttpApp,
   finishHttpApp,
   httpServerComponent,
+  systemClock,
+  type Clock,
   type HttpServerComponent,
   type Logger,
   type ReadinessReport,
@@ -22,6 +24,8 @@ import { Games } from './games';
 import { createGraphQLEndpoint } from './graphql/server';
 import { KnownLoginSources } from './known-login-sources';
 import { RateLimiter } from './rate-limiter';
+import { IntegrityReads } from './integrity';
+import { PlayerSignals } from './player-signals';
 import { GameRecordsReads } from './records';
 import { RealtimeCore } from './realtime/core/realtime-core';
 import { RealtimeHub } from './realtime/hub';
@@ -60,6 +64,12 @@ export interface GatewayOptions {
   games?: LiveGamePort;
   /** Tighter or looser real-time bounds than the defaults (tests). */
   realtimeLimits?: Partial<RealtimeLimits>;
+  /**
+   * The gateway's clock, for every rule measured in time (session ages and TTLs, message
+   * budgets, time left in a round, the connection_init deadline); default: the system clock.
+   * Tests move their own (`testClock` of @underdog/test-support).
+   */
+  clock?: Clock;
 }
 
 export interface Gateway {
@@ -82,6 +92,7 @@ export interface Gateway {
 /** The gateway, the same in both run modes; only the clients and the store differ. */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const { logger, settings } = options;
+  const clock = options.clock ?? systemClock;
   // Every session lookup of this gateway goes through one cache: a vote over HTTP costs no
   // session RPC, and a logout through this gateway shows at once on its open sockets.
   // The frame limit is the settings' (WEBSOCKET_MAX_PAYLOAD_BYTES), for every endpoint.
@@ -94,16 +105,31 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const actors = new SessionActors(options.clients.auth, {
     ttlMs: limits.sessionTtlMs,
     endedMemoryMs: limits.sessionMaxAgeMs,
+    // A clock given (tests) is the cache's; otherwise lru-cache keeps its monotonic timer.
+    ...(options.clock && { now: () => clock.now().getTime() }),
   });
   const clients: GatewayClients = { ...options.clients, auth: actors.client() };
   const origins = new RequestOrigins(clients.auth, new SessionCookie(settings.cookieSecure));
   const publicOrigins = new PublicOrigins(settings.publicOrigins, settings.cookieSecure);
+  if (settings.integritySecretGenerated) {
+    logger.warn(
+      'INTEGRITY_SECRET is unset: a secret was made for this process, so fair-play signals ' +
+        'recorded before a restart no longer link to new ones (set it to keep them comparable)',
+    );
+  }
+  const signals = new PlayerSignals({
+    bus: options.bus,
+    secret: settings.integritySecret,
+    logger,
+  });
   const accounts = new Accounts(
     clients,
     new RateLimiter(options.store),
     settings.rateLimits,
     new KnownLoginSources(options.store),
+    signals,
   );
+  const integrity = new IntegrityReads(clients);
   const tournaments = new Tournaments(clients);
   const advertisements = new Advertisements(clients);
   const records = new GameRecordsReads(clients, tournaments);
@@ -124,13 +150,23 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const graphql = await createGraphQLEndpoint({
     logger,
     origins,
-    services: { accounts, tournaments, advertisements, records, games, clients },
+    services: {
+      accounts,
+      tournaments,
+      advertisements,
+      records,
+      games,
+      clients,
+      integrity,
+      signals,
+    },
     introspection: settings.introspection,
     suggestions: settings.suggestions,
     limits,
     actors,
     core,
     games: liveGames,
+    clock,
   });
   const ws = new WsEndpoint({
     logger,
@@ -140,12 +176,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     listTournaments,
     games: liveGames,
     actors,
+    clock,
+    signals,
   });
   const hub = new RealtimeHub({
     bus: options.bus,
     logger,
     instanceId: options.instanceId,
     listTournaments,
+    clock,
   });
   hub.addListener(core);
   const consumer = hub.component();
@@ -176,6 +215,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       tournaments,
       advertisements,
       records,
+      integrity,
       origins,
       devMailbox: settings.devMailbox,
     }),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ConfigError, envFields, parseEnv, type Environment } from '@underdog/kit';
 import { parseAll } from '@underdog/platform';
@@ -95,6 +96,9 @@ const settingsShape = {
     .default(100 * 1024),
   HTTP_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   BENCHMARK_SEED: z.enum(['on', 'off']).default('off'),
+  // The key of the fair-play hashes (address prefixes, user agents): required in distributed
+  // mode (gatewayConfig), made at boot when unset in standalone mode (settingsFrom).
+  INTEGRITY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   VOTE_ACK_MARGIN_MS: z.coerce
     .number()
     .int()
@@ -133,6 +137,13 @@ export interface GatewaySettings {
   benchmarkSeed: boolean;
   /** How long before deadline + grace a vote's produce must complete to be acknowledged. */
   voteAckMarginMs: number;
+  /**
+   * The key of the fair-play signals' address-prefix and user-agent hashes (INTEGRITY_SECRET).
+   * Every replica and every restart must share it, or the same network stops linking accounts.
+   */
+  integritySecret: string;
+  /** INTEGRITY_SECRET was unset and this process made one (standalone): it warns at start. */
+  integritySecretGenerated: boolean;
   webSocket: {
     /** The largest WebSocket message accepted on any endpoint; a bigger one closes it (1009). */
     maxPayloadBytes: number;
@@ -182,6 +193,8 @@ function settingsFrom(
     introspection: nodeEnv !== 'production',
     suggestions: nodeEnv !== 'production',
     voteAckMarginMs: parsed.VOTE_ACK_MARGIN_MS,
+    integritySecret: parsed.INTEGRITY_SECRET ?? randomBytes(32).toString('hex'),
+    integritySecretGenerated: parsed.INTEGRITY_SECRET === undefined,
     webSocket: {
       maxPayloadBytes: parsed.WEBSOCKET_MAX_PAYLOAD_BYTES,
       // The benchmark opens tens of thousands of sockets from a few loopback addresses.
@@ -235,6 +248,10 @@ export function gatewayConfig(env: Environment) {
       ),
     () => parseEnv(settingsShape, env),
   );
+  if (settings.INTEGRITY_SECRET === undefined) {
+    // Replicas must hash alike, and a restart must not break the links already stored.
+    throw new ConfigError(['INTEGRITY_SECRET: required in distributed mode (32+ characters)']);
+  }
   return { ...process, settings: settingsFrom(settings, process.NODE_ENV) };
 }
 

@@ -16,6 +16,7 @@ export class RequestOrigins {
       // `req.ip` honours X-Forwarded-For only as far as express's 'trust proxy' allows.
       ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       deviceId: deviceIdOf(req),
+      ...userAgentOf(req),
       session: new RequestSession(
         this.auth,
         this.cookie,
@@ -44,6 +45,7 @@ export class RequestOrigins {
       // A browser cannot set headers on a WebSocket handshake: the device id may come as the
       // `deviceId` query parameter of the socket's URL instead.
       deviceId: deviceIdOf(req) || deviceIdParameterOf(req),
+      ...userAgentOf(req),
       session: new RequestSession(
         this.auth,
         this.cookie,
@@ -57,6 +59,11 @@ export class RequestOrigins {
 function deviceIdOf(req: IncomingMessage): string {
   const header = req.headers['x-device-id'];
   return (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+}
+
+function userAgentOf(req: IncomingMessage): { userAgent?: string } {
+  const value = req.headers['user-agent'];
+  return value ? { userAgent: value.slice(0, 1024) } : {};
 }
 
 function deviceIdParameterOf(req: IncomingMessage): string {

@@ -16,6 +16,7 @@ import {
   tournamentInput,
   verifyEmailInput,
 } from './inputs';
+import type { IntegrityReads } from './integrity';
 import type { GameRecordsReads } from './records';
 import { serverTime } from './time';
 import { tournamentDeletedMessage, type Tournaments } from './tournaments';
@@ -27,6 +28,7 @@ export interface RestOptions {
   tournaments: Tournaments;
   advertisements: Advertisements;
   records: GameRecordsReads;
+  integrity: IntegrityReads;
   origins: RequestOrigins;
   /** Serve `GET /api/dev/mailbox` (never in production). */
   devMailbox: boolean;
@@ -43,6 +45,7 @@ export function createRestRouter({
   tournaments,
   advertisements,
   records,
+  integrity,
   origins,
   devMailbox,
 }: RestOptions): Router {
@@ -124,6 +127,10 @@ export function createRestRouter({
   });
   router.get('/api/admin/tournaments/:id/details', async (req, res) => {
     res.json(await records.details(origin(req, res), req.params.id));
+  });
+  // Fair play (issue 28): the tournament's integrity report, admin only.
+  router.get('/api/admin/tournaments/:id/integrity', async (req, res) => {
+    res.json(await integrity.report(origin(req, res), req.params.id));
   });
 
   // Advertisements: the public list by position, and the admin's management.

@@ -175,5 +175,7 @@ export interface RequestOrigin {
   ip: string;
   /** The X-Device-ID header, '' when absent. */
   deviceId: string;
+  /** The User-Agent header; absent when not sent (fair-play signals keep only its keyed hash). */
+  userAgent?: string;
   session: RequestSession;
 }

@@ -286,6 +286,7 @@ class FullEpisodes {
     }
     const quiet = setTimeout(() => this.end(), 2 * this.retrySeconds * 1000);
     quiet.unref();
+    // Raw time is fine here: the episode's length is only logged, no rule depends on it.
     this.episode = { since: Date.now(), refused: 1, quiet };
     this.logger.warn(
       { capacity: this.capacity, open: this.open, retrySeconds: this.retrySeconds },

@@ -9,6 +9,8 @@ const urls = {
   NOTIFICATION_URL: 'http://notification:8085',
   REDIS_URL: 'redis://redis:6379',
 };
+// Required in distributed mode (integrity-config.test.ts); a plain setting, not an URL.
+const secret = { INTEGRITY_SECRET: 'a-test-integrity-secret-of-32-characters' };
 const kafka = { KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092' };
 
 /** The variables a ConfigError names, sorted. */
@@ -37,6 +39,8 @@ describe('gateway configuration', () => {
       suggestions: true,
       benchmarkSeed: false,
       voteAckMarginMs: 250,
+      integritySecret: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+      integritySecretGenerated: true,
       webSocket: {
         maxPayloadBytes: 65_536,
         maxConnectionsPerAddress: 200,
@@ -131,7 +135,7 @@ describe('gateway configuration', () => {
       ]);
     }
     // A distributed gateway lists them with every other problem at boot.
-    expect(problemsOf({ ...urls, ...kafka, WEBSOCKET_CAPACITY: 'x' })).toEqual([
+    expect(problemsOf({ ...urls, ...kafka, ...secret, WEBSOCKET_CAPACITY: 'x' })).toEqual([
       'WEBSOCKET_CAPACITY',
     ]);
   });
@@ -163,6 +167,7 @@ describe('gateway configuration', () => {
   it('reads a complete distributed environment', () => {
     const config = gatewayConfig({
       ...urls,
+      ...secret,
       ...kafka,
       INSTANCE_ID: 'gateway-0',
       NODE_ENV: 'production',

@@ -97,6 +97,7 @@ const targets: Array<[string, () => Promise<EdgeProcess>]> = [
         ADS_URL: nowhere,
         NOTIFICATION_URL: nowhere,
         INSTANCE_ID: `edge-fuzz-${randomUUID()}`,
+        INTEGRITY_SECRET: randomUUID() + randomUUID(),
       });
     },
   ],

@@ -1,5 +1,5 @@
 import { AppError } from '@underdog/kit';
-import { waitFor } from '@underdog/test-support';
+import { testClock, waitFor, type TestClock } from '@underdog/test-support';
 import WebSocket from 'ws';
 import { topics } from '@underdog/platform';
 import { timestampFromDate, TournamentStatus } from '@underdog/proto';
@@ -29,14 +29,6 @@ import {
   validPassword,
   type TestGateway,
 } from './support';
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A stand-in for `Games`: a visitor may watch; a signed-in caller votes once per round. */
 function fakeGames(): LiveGamePort & { votes: VoteRequest[] } {
@@ -210,11 +202,14 @@ describe('the real-time edges (/ws and graphql-ws) on the in-memory bus', () => 
 
   it('sends the list and the live and finished news to every connection and tournamentsChanged subscriber', async () => {
     const [watcher, idle] = [await subscribed('t-1'), await ws()];
+    const operations = () => gateway.gateway.realtime.feeds.groupCount();
+    const before = operations();
     const feed = feedOf(
       gql(),
       'subscription { tournamentsChanged { kind tournamentId tournament { status } } }',
     );
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the subscription reaches the server
+    // Joined once its operation's channel exists (both happen in one step on the server).
+    await waitFor(() => operations() === before + 1, 'the subscription on the server');
     await gateway.bus.publish(topics.tournamentLifecycle.name, [
       encodeLifecycleEvent(lifecycleEvent('t-1', 'live', TournamentStatus.LIVE)),
       encodeLifecycleEvent(lifecycleEvent('t-1', 'finished', TournamentStatus.FINISHED)),
@@ -385,7 +380,7 @@ describe('the real-time edges (/ws and graphql-ws) on the in-memory bus', () => 
         socket.on('message', (data: Buffer) => texts.push(data.toString('utf8')));
         await new Promise((resolve) => socket.once('open', resolve));
         socket.send(JSON.stringify({ type: 'connection_init' }));
-        await waitUntil(() => texts.some((text) => text.includes('"connection_ack"')));
+        await waitFor(() => texts.some((text) => text.includes('"connection_ack"')), 'the ack');
         socket.send(
           JSON.stringify({
             id,
@@ -398,15 +393,13 @@ describe('the real-time edges (/ws and graphql-ws) on the in-memory bus', () => 
     );
     const nexts = (texts: string[]) => texts.filter((text) => text.includes('"type":"next"'));
     for (const { texts } of frames) {
-      await waitUntil(() => nexts(texts).length >= 1).catch(() => {
-        throw new Error(`no snapshot: ${JSON.stringify(texts)}`);
-      });
+      await waitFor(() => nexts(texts).length >= 1, `the snapshot (frames: ${texts.length})`);
     }
     const serialised = jest.spyOn(gateway.gateway.realtime.feeds, 'encoded');
     await publishGame([
       gameEvent('t-1', { case: 'voteTotal', value: { roundNumber: 1, totalVotes: 7 } }),
     ]);
-    for (const { texts } of frames) await waitUntil(() => nexts(texts).length >= 2);
+    for (const { texts } of frames) await waitFor(() => nexts(texts).length >= 2, 'the event');
     // Executed and serialised once by the fan-out for both sockets of the operation.
     expect(serialised).toHaveBeenCalledTimes(1);
 
@@ -433,15 +426,18 @@ describe('the real-time edges (/ws and graphql-ws) on the in-memory bus', () => 
 describe('the tournament list for new /ws connections', () => {
   let gateway: TestGateway;
   let reads = 0;
+  // The gateway's clock stands still unless the test moves it: "together" is a rule, not a race.
+  let clock: TestClock;
 
   beforeEach(async () => {
     reads = 0;
+    clock = testClock();
     gateway = await startTestGateway({
       games: fakeGames(),
+      clock,
       tournament: {
-        listTournaments: async () => {
+        listTournaments: () => {
           reads += 1;
-          await new Promise((resolve) => setTimeout(resolve, 50));
           return { tournaments: [] };
         },
       },
@@ -450,6 +446,15 @@ describe('the tournament list for new /ws connections', () => {
   afterEach(() => gateway.stop());
 
   const ws = wsOpener(() => gateway);
+
+  it('is read again for a socket opening once the shared list is older than its age (2 s)', async () => {
+    await (await ws()).waitFor((m) => m.type === 'tournaments_update');
+    await (await ws()).waitFor((m) => m.type === 'tournaments_update');
+    expect(reads).toBe(1);
+    clock.advance(2_001);
+    await (await ws()).waitFor((m) => m.type === 'tournaments_update');
+    expect(reads).toBe(2);
+  });
 
   it('is read once for sockets opening together, and after a change is the list broadcast with it', async () => {
     const clients = await Promise.all(Array.from({ length: 20 }, () => ws()));

@@ -3,6 +3,7 @@ import {
   ComponentGroup,
   createLogger,
   createMetricsRegistry,
+  type Clock,
   type Registry,
 } from '@underdog/kit';
 import {
@@ -184,6 +185,8 @@ export interface TestGatewayOptions {
   /** The live game behind `/ws` and the graphql-ws subscriptions. */
   games?: LiveGamePort;
   realtimeLimits?: Partial<RealtimeLimits>;
+  /** The gateway's clock (`testClock()` to move time by hand); default: the system clock. */
+  clock?: Clock;
   /** A built web app to serve at `/`. */
   webRoot?: string;
 }
@@ -238,6 +241,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     instanceId: 'test',
     ...(options.games ? { games: options.games } : {}),
     ...(options.realtimeLimits ? { realtimeLimits: options.realtimeLimits } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     settings: {
       ...gatewaySettings(options.env ?? {}, options.nodeEnv ?? 'test'),
       ...options.settings,

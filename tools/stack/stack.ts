@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -169,6 +170,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     GAME_ENGINE_URL: serviceUrls.get('game-engine')!,
     ADS_URL: serviceUrls.get('ads')!,
     NOTIFICATION_URL: serviceUrls.get('notification')!,
+    // One key for every replica, as the chart's Secret gives them (fair-play hashes).
+    INTEGRITY_SECRET: `stack-${randomUUID()}-${randomUUID()}`,
     ...options.env,
   };
   launch('gateway', gatewayPort, gatewayEnv);

@@ -133,6 +133,11 @@ app.kubernetes.io/component: {{ .name }}
 {{- .Values.auth.admin.existingSecret | default (printf "%s-admin" (include "underdog.fullname" .)) }}
 {{- end }}
 
+{{/* Name of the Secret holding the gateway's INTEGRITY_SECRET (fair-play hashes). */}}
+{{- define "underdog.integritySecretName" -}}
+{{- .Values.gateway.integrity.existingSecret | default (printf "%s-integrity" (include "underdog.fullname" .)) }}
+{{- end }}
+
 {{/*
 Plain (non-secret) environment of a component: the variables its code reads, as ConfigMap data.
 URLs of infrastructure configured through an existingSecret are left out here and come from the
@@ -224,6 +229,9 @@ Secret in "underdog.secretEnv".
 {{- end }}
 {{- if eq .key "auth" }}
 {{- $refs = append $refs (dict "name" "ADMIN_PASSWORD" "secret" (include "underdog.adminSecretName" $root) "key" .values.admin.passwordKey) }}
+{{- end }}
+{{- if eq .key "gateway" }}
+{{- $refs = append $refs (dict "name" "INTEGRITY_SECRET" "secret" (include "underdog.integritySecretName" $root) "key" .values.integrity.secretKey) }}
 {{- end }}
 {{- range $refs }}
 - name: {{ .name }}

@@ -1,7 +1,9 @@
-import type { Logger } from '@underdog/kit';
+import type { Clock, Logger } from '@underdog/kit';
 import type { Accounts } from '../accounts';
 import type { Advertisements } from '../ads';
 import type { GatewayClients } from '../clients';
+import type { IntegrityReads } from '../integrity';
+import type { PlayerSignals } from '../player-signals';
 import type { GameRecordsReads } from '../records';
 import type { Games } from '../games';
 import type { RequestOrigin } from '../session';
@@ -15,8 +17,14 @@ export interface GraphQLContext {
   advertisements: Advertisements;
   records: GameRecordsReads;
   games: Games;
+  /** The integrity report (admin). */
+  integrity: IntegrityReads;
+  /** Fair-play signals, published after a join or vote succeeded (fire-and-forget). */
+  signals: PlayerSignals;
   clients: GatewayClients;
   logger: Logger;
+  /** The gateway's clock (a live game's time left is measured by it). */
+  clock: Clock;
 }
 
 /** A domain module's resolvers; each field resolver translates its arguments and delegates. */

@@ -7,6 +7,8 @@ import { liveTypeDefs } from './live/schema';
 import { adsResolvers } from './ads/resolvers';
 import { adsTypeDefs } from './ads/schema';
 import { withAppErrors } from './errors';
+import { integrityResolvers } from './integrity/resolvers';
+import { integrityTypeDefs } from './integrity/schema';
 import { recordsResolvers } from './records/resolvers';
 import { recordsTypeDefs } from './records/schema';
 import { gameResolvers } from './game/resolvers';
@@ -28,6 +30,7 @@ const modules = [
   { typeDefs: tournamentsTypeDefs, resolvers: tournamentsResolvers },
   { typeDefs: adsTypeDefs, resolvers: adsResolvers },
   { typeDefs: recordsTypeDefs, resolvers: recordsResolvers },
+  { typeDefs: integrityTypeDefs, resolvers: integrityResolvers },
   { typeDefs: gameTypeDefs, resolvers: gameResolvers },
 ];
 

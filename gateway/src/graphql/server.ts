@@ -2,7 +2,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
-import type { Logger } from '@underdog/kit';
+import { systemClock, type Clock, type Logger } from '@underdog/kit';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import {
@@ -30,7 +30,7 @@ export interface GraphQLOptions {
   logger: Logger;
   origins: RequestOrigins;
   /** The rest of the context, the same for every request. */
-  services: Omit<GraphQLContext, 'origin' | 'logger'>;
+  services: Omit<GraphQLContext, 'origin' | 'logger' | 'clock'>;
   /** Schema introspection (off in production, on both transports). */
   introspection: boolean;
   /** "Did you mean …" in error messages (off in production, on both transports). */
@@ -42,6 +42,11 @@ export interface GraphQLOptions {
   limits: RealtimeLimits;
   /** The gateway's session lookups: a logout through it shows on open sockets at once. */
   actors?: SessionActors;
+  /**
+   * The gateway's clock (snapshots' time left, sessions' ages, message budgets, the
+   * connection_init deadline); default: the system clock.
+   */
+  clock?: Clock;
 }
 
 /** What `onSubscribe` answers for one operation text, checked once (`checkedOperations`). */
@@ -72,9 +77,10 @@ class GraphQLSocket implements SocketExtra, LiveSocket {
     origins: RequestOrigins,
     limits: RealtimeLimits,
     actors: SessionActors | undefined,
+    clock: Clock,
   ) {
-    this.session = new SocketSession(request, origins, limits, actors);
-    this.rate = new MessageRate(limits);
+    this.session = new SocketSession(request, origins, limits, actors, clock);
+    this.rate = new MessageRate(limits, clock);
   }
 
   currentOrigin(): Promise<RequestOrigin> {
@@ -112,6 +118,7 @@ export interface GraphQLEndpoint {
  * and no field suggestions.
  */
 export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<GraphQLEndpoint> {
+  const clock = options.clock ?? systemClock;
   const logger = options.logger.child({ component: 'graphql' });
   const schema = createSchema();
   const apollo = new ApolloServer<GraphQLContext>({
@@ -140,6 +147,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
     core: options.core,
     games: options.games,
     suggestions: options.suggestions,
+    clock,
   });
   const guard = { schema, introspection: options.introspection, suggestions: options.suggestions };
   const webSocket = new WebSocketServer({
@@ -191,6 +199,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
         ...options.services,
         logger,
         origin: await extra.currentOrigin(),
+        clock,
       }),
       onSubscribe: ({ extra }, id, payload): ExecutionArgs | GraphQLError[] => {
         const checked = checkOnce(payload.query, payload.operationName);
@@ -232,8 +241,10 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
           options.origins,
           options.limits,
           options.actors,
+          clock,
         ),
       admit: (extra) => extra.takeToken(),
+      clock,
     },
   );
 
@@ -243,6 +254,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
         ...options.services,
         logger,
         origin: options.origins.fromHttp(req, res),
+        clock,
       }),
     }),
     webSocket,

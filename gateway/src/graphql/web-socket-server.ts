@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from '@underdog/kit';
+import { systemClock, type Clock, type Logger } from '@underdog/kit';
 import {
   CloseCode,
   handleProtocols,
@@ -31,6 +31,8 @@ export interface GraphQLWsSocketOptions<E extends SocketExtra> {
   extra(socket: WebSocket, request: IncomingMessage): E;
   /** False: the message is refused and the socket closed (the client's message budget). */
   admit?(extra: E): boolean;
+  /** The gateway's clock: the connection_init deadline is measured by it (default: the system's). */
+  clock?: Clock;
 }
 
 /**
@@ -126,6 +128,7 @@ export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E ext
 ): { dispose(): Promise<void> } {
   // Sockets that have not sent connection_init yet, by when they opened (in that order).
   const awaitingInit = new Map<WebSocket, number>();
+  const clock = sockets.clock ?? systemClock;
   const server = makeServer<P, E>({
     ...options,
     // One sweep for every socket (below), not graphql-ws's timer per socket, which its close
@@ -137,7 +140,7 @@ export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E ext
     },
   });
   const sweep = setInterval(() => {
-    const now = Date.now();
+    const now = clock.now().getTime();
     for (const [socket, openedAt] of awaitingInit) {
       if (now - openedAt < connectionInitWaitMs) break;
       awaitingInit.delete(socket);
@@ -152,7 +155,7 @@ export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E ext
     logger.debug({ code: error.code, reason: error.message }, 'graphql-ws socket error');
   webSocket.on('connection', (socket, request) => {
     socket.on('error', onSocketError);
-    awaitingInit.set(socket, Date.now());
+    awaitingInit.set(socket, clock.now().getTime());
     const extra = sockets.extra(socket, request);
     const closed = server.opened(new SocketAdapter(socket, extra, sockets, logger), extra);
     socket.once('close', (code, reason) => {

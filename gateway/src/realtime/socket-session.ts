@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { systemClock, type Clock } from '@underdog/kit';
 import type { RequestOrigins } from '../request-origins';
 import type { RequestOrigin } from '../session';
 import type { SessionActors } from '../session-actors';
@@ -27,9 +28,11 @@ export class SocketSession {
     private readonly origins: RequestOrigins,
     private readonly limits: RealtimeLimits,
     private readonly actors?: SessionActors,
+    /** The gateway's clock: the session's ages are measured by it. */
+    private readonly clock: Clock = systemClock,
   ) {
     this.origin = origins.fromUpgrade(request);
-    this.originAt = Date.now();
+    this.originAt = this.now();
   }
 
   /**
@@ -49,7 +52,7 @@ export class SocketSession {
   async currentOrigin(): Promise<RequestOrigin> {
     const sessionId = this.origin.session.cookieSessionId;
     if (sessionId && this.actors?.endedSince(sessionId, this.originAt)) return this.renew();
-    const age = Date.now() - this.originAt;
+    const age = this.now() - this.originAt;
     if (age <= this.limits.sessionTtlMs) return this.origin;
     const actor = await this.origin.session.actor().catch(() => undefined);
     if (actor?.isEmailVerified && age <= this.limits.sessionMaxAgeMs) {
@@ -61,8 +64,12 @@ export class SocketSession {
 
   private renew(): RequestOrigin {
     this.origin = this.origins.fromUpgrade(this.request);
-    this.originAt = Date.now();
+    this.originAt = this.now();
     return this.origin;
+  }
+
+  private now(): number {
+    return this.clock.now().getTime();
   }
 
   private refreshInBackground(): void {
@@ -74,7 +81,7 @@ export class SocketSession {
       .then(
         () => {
           this.origin = fresh;
-          this.originAt = Date.now();
+          this.originAt = this.now();
         },
         () => undefined, // the auth service did not answer: the next action tries again
       )
@@ -87,15 +94,20 @@ export class SocketSession {
 /** A socket's message budget: `messagesPerSecond` with a burst of `messageBurst`. */
 export class MessageRate {
   private tokens: number;
-  private refilledAt = Date.now();
+  private refilledAt: number;
 
-  constructor(private readonly limits: RealtimeLimits) {
+  constructor(
+    private readonly limits: RealtimeLimits,
+    /** The gateway's clock: the budget refills by it. */
+    private readonly clock: Clock = systemClock,
+  ) {
     this.tokens = limits.messageBurst;
+    this.refilledAt = clock.now().getTime();
   }
 
   /** False once the client sends faster than its rate (after the burst). */
   take(): boolean {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     this.tokens = Math.min(
       this.limits.messageBurst,
       this.tokens + ((now - this.refilledAt) / 1000) * this.limits.messagesPerSecond,

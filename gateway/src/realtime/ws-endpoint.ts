@@ -22,6 +22,7 @@ import {
   tournamentChangeMessages,
   type ServerMessage,
 } from './messages';
+import type { PlayerSignals } from '../player-signals';
 import type { LiveGamePort, RealtimeLimits } from './ports';
 import { toLiveGameView, type GameEventView, type TournamentChange } from './views';
 
@@ -42,10 +43,15 @@ export interface WsEndpointOptions {
   listTournaments: () => Promise<TournamentView[]>;
   /** The game; absent until the engine is wired (no snapshot, votes refused). */
   games?: LiveGamePort | undefined;
-  /** The server clock the views measure time left by; default: the system clock. */
+  /**
+   * The gateway's clock: the views' time left, the sessions' ages, the message budgets and the
+   * shared list's age are measured by it; default: the system clock.
+   */
   clock?: Clock;
   /** The gateway's session lookups: a logout through it shows on open sockets at once. */
   actors?: SessionActors | undefined;
+  /** Fair-play signals, published after a vote succeeded (fire-and-forget). */
+  signals?: PlayerSignals | undefined;
 }
 
 /**
@@ -114,9 +120,10 @@ class WsConnection {
     origins: RequestOrigins,
     limits: RealtimeLimits,
     actors: SessionActors | undefined,
+    clock: Clock,
   ) {
-    this.rate = new MessageRate(limits);
-    this.session = new SocketSession(request, origins, limits, actors);
+    this.rate = new MessageRate(limits, clock);
+    this.session = new SocketSession(request, origins, limits, actors, clock);
   }
 
   currentOrigin(): Promise<RequestOrigin> {
@@ -153,7 +160,7 @@ export class WsEndpoint {
     this.clock = options.clock ?? systemClock;
     this.core = options.core;
     this.listChannel = new WsListChannel((packet) => {
-      this.listPacket = packet ? { packet: Promise.resolve(packet), at: Date.now() } : undefined;
+      this.listPacket = packet ? { packet: Promise.resolve(packet), at: this.nowMs() } : undefined;
     });
     this.core.addChannel(this.listChannel);
     this.server = new WebSocketServer({
@@ -190,6 +197,7 @@ export class WsEndpoint {
       this.options.origins,
       this.options.limits,
       this.options.actors,
+      this.clock,
     );
     socket.on('message', (data: RawData, isBinary: boolean) => {
       void this.receive(connection, data, isBinary);
@@ -203,15 +211,19 @@ export class WsEndpoint {
     );
   }
 
+  private nowMs(): number {
+    return this.clock.now().getTime();
+  }
+
   /** The list for a new connection: one read shared by the connections of the same moment. */
   private currentListPacket(): Promise<Encoded> {
     const cached = this.listPacket;
-    if (cached && Date.now() - cached.at <= listPacketMaxAgeMs) return cached.packet;
+    if (cached && this.nowMs() - cached.at <= listPacketMaxAgeMs) return cached.packet;
     const entry = {
       packet: this.options
         .listTournaments()
         .then((list) => encodedMessages({ type: 'tournaments_update', data: list })),
-      at: Date.now(),
+      at: this.nowMs(),
     };
     this.listPacket = entry;
     entry.packet.catch(() => {
@@ -290,11 +302,13 @@ export class WsEndpoint {
       return;
     }
     try {
-      const vote = await games.vote(await connection.currentOrigin(), {
+      const origin = await connection.currentOrigin();
+      const vote = await games.vote(origin, {
         tournamentId: action.tournamentId,
         roundNumber: action.round,
         imageId: action.imageId,
       });
+      this.options.signals?.voted(origin, vote);
       this.reply(connection, {
         type: 'vote_processed',
         tournamentId: vote.tournamentId,
