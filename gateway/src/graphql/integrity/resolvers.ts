@@ -7,10 +7,17 @@ export const integrityResolvers: Resolvers = {
       integrity.report(origin, args.tournamentId),
   },
   TournamentHistoryItem: {
-    winnerFlagged: (parent, _args, { integrity, origin }) => {
+    // One report per history row (final reports are kept by the tournament service); a row
+    // whose report cannot be read (a deleted tournament) shows no flag rather than failing the list.
+    winnerFlagged: async (parent, _args, { integrity, origin, logger }) => {
       const item = parent as TournamentHistoryItemView;
       if (!item.winner) return false;
-      return integrity.isFlagged(origin, item.tournament.id, item.winner.username);
+      try {
+        return await integrity.isFlagged(origin, item.tournament.id, item.winner.username);
+      } catch (error) {
+        logger.debug({ err: error, tournamentId: item.tournament.id }, 'no integrity report');
+        return null;
+      }
     },
   },
 };

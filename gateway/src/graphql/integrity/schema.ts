@@ -45,8 +45,8 @@ export const integrityTypeDefs = /* GraphQL */ `
   }
 
   extend type TournamentHistoryItem {
-    "Admin only: the winner is a flagged member of the tournament's integrity report"
-    winnerFlagged: Boolean!
+    "Admin only: the winner is a flagged member of the tournament's integrity report; null when the report cannot be read"
+    winnerFlagged: Boolean
   }
 
   extend type Query {

@@ -459,6 +459,26 @@ export const fa: Catalog = {
     option: 'گزینهٔ {{option, number}}',
     eliminated: 'حذف‌شدگان: ',
   },
+  integrity: {
+    // Needs review by a native speaker (issue 28's integrity report).
+    title: 'سلامت بازی',
+    loading: 'در حال محاسبهٔ گزارش سلامت بازی...',
+    unavailable: 'گزارش سلامت بازی در دسترس نیست',
+    live: 'زنده: در طول بازی دوباره محاسبه می‌شود',
+    final: 'نهایی',
+    summary:
+      '{{participants, number}} شرکت‌کننده · {{rounds, number}} دور · {{clusters, number}} گروه مرتبط',
+    none: 'حساب مرتبطی نیست: هیچ دستگاه یا شبکه‌ای مشترک نیست',
+    flaggedCount: '{{count, number}} مشکوک',
+    cluster: 'گروه {{count, number}} نفره',
+    score: 'امتیاز {{score}}',
+    flagged: 'مشکوک',
+    notFlagged: 'مشکوک نیست',
+    members: 'اعضا:',
+    evidence: 'شواهد',
+    winnerFlagged: 'مشکوک از نظر بازی جوانمردانه',
+    note: 'این نشان فقط برای بررسی است و به‌تنهایی مجازات نیست.',
+  },
   errors: {
     unknown: 'مشکلی پیش آمد. لطفاً دوباره تلاش کنید.',
     NO_SESSION: 'وارد نشده‌اید',

@@ -340,6 +340,11 @@ function Dashboard({ name }: { name: string }) {
                             name: item.winner?.username ?? translate('admin.noWinner'),
                           })}
                         </span>
+                        {item.winnerFlagged && (
+                          <Tag color="red" data-testid="winner-flagged">
+                            {translate('integrity.winnerFlagged')}
+                          </Tag>
+                        )}
                         <span>{item.tournament.prize || translate('common.noPrize')}</span>
                         <Tag color="green">{translate('admin.finished')}</Tag>
                       </Space>

@@ -3,6 +3,7 @@ import { useQuery } from '@apollo/client';
 import { Empty, List, Modal, Space, Spin, Tag, Typography } from 'antd';
 import { TournamentDetailsDocument } from '../../../gql/operations';
 import { optionOf, roundSummariesOf, type RoundSummary } from '../validation';
+import { IntegritySection } from './IntegritySection';
 
 /** Spec §2: the online/offline labels are Persian. */
 const ONLINE = 'آنلاین';
@@ -168,6 +169,7 @@ export function DetailsDialog({
             <span data-testid="details-players">{details.totalPlayers}</span>
           </Typography.Text>
           <SurvivalChart totalPlayers={details.totalPlayers} rounds={roundSummariesOf(details)} />
+          <IntegritySection tournamentId={details.tournament.id} />
           <Typography.Title level={5}>{i18n.t('details.history')}</Typography.Title>
           {details.rounds.map((round) => (
             <section

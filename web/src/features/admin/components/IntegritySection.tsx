@@ -1,0 +1,112 @@
+import { useQuery } from '@apollo/client';
+import { Alert, Empty, List, Space, Spin, Tag, Typography } from 'antd';
+import { formatNumber, i18n } from '../../../app/i18n';
+import { TournamentIntegrityDocument } from '../../../gql/operations';
+
+/**
+ * Issue 28: the tournament's integrity report in the details dialog — groups of accounts linked
+ * by a shared device or network, each with its score and the evidence that made it (the evidence
+ * texts come from the server as they are). Live while the game runs, final at its end.
+ */
+export function IntegritySection({ tournamentId }: { tournamentId: string }) {
+  const { data, loading, error } = useQuery(TournamentIntegrityDocument, {
+    variables: { tournamentId },
+    fetchPolicy: 'network-only',
+  });
+  const report = data?.tournamentIntegrity;
+  const name = (member: { userId: string; username?: string | null }) =>
+    member.username ?? member.userId;
+  return (
+    <section className="details-integrity" data-testid="integrity-section">
+      <Typography.Title level={5}>{i18n.t('integrity.title')}</Typography.Title>
+      {loading && !report ? (
+        <Space>
+          <Spin aria-label={i18n.t('common.loading')} />
+          <Typography.Text>{i18n.t('integrity.loading')}</Typography.Text>
+        </Space>
+      ) : !report || error ? (
+        <Typography.Text type="secondary">{i18n.t('integrity.unavailable')}</Typography.Text>
+      ) : (
+        <Space direction="vertical" style={{ width: '100%' }}>
+          <Space wrap>
+            <Tag color={report.final ? 'default' : 'processing'}>
+              {report.final ? i18n.t('integrity.final') : i18n.t('integrity.live')}
+            </Tag>
+            <Typography.Text>
+              {i18n.t('integrity.summary', {
+                participants: report.participantCount,
+                rounds: report.roundCount,
+                clusters: report.clusters.length,
+              })}
+            </Typography.Text>
+            {report.flagged.length > 0 && (
+              <Tag color="red" data-testid="integrity-flagged-count">
+                {i18n.t('integrity.flaggedCount', { count: report.flagged.length })}
+              </Tag>
+            )}
+          </Space>
+          {report.clusters.length === 0 ? (
+            <Empty description={i18n.t('integrity.none')} />
+          ) : (
+            report.clusters.map((cluster, index) => {
+              const flagged = new Set(cluster.flaggedMembers.map((m) => m.userId));
+              return (
+                <Alert
+                  key={index}
+                  type={cluster.flagged ? 'error' : 'info'}
+                  data-testid="integrity-cluster"
+                  data-flagged={cluster.flagged}
+                  message={
+                    <Space wrap>
+                      <strong>
+                        {i18n.t('integrity.cluster', { count: cluster.members.length })}
+                      </strong>
+                      <span>
+                        {i18n.t('integrity.score', { score: formatNumber(cluster.score) })}
+                      </span>
+                      <Tag color={cluster.flagged ? 'red' : 'default'}>
+                        {cluster.flagged
+                          ? i18n.t('integrity.flagged')
+                          : i18n.t('integrity.notFlagged')}
+                      </Tag>
+                    </Space>
+                  }
+                  description={
+                    <Space direction="vertical" style={{ width: '100%' }}>
+                      <div className="integrity-members">
+                        <Typography.Text type="secondary">
+                          {i18n.t('integrity.members')}
+                        </Typography.Text>{' '}
+                        {cluster.members.map((member) => (
+                          <Tag
+                            key={member.userId}
+                            color={flagged.has(member.userId) ? 'red' : undefined}
+                          >
+                            {name(member)}
+                          </Tag>
+                        ))}
+                      </div>
+                      <Typography.Text strong>{i18n.t('integrity.evidence')}</Typography.Text>
+                      <List
+                        size="small"
+                        dataSource={cluster.evidence}
+                        renderItem={(evidence) => (
+                          <List.Item>
+                            <span lang="en" dir="ltr">
+                              {evidence.text}
+                            </span>
+                          </List.Item>
+                        )}
+                      />
+                    </Space>
+                  }
+                />
+              );
+            })
+          )}
+          <Typography.Text type="secondary">{i18n.t('integrity.note')}</Typography.Text>
+        </Space>
+      )}
+    </section>
+  );
+}
