@@ -1,0 +1,285 @@
+// Issue 28, acceptance 4: the admin sees the integrity section in the details dialog and the
+// flag on the winner in the history, in a real browser (Debian's chromium driven by
+// playwright-core) against the bundled standalone process. A small game is played through
+// GraphQL by a ring of 8 accounts (one home network, one browser build, signed up together,
+// voting together and splitting their votes) and 4 honest players on their own networks.
+import { join } from 'node:path';
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  ADMIN,
+  DESKTOP,
+  PHONE,
+  artifactsDir,
+  ensureChromium,
+  hasHorizontalOverflow,
+  launchChromium,
+  loginAs,
+  rest,
+  seriousViolations,
+  shootBothWidths,
+  startStandalone,
+  type Standalone,
+} from './e2e-support';
+
+let app: Standalone;
+let base: string;
+let browser: Browser;
+let shots: string;
+
+beforeAll(async () => {
+  ensureChromium();
+  shots = artifactsDir('integrity');
+  // One proxy hop trusted: each player's X-Forwarded-For is their client address.
+  app = await startStandalone({ DEMO: 'off', TRUST_PROXY: '1' });
+  base = app.base;
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+interface GraphQLAnswer<T> {
+  data?: T;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+/** The documented client: `X-Device-ID` on every call, a JSON Content-Type only with a body. */
+function apiOf(api: APIRequestContext, deviceId: string) {
+  const headers = { 'X-Device-ID': deviceId };
+  return {
+    async answer<T>(query: string, variables: Record<string, unknown> = {}) {
+      const response = await api.post(`${base}/graphql`, { headers, data: { query, variables } });
+      return (await response.json()) as GraphQLAnswer<T>;
+    },
+    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+      const answer = await this.answer<T>(query, variables);
+      if (!answer.data || answer.errors?.length)
+        throw new Error(`${query}: ${JSON.stringify(answer.errors)}`);
+      return answer.data;
+    },
+    async get<T>(path: string): Promise<{ status: number; body: T }> {
+      const response = await api.get(`${base}${path}`, { headers });
+      return { status: response.status(), body: (await response.json()) as T };
+    },
+  };
+}
+type Api = ReturnType<typeof apiOf>;
+
+async function verifiedUser(api: Api, name: string): Promise<string> {
+  const email = `${name.toLowerCase()}-${Date.now()}@e2e.local`;
+  const { register } = await api.graphql<{ register: { user: { username: string } } }>(
+    'mutation($i:RegisterInput!){register(input:$i){user{username}}}',
+    { i: { email, displayName: name, password: 'password123' } },
+  );
+  const deadline = Date.now() + 5_000;
+  let code: string | undefined;
+  while (!code && Date.now() < deadline) {
+    const mailbox = await api.get<{ to: string; text: string }[]>('/api/dev/mailbox');
+    code = /\b(\d{6})\b/.exec(mailbox.body.find((mail) => mail.to === email)?.text ?? '')?.[1];
+    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!code) throw new Error(`no verification code for ${email} in the development mailbox`);
+  await api.graphql('mutation($c:String!){verifyEmail(code:$c){id}}', { c: code });
+  return register.user.username;
+}
+
+interface Member {
+  userId: string;
+  username: string | null;
+}
+interface IntegrityJson {
+  final: boolean;
+  participantCount: number;
+  flagged: Member[];
+  clusters: { members: Member[]; score: number; flagged: boolean; evidence: { text: string }[] }[];
+}
+
+const RING_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) RingBrowser/1.0';
+
+/**
+ * Round 1: the 4 honest players pick option 1; the ring splits 3/3/2 over options 2–4, so its
+ * two on option 4 (the least popular) advance. Round 2: only ring-0 votes and wins.
+ */
+async function playRingGame(contexts: BrowserContext[]) {
+  const [adminContext, ...playerContexts] = contexts as [BrowserContext, ...BrowserContext[]];
+  const admin = apiOf(adminContext.request, 'e2e-integrity-admin');
+  await admin.graphql('mutation($e:String!,$p:String!){login(email:$e,password:$p){id}}', {
+    e: ADMIN.email,
+    p: ADMIN.password,
+  });
+  const apis = playerContexts.map((context, i) => apiOf(context.request, `e2e-integrity-${i}`));
+  const ring = apis.slice(0, 8);
+  const honest = apis.slice(8);
+  const ringNames: string[] = [];
+  const honestNames: string[] = [];
+  for (const [i, api] of ring.entries()) ringNames.push(await verifiedUser(api, `ring${i}`));
+  for (const [i, api] of honest.entries()) honestNames.push(await verifiedUser(api, `fair${i}`));
+  const { createTournament } = await admin.graphql<{ createTournament: { id: string } }>(
+    'mutation($i:TournamentInput!){createTournament(input:$i){id}}',
+    {
+      i: {
+        title: 'Ring Cup',
+        prize: '$500',
+        startAt: new Date(Date.now() + 4_000).toISOString(),
+        roundTimeSeconds: 8,
+      },
+    },
+  );
+  const id = createTournament.id;
+  for (const api of apis) {
+    await api.graphql('mutation($id:ID!){joinTournament(tournamentId:$id){isParticipant}}', {
+      id,
+    });
+  }
+  const votingIn = async (roundNumber: number) => {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const { liveGame } = await admin.graphql<{
+        liveGame: { phase: string; roundNumber: number; images: { id: string }[] };
+      }>('query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}', { id });
+      if (liveGame.phase === 'voting' && liveGame.roundNumber === roundNumber) return liveGame;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`round ${roundNumber} never opened its voting`);
+  };
+  const vote = (api: Api, roundNumber: number, imageId: string) =>
+    api.graphql(
+      'mutation($id:ID!,$r:Int!,$i:ID!){castVote(tournamentId:$id,roundNumber:$r,imageId:$i){imageId}}',
+      { id, r: roundNumber, i: imageId },
+    );
+  const round1 = await votingIn(1);
+  const option = (n: number) => round1.images[n]!.id;
+  for (const api of honest) {
+    await vote(api, 1, option(0));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+  }
+  // The ring at once, from one machine.
+  await Promise.all(ring.map((api, i) => vote(api, 1, option(i < 2 ? 3 : i < 5 ? 1 : 2))));
+  const round2 = await votingIn(2);
+  await vote(ring[0]!, 2, round2.images[0]!.id);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { tournament } = await admin.graphql<{ tournament: { status: string } }>(
+      'query($id:ID!){tournament(id:$id){status}}',
+      { id },
+    );
+    if (tournament.status === 'finished') break;
+    if (Date.now() > deadline) throw new Error('Ring Cup never finished');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { id, ringNames, honestNames, admin, player: honest[0]! };
+}
+
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => !document.querySelector('[class*="-enter"], [class*="-appear"], [class*="-leave"]'),
+  );
+}
+
+describe('the integrity report in the admin dashboard', () => {
+  it('flags the ring, shows its group and evidence in the details dialog and flags the winner in the history', async () => {
+    // Each player a browser of their own: the ring's on one /24 and one browser build, the
+    // honest players each on their own network and browser.
+    const contexts = await Promise.all(
+      Array.from({ length: 13 }, (_, i) =>
+        browser.newContext(
+          i === 0
+            ? {}
+            : i <= 8
+              ? {
+                  userAgent: RING_AGENT,
+                  extraHTTPHeaders: { 'X-Forwarded-For': `203.0.113.${10 + i}` },
+                }
+              : {
+                  userAgent: `Mozilla/5.0 (Honest ${i}) Browser/${i}.0`,
+                  extraHTTPHeaders: { 'X-Forwarded-For': `198.51.${i}.7` },
+                },
+        ),
+      ),
+    );
+    try {
+      const game = await playRingGame(contexts);
+
+      // The REST answer, and the same refused to a player (403) over REST and GraphQL.
+      const refused = await game.player.get(`/api/admin/tournaments/${game.id}/integrity`);
+      expect(refused.status).toBe(403);
+      const refusedGraphql = await game.player.answer(
+        'query($id:ID!){tournamentIntegrity(tournamentId:$id){final}}',
+        { id: game.id },
+      );
+      expect(refusedGraphql.errors?.[0]?.extensions?.code).toBe('ADMIN_ONLY');
+
+      const page = await browser.newPage({ viewport: DESKTOP, reducedMotion: 'reduce' });
+      await loginAs(page, base);
+      // Signals travel through the bus: wait until the report has every participant.
+      let report: IntegrityJson | undefined;
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline) {
+        const answer = await rest<IntegrityJson>(
+          page,
+          'GET',
+          `/api/admin/tournaments/${game.id}/integrity`,
+        );
+        expect(answer.status).toBe(200);
+        report = answer.body;
+        if (report.final && report.flagged.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      console.log(
+        `integrity e2e: ${report?.participantCount} participants; clusters ` +
+          JSON.stringify(
+            report?.clusters.map((c) => ({
+              size: c.members.length,
+              score: Number(c.score.toFixed(3)),
+              flagged: c.flagged,
+            })),
+          ) +
+          `; flagged ${report?.flagged.map((m) => m.username).join(', ')}`,
+      );
+      expect(report?.final).toBe(true);
+      expect(report?.flagged.map((m) => m.username).sort()).toEqual([...game.ringNames].sort());
+
+      await page.goto(`${base}/admin`);
+      const row = page.getByTestId(`history-${game.id}`);
+      await row.getByText(`Winner: ${game.ringNames[0]}`).waitFor();
+      await row.getByTestId('winner-flagged').waitFor();
+      await settled(page);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const { overflowAt360 } = await shootBothWidths(page, shots, 'history-flag', () =>
+        settled(page),
+      );
+      expect(overflowAt360).toBe(false);
+
+      await row.getByRole('button', { name: 'View Details' }).click();
+      const dialog = page.getByRole('dialog');
+      const section = dialog.getByTestId('integrity-section');
+      await section.getByText('Integrity', { exact: true }).waitFor();
+      await section.getByText('Final', { exact: true }).waitFor();
+      const flaggedCluster = section.locator(
+        '[data-testid="integrity-cluster"][data-flagged="true"]',
+      );
+      await flaggedCluster.first().waitFor();
+      for (const name of game.ringNames) await flaggedCluster.getByText(name).first().waitFor();
+      await flaggedCluster
+        .getByText(/accounts share address prefix/)
+        .first()
+        .waitFor();
+      await section.scrollIntoViewIfNeeded();
+      await settled(page);
+      expect(await seriousViolations(page, ['.app-header', '.admin-page', '.tab-bar'])).toEqual([]);
+      for (const size of [DESKTOP, PHONE]) {
+        await page.setViewportSize(size);
+        await settled(page);
+        await section.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(shots, `details-integrity-${size.width}.png`) });
+      }
+      expect(await hasHorizontalOverflow(page)).toBe(false);
+      await page.close();
+    } finally {
+      await Promise.all(contexts.map((context) => context.close()));
+    }
+  }, 180_000);
+});
