@@ -56,6 +56,14 @@ export function tooManyAttempts(retryAfterSeconds: number): AppError {
  * Fixed-window counters in the live store, so every gateway replica shares them (Redis in
  * distributed mode). Taking a slot is atomic (`incrementIfBelow`): a burst of parallel requests
  * cannot get past the limit between a check and an increment.
+ *
+ * Why not `rate-limiter-flexible` (issue 27 point 4, weighed and left): it counts through a raw
+ * Redis client (`RateLimiterRedis`) or in one process (`RateLimiterMemory`), and the gateway
+ * holds neither: it has the `LiveStore` port, whose memory and Redis twins run the same scripts
+ * and are held equal by the store's contract suite (`incrementIfBelow` is shared with the auth
+ * service's throttle). Using the library would mean a second Redis connection beside the port,
+ * a run-mode switch between two limiters, and Lua of its own outside that contract — more moving
+ * parts than the 40 lines here, which keep the same fixed window, release and Retry-After.
  */
 export class RateLimiter {
   constructor(
