@@ -1,0 +1,85 @@
+import type { DocumentStore } from '@underdog/documents';
+import { ACCOUNT_SCOPE, IntegrityRepository } from '../src/adapters/integrity-repository';
+
+/**
+ * What the integrity report's store must do, on the memory store (standalone) and on MongoDB
+ * (FerretDB in the integration tier) alike: idempotent rows, a tournament's rows plus its
+ * participants' account rows (and no one else's), the rounds once each, and deletion.
+ */
+export function integrityRepositoryContract(
+  name: string,
+  open: () => Promise<{ store: DocumentStore; close: () => Promise<void> }>,
+): void {
+  describe(`IntegrityRepository on ${name}`, () => {
+    let repository: IntegrityRepository;
+    let close: () => Promise<void>;
+    const t0 = new Date('2030-01-01T12:00:00.000Z');
+
+    beforeEach(async () => {
+      const opened = await open();
+      repository = new IntegrityRepository(opened.store);
+      await opened.store.init();
+      close = opened.close;
+    });
+    afterEach(() => close());
+
+    it('stores a row once per id, and a tournament reads its rows and its players’ account rows', async () => {
+      const account = (userId: string) => ({
+        userId,
+        tournamentId: ACCOUNT_SCOPE,
+        kind: 'registered' as const,
+        at: t0,
+        addressPrefix: `v4:${userId}`,
+      });
+      expect(await repository.record('s1', account('ann'))).toBe(true);
+      expect(await repository.record('s1', account('ann'))).toBe(false); // redelivered
+      await repository.record('s2', account('zed')); // never joined t-1
+      await repository.record('s3', {
+        userId: 'ann',
+        tournamentId: 't-1',
+        kind: 'joined',
+        at: t0,
+        deviceId: 'd-ann',
+        userAgent: 'ua:1',
+      });
+      await repository.record('vote:v1', {
+        userId: 'ann',
+        tournamentId: 't-1',
+        kind: 'voted',
+        at: new Date(t0.getTime() + 1_234),
+        roundNumber: 1,
+        imageId: 'round-1-image-2',
+        username: 'ann',
+      });
+      await repository.record('s4', { userId: 'bob', tournamentId: 't-2', kind: 'joined', at: t0 });
+      const rows = await repository.signalsOf('t-1');
+      expect(rows).toHaveLength(3);
+      expect(rows.map((row) => row.kind).sort()).toEqual(['joined', 'registered', 'voted']);
+      expect(rows.find((row) => row.kind === 'voted')).toMatchObject({
+        at: new Date(t0.getTime() + 1_234),
+        roundNumber: 1,
+        imageId: 'round-1-image-2',
+        username: 'ann',
+      });
+      expect(rows.find((row) => row.kind === 'registered')).toMatchObject({
+        addressPrefix: 'v4:ann',
+      });
+      expect(await repository.signalsOf('t-unknown')).toEqual([]);
+    });
+
+    it('keeps a round’s images once, and deletes a tournament’s rows', async () => {
+      await repository.roundStarted({ tournamentId: 't-1', roundNumber: 1, imageIds: ['a', 'b'] });
+      await repository.roundStarted({ tournamentId: 't-1', roundNumber: 1, imageIds: ['x'] });
+      await repository.roundStarted({ tournamentId: 't-1', roundNumber: 2, imageIds: ['c'] });
+      await repository.record('s1', { userId: 'ann', tournamentId: 't-1', kind: 'joined', at: t0 });
+      const rounds = await repository.roundsOf('t-1');
+      expect(rounds.sort((a, b) => a.roundNumber - b.roundNumber)).toEqual([
+        { tournamentId: 't-1', roundNumber: 1, imageIds: ['a', 'b'] },
+        { tournamentId: 't-1', roundNumber: 2, imageIds: ['c'] },
+      ]);
+      await repository.deleteForTournament('t-1');
+      expect(await repository.roundsOf('t-1')).toEqual([]);
+      expect(await repository.signalsOf('t-1')).toEqual([]);
+    });
+  });
+}
