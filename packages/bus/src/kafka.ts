@@ -437,7 +437,10 @@ class StoredPositions {
         for (const partition of partitions) {
           const wanted = await this.stored!.read(topic, partition);
           if (wanted === undefined) continue;
-          this.sought.set(`${topic}/${partition}`, wanted);
+          const key = `${topic}/${partition}`;
+          this.sought.set(key, wanted);
+          // Rechecked from now on, even if nothing comes to it.
+          this.next.set(key, { topic, partition, offset: wanted });
           this.consumer.seek({ topic, partition, offset: wanted });
         }
       }

@@ -239,6 +239,7 @@ export class MemoryBus implements EventBus {
         const log = this.topic(topic);
         const pending = firstAtOrAfter(log.partitions[partition]!, cursor.committed ?? 0) !== -1;
         if (owner.storedOffsets && (checkStored || pending)) {
+          checkStored = false;
           // The consumer's own offsets rule; past the end, the position is out of range and
           // resets as Kafka's does (the oldest message, or the end).
           let stored: string | undefined;

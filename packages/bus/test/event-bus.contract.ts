@@ -365,6 +365,38 @@ export function describeEventBusContract(
       expect(received).toEqual(['k0:0', 'k0:1', 'k0:2', 'k0:3', 'k0:4', 'k0:2', 'k0:3', 'k0:4']);
     });
 
+    it('goes back to a stored offset that fell behind on a partition it was given but has not consumed', async () => {
+      const topic = unique('stored-lost-idle');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      await fixture.bus.publish(topic, sequence(1, 5, 0));
+      // Everything was applied by an earlier member: the store says 5.
+      const stored = new Map([[0, '5']]);
+      const received: string[] = [];
+      subscriptions.push(
+        await fixture.bus.subscribe({
+          groupId: unique('group'),
+          topics: [topic],
+          fromBeginning: true,
+          storedOffsets: {
+            read: async (_topic, partition) => stored.get(partition),
+            recheckEveryMs: 100,
+          },
+          handleBatch: async (batch) => {
+            for (const message of batch) {
+              received.push(decode(message.value));
+              stored.set(message.partition, String(Number(message.offset) + 1));
+            }
+          },
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(received).toEqual([]);
+      // The store fails over to a replica that has only the first two applied.
+      stored.set(0, '2');
+      await waitFor(() => received.length >= 3, 'the three lost messages');
+      expect(received).toEqual(['k0:2', 'k0:3', 'k0:4']);
+    });
+
     it('starts from the oldest message, once, when the stored offset is past the end', async () => {
       const topic = unique('stored-past-end');
       await fixture.bus.ensureTopics([{ name: topic, partitions: 1 }]);
