@@ -3,6 +3,7 @@ import {
   HOUR,
   MINUTE,
   actors,
+  deliveredSoFar,
   failureOf,
   fullChoices,
   inFuture,
@@ -428,7 +429,7 @@ describe('offline choices on tournament.lifecycle (for the game engine)', () => 
       expect(offlineEvents()[0]!.id).toBe(`${tournamentId}:offline:bob`);
       // Published now: the next sweep has nothing to send.
       await h.module.outbox.sweep();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await deliveredSoFar(h, tournamentId);
       expect(offlineEvents()).toHaveLength(1);
     } finally {
       await h.stop();

@@ -4,6 +4,7 @@ import {
   HOUR,
   MINUTE,
   actors,
+  deliveredSoFar,
   inFuture,
   startHarness,
   timestampAt,
@@ -54,7 +55,8 @@ describe('the scheduler', () => {
     (await h.client.getTournament({ id: tournamentId })).tournament!.status;
   const eventsOfType = (type: string) =>
     h.events.filter((e) => e.key === tournamentId && e.type === type);
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+  // Every event published so far is in `h.events` (a marker under the key, not a sleep).
+  const settle = () => deliveredSoFar(h, tournamentId);
 
   it('moves a tournament to live at its start, not before', async () => {
     await start();

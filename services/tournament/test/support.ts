@@ -10,7 +10,13 @@ import {
   type TournamentLifecycleEvent,
 } from '@underdog/proto';
 import { createClient, createInProcessTransport, type Client } from '@underdog/rpc';
-import { silentLogger, testClock, testContext, type TestClock } from '@underdog/test-support';
+import {
+  silentLogger,
+  testClock,
+  testContext,
+  waitFor,
+  type TestClock,
+} from '@underdog/test-support';
 import { tournamentConfig } from '../src/config';
 import { createTournamentModule, type TournamentModule } from '../src/service';
 
@@ -64,6 +70,28 @@ export async function observeLifecycle(bus: EventBus, groupId: string) {
     },
   });
   return { events, stop: () => subscription.stop() };
+}
+
+const MARKER = 'test.Marker';
+let markers = 0;
+
+/**
+ * Waits until every lifecycle event published so far under `key` has reached `events`, without
+ * sleeping: publishes a marker under the same key (the same partition, delivered in order),
+ * waits for it, and takes it out of `events` again. Whatever was published before is in by then,
+ * so "nothing more arrived" can be asserted right after.
+ */
+export async function deliveredSoFar(
+  h: Pick<Harness, 'infrastructure' | 'events'>,
+  key: string,
+): Promise<void> {
+  const id = `marker-${++markers}`;
+  await h.infrastructure.bus.publish(topics.tournamentLifecycle.name, [
+    { key, value: new Uint8Array(), headers: { [EventHeader.type]: MARKER, [EventHeader.id]: id } },
+  ]);
+  const seen = () => h.events.findIndex((event) => event.id === id);
+  await waitFor(() => seen() >= 0, 'the marker event');
+  h.events.splice(seen(), 1);
 }
 
 export interface Harness {
