@@ -8,6 +8,7 @@ import {
   type Actor,
   type PlayerSignalEvent,
 } from '@underdog/proto';
+import { waitFor } from '@underdog/test-support';
 import { PlayerSignals } from '../src/player-signals';
 import type { RequestOrigin } from '../src/session';
 import {
@@ -159,12 +160,8 @@ describe('fair play at the edge', () => {
   const register = async (email: string) =>
     post('/api/register', { email, password: validPassword, displayName: 'Ben', username: 'ben' });
 
-  const waitForSignals = async (count: number) => {
-    for (let i = 0; i < 200 && signals.length < count; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(signals).toHaveLength(count);
-  };
+  const waitForSignals = (count: number) =>
+    waitFor(() => signals.length >= count, `${count} player signals`);
 
   it('publishes a register and a login signal with keyed hashes, never the raw address', async () => {
     expect((await register('ben@example.com')).status).toBe(200);
@@ -311,8 +308,7 @@ describe('PlayerSignals', () => {
       roundNumber: 2,
       imageId: 'round-2-image-1',
     });
-    for (let i = 0; i < 100 && published.length < 2; i += 1)
-      await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => published.length >= 2, 'the join and the vote signal');
     expect(published.map((p) => [p.userId, p.kind.case])).toEqual([
       ['u-1', 'joined'],
       ['u-1', 'voted'],
