@@ -1,0 +1,675 @@
+import { randomUUID } from 'node:crypto';
+import type { LiveStore, ScriptReply, StoreScript } from '@underdog/store';
+import {
+  acquireLease,
+  admitVote,
+  advanceGame,
+  applyVote,
+  createGame,
+  joinGame,
+  raiseMark,
+  releaseLease,
+  releaseVote,
+  settleVote,
+} from '../src';
+
+/**
+ * The game's Lua scripts and their TypeScript twins, held to one contract (issue 27 point 2):
+ * every reply code of every script, with the keys it leaves behind. Run on the memory store
+ * (`scripts-memory.test.ts`, the twins) and on real Redis (`scripts-redis.int.test.ts`, the Lua),
+ * so a twin that drifts from its Lua fails one of the two runs. Each case writes under its own
+ * namespace, so cases never see each other's keys.
+ */
+export interface ScriptsFixture {
+  store: LiveStore;
+  cleanup(): Promise<void>;
+}
+
+type Hashes = Record<string, Record<string, string>>;
+interface Seed {
+  hashes?: Hashes;
+  sets?: Record<string, string[]>;
+  strings?: Record<string, string>;
+}
+
+/** What a key holds, read back through the store's commands, in a form `toEqual` compares. */
+export async function snapshot(
+  store: LiveStore,
+  keys: { hashes?: string[]; sets?: string[]; strings?: string[] },
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys.hashes ?? []) out[key] = await store.hGetAll(key);
+  for (const key of keys.sets ?? []) out[key] = (await store.sMembers(key)).sort();
+  for (const key of keys.strings ?? []) out[key] = await store.get(key);
+  return out;
+}
+
+async function seed(store: LiveStore, data: Seed): Promise<void> {
+  for (const [key, fields] of Object.entries(data.hashes ?? {})) await store.hSet(key, fields);
+  for (const [key, members] of Object.entries(data.sets ?? {})) {
+    if (members.length > 0) await store.sAdd(key, ...members);
+  }
+  for (const [key, value] of Object.entries(data.strings ?? {})) await store.set(key, value);
+}
+
+/** Key names for one case: the same roles the engine's `keys.ts` gives them. */
+function names() {
+  const ns = `contract:${randomUUID()}`;
+  return {
+    state: `${ns}:state`,
+    players: `${ns}:players`,
+    devices: `${ns}:devices`,
+    offline: `${ns}:offline`,
+    alive: `${ns}:alive`,
+    eliminated: `${ns}:eliminated`,
+    reserved: `${ns}:reserved:1`,
+    ballots: `${ns}:ballots:1`,
+    tally: `${ns}:tally:1`,
+    voteIds: `${ns}:voteIds:1`,
+    mark: `${ns}:mark:0`,
+    lease: `${ns}:lease`,
+  };
+}
+
+const ballot = (voteId: string, user = 'u1') =>
+  JSON.stringify({
+    imageId: 'round-1-image-2',
+    castAt: 500,
+    voteId,
+    username: user,
+    offline: false,
+  });
+
+export function describeScriptsContract(
+  name: string,
+  makeFixture: () => Promise<ScriptsFixture>,
+): void {
+  describe(`game scripts contract (${name})`, () => {
+    let fixture: ScriptsFixture;
+    let store: LiveStore;
+    let k: ReturnType<typeof names>;
+
+    beforeEach(async () => {
+      fixture = await makeFixture();
+      store = fixture.store;
+      k = names();
+    });
+    afterEach(async () => {
+      await fixture.cleanup();
+    });
+
+    const run = <R extends ScriptReply>(
+      script: StoreScript<R>,
+      keys: string[],
+      args: Array<string | number>,
+    ) => store.run(script, keys, args);
+
+    describe('joinGame', () => {
+      const join = (user: string, device = '', now = 0, mode = 'live', choices = '') =>
+        run(
+          joinGame,
+          [k.state, k.players, k.devices, k.offline, k.alive],
+          [user, `{"u":"${user}"}`, device, now, mode, choices],
+        );
+      const all = () =>
+        snapshot(store, {
+          hashes: [k.state, k.players, k.devices, k.offline],
+          sets: [k.alive],
+        });
+
+      it('NO_TOURNAMENT when the state has no tournament status, writing nothing', async () => {
+        expect(await join('u1', 'd1')).toBe('NO_TOURNAMENT');
+        expect(await all()).toEqual({
+          [k.state]: {},
+          [k.players]: {},
+          [k.devices]: {},
+          [k.offline]: {},
+          [k.alive]: [],
+        });
+      });
+
+      it('JOINED before the game: the player, the device, the count; not alive yet', async () => {
+        await seed(store, { hashes: { [k.state]: { tournamentStatus: 'upcoming' } } });
+        expect(await join('u1', 'd1')).toBe('JOINED');
+        expect(await all()).toEqual({
+          [k.state]: { tournamentStatus: 'upcoming', participantCount: '1' },
+          [k.players]: { u1: '{"u":"u1"}' },
+          [k.devices]: { d1: 'u1' },
+          [k.offline]: {},
+          [k.alive]: [],
+        });
+      });
+
+      it('JOINED in round 1 before its deadline: alive too', async () => {
+        await seed(store, {
+          hashes: {
+            [k.state]: {
+              tournamentStatus: 'live',
+              gameId: 'g1',
+              phase: 'voting',
+              round: '1',
+              votingEndsAt: '1000',
+            },
+          },
+        });
+        expect(await join('u1', '', 1000)).toBe('JOINED');
+        const after = await all();
+        expect(after[k.alive]).toEqual(['u1']);
+        expect(after[k.state]).toMatchObject({ participantCount: '1' });
+        expect(after[k.devices]).toEqual({});
+      });
+
+      it('ALREADY for a live join of a player already in, changing nothing', async () => {
+        await seed(store, {
+          hashes: {
+            [k.state]: { tournamentStatus: 'upcoming', participantCount: '1' },
+            [k.players]: { u1: 'old' },
+          },
+        });
+        expect(await join('u1', 'd9')).toBe('ALREADY');
+        expect(await all()).toEqual({
+          [k.state]: { tournamentStatus: 'upcoming', participantCount: '1' },
+          [k.players]: { u1: 'old' },
+          [k.devices]: {},
+          [k.offline]: {},
+          [k.alive]: [],
+        });
+      });
+
+      it.each([
+        ['a later round', { phase: 'results', round: '2', votingEndsAt: '5000' }, 0],
+        ['round 1 past its deadline', { phase: 'voting', round: '1', votingEndsAt: '1000' }, 1001],
+        ['round 1 once voting ended', { phase: 'voting_ended', round: '1', votingEndsAt: '9' }, 0],
+        ['a finished game', { phase: 'finished', round: '0', votingEndsAt: '0' }, 0],
+      ])('JOIN_CLOSED in %s', async (_what, fields, now) => {
+        const state = { tournamentStatus: 'live', gameId: 'g1', ...fields };
+        await seed(store, { hashes: { [k.state]: state } });
+        expect(await join('u1', 'd1', now)).toBe('JOIN_CLOSED');
+        expect(await all()).toEqual({
+          [k.state]: state,
+          [k.players]: {},
+          [k.devices]: {},
+          [k.offline]: {},
+          [k.alive]: [],
+        });
+      });
+
+      it('JOIN_CLOSED for a tournament that is neither upcoming nor live', async () => {
+        await seed(store, { hashes: { [k.state]: { tournamentStatus: 'ended', round: '0' } } });
+        expect(await join('u1')).toBe('JOIN_CLOSED');
+      });
+
+      it('DEVICE_IN_USE for a live join on a device another player holds', async () => {
+        await seed(store, {
+          hashes: { [k.state]: { tournamentStatus: 'upcoming' }, [k.devices]: { d1: 'u2' } },
+        });
+        expect(await join('u1', 'd1')).toBe('DEVICE_IN_USE');
+        expect(await all()).toEqual({
+          [k.state]: { tournamentStatus: 'upcoming' },
+          [k.players]: {},
+          [k.devices]: { d1: 'u2' },
+          [k.offline]: {},
+          [k.alive]: [],
+        });
+      });
+
+      it('offline: JOINED past the window and on a held device, choices kept once; then ALREADY', async () => {
+        await seed(store, {
+          hashes: {
+            [k.state]: { tournamentStatus: 'live', gameId: 'g1', phase: 'results', round: '5' },
+            [k.devices]: { d1: 'u2' },
+          },
+        });
+        expect(await join('u1', 'd1', 0, 'offline', '[1,2]')).toBe('JOINED');
+        expect(await join('u1', 'd1', 0, 'offline', '[3,3]')).toBe('ALREADY');
+        expect(await all()).toEqual({
+          [k.state]: {
+            tournamentStatus: 'live',
+            gameId: 'g1',
+            phase: 'results',
+            round: '5',
+            participantCount: '1',
+            offlineCount: '1',
+          },
+          [k.players]: { u1: '{"u":"u1"}' },
+          [k.devices]: { d1: 'u2' },
+          [k.offline]: { u1: '[1,2]' },
+          [k.alive]: ['u1'],
+        });
+      });
+
+      it('offline of a player who joined live: ALREADY, the choices recorded', async () => {
+        await seed(store, {
+          hashes: { [k.state]: { tournamentStatus: 'upcoming' }, [k.players]: { u1: 'live' } },
+        });
+        expect(await join('u1', '', 0, 'offline', '[0]')).toBe('ALREADY');
+        expect(await all()).toMatchObject({
+          [k.state]: { tournamentStatus: 'upcoming', offlineCount: '1' },
+          [k.players]: { u1: 'live' },
+          [k.offline]: { u1: '[0]' },
+        });
+      });
+    });
+
+    describe('admitVote', () => {
+      const open = {
+        gameId: 'g1',
+        phase: 'voting',
+        round: '1',
+        votingEndsAt: '1000',
+      };
+      const admit = (user: string, round = 1, now = 500, device = '', image = 'round-1-image-2') =>
+        run(
+          admitVote,
+          [k.state, k.players, k.alive, k.devices, k.reserved],
+          [user, round, image, now, device],
+        );
+      const seedGame = (state: Record<string, string> = open) =>
+        seed(store, {
+          hashes: { [k.state]: state, [k.players]: { u1: 'p', u2: 'p' } },
+          sets: { [k.alive]: ['u1'] },
+        });
+      const sideEffects = () => snapshot(store, { hashes: [k.devices, k.reserved] });
+
+      it('OK:<deadline>:<gameId>, reserving the vote and the device', async () => {
+        await seedGame();
+        expect(await admit('u1', 1, 1000, 'd1')).toBe('OK:1000:g1');
+        expect(await sideEffects()).toEqual({
+          [k.devices]: { d1: 'u1' },
+          [k.reserved]: { u1: 'round-1-image-2' },
+        });
+      });
+
+      it('ALREADY_VOTED for a second vote in the round, keeping the first', async () => {
+        await seedGame();
+        await admit('u1');
+        expect(await admit('u1', 1, 500, '', 'round-1-image-3')).toBe('ALREADY_VOTED');
+        expect((await sideEffects())[k.reserved]).toEqual({ u1: 'round-1-image-2' });
+      });
+
+      it.each([
+        [
+          'no game',
+          { phase: 'voting', round: '1', votingEndsAt: '1000' },
+          'u1',
+          1,
+          500,
+          'NO_LIVE_GAME',
+        ],
+        ['an empty game id', { ...open, gameId: '' }, 'u1', 1, 500, 'NO_LIVE_GAME'],
+        ['a finished game', { ...open, phase: 'finished' }, 'u1', 1, 500, 'NO_LIVE_GAME'],
+        ['a stranger', open, 'u3', 1, 500, 'NOT_PARTICIPANT'],
+        ['round 0', { ...open, round: '0' }, 'u1', 0, 500, 'WRONG_ROUND'],
+        ['an eliminated player', open, 'u2', 1, 500, 'ELIMINATED'],
+        ['another round', open, 'u1', 2, 500, 'WRONG_ROUND'],
+        ['results', { ...open, phase: 'results' }, 'u1', 1, 500, 'VOTING_CLOSED'],
+        ['past the deadline', open, 'u1', 1, 1001, 'VOTING_CLOSED'],
+      ])('refuses %s, writing nothing', async (_what, state, user, round, now, reply) => {
+        await seedGame(state);
+        expect(await admit(user, round, now, 'd1')).toBe(reply);
+        expect(await sideEffects()).toEqual({ [k.devices]: {}, [k.reserved]: {} });
+      });
+
+      it('DEVICE_IN_USE on a device another player holds, reserving nothing', async () => {
+        await seedGame();
+        await seed(store, { hashes: { [k.devices]: { d1: 'u2' } } });
+        expect(await admit('u1', 1, 500, 'd1')).toBe('DEVICE_IN_USE');
+        expect(await sideEffects()).toEqual({ [k.devices]: { d1: 'u2' }, [k.reserved]: {} });
+      });
+    });
+
+    describe('releaseVote', () => {
+      it('1 when the reservation is for that image (removed), 0 otherwise (kept)', async () => {
+        await seed(store, { hashes: { [k.reserved]: { u1: 'img-a', u2: 'img-b' } } });
+        expect(await run(releaseVote, [k.reserved], ['u1', 'img-a'])).toBe(1);
+        expect(await run(releaseVote, [k.reserved], ['u2', 'img-a'])).toBe(0);
+        expect(await run(releaseVote, [k.reserved], ['u3', 'img-a'])).toBe(0);
+        expect(await snapshot(store, { hashes: [k.reserved] })).toEqual({
+          [k.reserved]: { u2: 'img-b' },
+        });
+      });
+    });
+
+    describe('applyVote', () => {
+      const open = { gameId: 'g1', phase: 'voting', round: '1', votingEndsAt: '1000' };
+      const apply = (
+        voteId: string,
+        opts: { user?: string; gameId?: string; round?: number; castAt?: number } = {},
+        mark?: [number, string],
+      ) =>
+        run(
+          applyVote,
+          [k.state, k.alive, k.ballots, k.tally, k.voteIds, k.reserved, ...(mark ? [k.mark] : [])],
+          [
+            opts.gameId ?? 'g1',
+            voteId,
+            opts.user ?? 'u1',
+            opts.round ?? 1,
+            'round-1-image-2',
+            opts.castAt ?? 500,
+            ballot(voteId, opts.user),
+            ...(mark ?? []),
+          ],
+        );
+      const seedGame = (state: Record<string, string> = open) =>
+        seed(store, { hashes: { [k.state]: state }, sets: { [k.alive]: ['u1', 'u2'] } });
+      const all = () =>
+        snapshot(store, {
+          hashes: [k.state, k.ballots, k.tally, k.reserved],
+          sets: [k.voteIds],
+          strings: [k.mark],
+        });
+
+      it('COUNTED: ballot, reservation, tally, total, vote id; the mark raised', async () => {
+        await seedGame();
+        expect(await apply('v1', {}, [5, ''])).toBe('COUNTED');
+        expect(await all()).toEqual({
+          [k.state]: { ...open, totalVotes: '1' },
+          [k.ballots]: { u1: ballot('v1') },
+          [k.tally]: { 'round-1-image-2': '1' },
+          [k.reserved]: { u1: 'round-1-image-2' },
+          [k.voteIds]: ['v1'],
+          [k.mark]: '5',
+        });
+      });
+
+      it('COUNTED while voting_ended, keeping a reservation already there', async () => {
+        await seedGame({ ...open, phase: 'voting_ended' });
+        await seed(store, { hashes: { [k.reserved]: { u1: 'round-1-image-0' } } });
+        expect(await apply('v1')).toBe('COUNTED');
+        expect((await all())[k.reserved]).toEqual({ u1: 'round-1-image-0' });
+      });
+
+      it('NO_GAME for another game: nothing written, yet the mark raised', async () => {
+        await seedGame();
+        expect(await apply('v1', { gameId: 'g2' }, [3, ''])).toBe('NO_GAME');
+        expect(await all()).toEqual({
+          [k.state]: open,
+          [k.ballots]: {},
+          [k.tally]: {},
+          [k.reserved]: {},
+          [k.voteIds]: [],
+          [k.mark]: '3',
+        });
+      });
+
+      it('DUPLICATE for a vote id seen before, counting nothing more', async () => {
+        await seedGame();
+        expect(await apply('v1')).toBe('COUNTED');
+        expect(await apply('v1')).toBe('DUPLICATE');
+        expect((await all())[k.state]).toEqual({ ...open, totalVotes: '1' });
+      });
+
+      it.each([
+        ['another round', open, { round: 2 }, 'CLOSED'],
+        ['results', { ...open, phase: 'results' }, {}, 'CLOSED'],
+        ['a vote stamped past the deadline', open, { castAt: 1001 }, 'LATE'],
+        ['a player out', open, { user: 'u9' }, 'NOT_ELIGIBLE'],
+      ])('refuses %s, keeping its id', async (_what, state, opts, reply) => {
+        await seedGame(state);
+        expect(await apply('v1', opts)).toBe(reply);
+        expect(await all()).toEqual({
+          [k.state]: state,
+          [k.ballots]: {},
+          [k.tally]: {},
+          [k.reserved]: {},
+          [k.voteIds]: ['v1'],
+          [k.mark]: null,
+        });
+      });
+
+      it('ALREADY_VOTED for a second vote of the player in the round', async () => {
+        await seedGame();
+        expect(await apply('v1')).toBe('COUNTED');
+        expect(await apply('v2')).toBe('ALREADY_VOTED');
+        expect(await all()).toMatchObject({
+          [k.state]: { totalVotes: '1' },
+          [k.ballots]: { u1: ballot('v1') },
+          [k.tally]: { 'round-1-image-2': '1' },
+          [k.voteIds]: ['v1', 'v2'],
+        });
+      });
+
+      it('raises the mark only past the one the message before left', async () => {
+        await seedGame();
+        await seed(store, { strings: { [k.mark]: '4' } });
+        expect(await apply('v1', {}, [9, '7'])).toBe('COUNTED');
+        expect((await all())[k.mark]).toBe('4');
+        expect(await apply('v2', { user: 'u2' }, [5, '4'])).toBe('COUNTED');
+        expect((await all())[k.mark]).toBe('5');
+        expect(await apply('v3', { user: 'u9' }, [2, ''])).toBe('NOT_ELIGIBLE');
+        expect((await all())[k.mark]).toBe('5');
+      });
+    });
+
+    describe('settleVote', () => {
+      const open = { gameId: 'g1', phase: 'voting', round: '1' };
+      const settle = (voteId: string, produced: '0' | '1', gameId = 'g1', round = '1') =>
+        run(
+          settleVote,
+          [k.state, k.voteIds, k.ballots, k.reserved],
+          [gameId, round, voteId, 'u1', 'round-1-image-2', produced],
+        );
+      const all = () => snapshot(store, { hashes: [k.reserved], sets: [k.voteIds] });
+
+      it.each([
+        ['voting', open],
+        ['voting_ended', { ...open, phase: 'voting_ended' }],
+      ])(
+        'ACKNOWLEDGED when produced while %s before the capture, writing nothing',
+        async (_p, state) => {
+          await seed(store, {
+            hashes: { [k.state]: state, [k.reserved]: { u1: 'round-1-image-2' } },
+          });
+          expect(await settle('v1', '1')).toBe('ACKNOWLEDGED');
+          expect(await all()).toEqual({
+            [k.reserved]: { u1: 'round-1-image-2' },
+            [k.voteIds]: [],
+          });
+        },
+      );
+
+      it.each([
+        ['not produced', open, '0', 'g1', '1'],
+        ['produced once the capture began', { ...open, votesEndOffset: '12' }, '1', 'g1', '1'],
+        ['produced for another game', open, '1', 'g2', '1'],
+        ['produced for another round', open, '1', 'g1', '2'],
+        ['produced in results', { ...open, phase: 'results' }, '1', 'g1', '1'],
+      ] as const)(
+        'WITHDRAWN when %s and not applied: the id taken, the reservation released',
+        async (_what, state, produced, gameId, round) => {
+          await seed(store, {
+            hashes: { [k.state]: state, [k.reserved]: { u1: 'round-1-image-2' } },
+          });
+          expect(await settle('v1', produced, gameId, round)).toBe('WITHDRAWN');
+          expect(await all()).toEqual({ [k.reserved]: {}, [k.voteIds]: ['v1'] });
+        },
+      );
+
+      it('WITHDRAWN keeps a reservation for another image', async () => {
+        await seed(store, { hashes: { [k.state]: open, [k.reserved]: { u1: 'round-1-image-0' } } });
+        expect(await settle('v1', '0')).toBe('WITHDRAWN');
+        expect(await all()).toEqual({
+          [k.reserved]: { u1: 'round-1-image-0' },
+          [k.voteIds]: ['v1'],
+        });
+      });
+
+      it('COUNTED when the engine applied and counted it, keeping the reservation', async () => {
+        await seed(store, {
+          hashes: {
+            [k.state]: open,
+            [k.ballots]: { u1: ballot('v1') },
+            [k.reserved]: { u1: 'round-1-image-2' },
+          },
+          sets: { [k.voteIds]: ['v1'] },
+        });
+        expect(await settle('v1', '0')).toBe('COUNTED');
+        expect(await all()).toEqual({
+          [k.reserved]: { u1: 'round-1-image-2' },
+          [k.voteIds]: ['v1'],
+        });
+      });
+
+      it('NOT_COUNTED when the engine applied and refused it, releasing the reservation', async () => {
+        await seed(store, {
+          hashes: {
+            [k.state]: open,
+            [k.ballots]: { u1: ballot('v0') },
+            [k.reserved]: { u1: 'round-1-image-2' },
+          },
+          sets: { [k.voteIds]: ['v0', 'v1'] },
+        });
+        expect(await settle('v1', '0')).toBe('NOT_COUNTED');
+        expect(await all()).toEqual({ [k.reserved]: {}, [k.voteIds]: ['v0', 'v1'] });
+      });
+
+      it('NOT_COUNTED with no ballot at all', async () => {
+        await seed(store, { hashes: { [k.state]: open }, sets: { [k.voteIds]: ['v1'] } });
+        expect(await settle('v1', '0')).toBe('NOT_COUNTED');
+      });
+    });
+
+    describe('createGame', () => {
+      it('CREATED:<gameId> with every registered player alive; then EXISTS:<gameId>', async () => {
+        await seed(store, {
+          hashes: {
+            [k.state]: { tournamentStatus: 'upcoming', participantCount: '2' },
+            [k.players]: { u1: 'p', u2: 'p' },
+          },
+        });
+        const create = (gameId: string, now: number) =>
+          run(createGame, [k.state, k.players, k.alive], [gameId, now, 17]);
+        expect(await create('g1', 100)).toBe('CREATED:g1');
+        expect(await create('g2', 200)).toBe('EXISTS:g1');
+        expect(await snapshot(store, { hashes: [k.state], sets: [k.alive] })).toEqual({
+          [k.state]: {
+            tournamentStatus: 'live',
+            participantCount: '2',
+            gameId: 'g1',
+            phase: 'waiting',
+            round: '0',
+            totalRounds: '17',
+            startedAt: '100',
+            phaseEndsAt: '0',
+            totalVotes: '0',
+          },
+          [k.alive]: ['u1', 'u2'],
+        });
+      });
+
+      it('CREATED with no players: no alive set', async () => {
+        expect(await run(createGame, [k.state, k.players, k.alive], ['g1', 1, 3])).toBe(
+          'CREATED:g1',
+        );
+        expect(await snapshot(store, { sets: [k.alive] })).toEqual({ [k.alive]: [] });
+      });
+    });
+
+    describe('leases', () => {
+      const acquire = (owner: string) => run(acquireLease, [k.lease, k.state], [owner, 60_000]);
+      const release = (owner: string, token: number) =>
+        run(releaseLease, [k.lease], [owner, token]);
+
+      it('a token on taking, the same on renewing, 0 for another owner; release frees it', async () => {
+        expect(await acquire('a')).toBe(1);
+        expect(await acquire('a')).toBe(1);
+        expect(await acquire('b')).toBe(0);
+        expect(await store.get(k.lease)).toBe('a|1');
+        const ttl = await store.ttlMs(k.lease);
+        expect(ttl).toBeGreaterThan(0);
+        expect(ttl).toBeLessThanOrEqual(60_000);
+
+        expect(await release('b', 1)).toBe(0);
+        expect(await release('a', 2)).toBe(0);
+        expect(await store.get(k.lease)).toBe('a|1');
+        expect(await release('a', 1)).toBe(1);
+        expect(await store.get(k.lease)).toBeNull();
+
+        expect(await acquire('b')).toBe(2);
+        expect(await snapshot(store, { hashes: [k.state], strings: [k.lease] })).toEqual({
+          [k.state]: { fence: '2' },
+          [k.lease]: 'b|2',
+        });
+      });
+
+      it('renewing sets the expiry again', async () => {
+        await seed(store, { strings: { [k.lease]: 'a|7' } });
+        expect(await store.ttlMs(k.lease)).toBe(-1);
+        expect(await acquire('a')).toBe(7);
+        expect(await store.ttlMs(k.lease)).toBeGreaterThan(0);
+        expect(await snapshot(store, { hashes: [k.state] })).toEqual({ [k.state]: {} });
+      });
+    });
+
+    describe('advanceGame', () => {
+      const state = { fence: '3', phase: 'voting', round: '2', gameId: 'g1' };
+      const advance = (args: Array<string | number>) =>
+        run(advanceGame, [k.state, k.alive, k.eliminated], args);
+      const all = () => snapshot(store, { hashes: [k.state, k.eliminated], sets: [k.alive] });
+      beforeEach(() =>
+        seed(store, { hashes: { [k.state]: state }, sets: { [k.alive]: ['u1', 'u2', 'u3'] } }),
+      );
+
+      it('OK: the fields written, the eliminated moved out of alive', async () => {
+        expect(
+          await advance([
+            '3',
+            'voting',
+            '2',
+            2,
+            'phase',
+            'results',
+            'phaseEndsAt',
+            '90',
+            '2',
+            'u1',
+            'u3',
+          ]),
+        ).toBe('OK');
+        expect(await all()).toEqual({
+          [k.state]: { ...state, phase: 'results', phaseEndsAt: '90' },
+          [k.eliminated]: { u1: '2', u3: '2' },
+          [k.alive]: ['u2'],
+        });
+      });
+
+      it('OK from any phase with `*`, with nothing to write', async () => {
+        expect(await advance(['3', '*', '', 0, '9'])).toBe('OK');
+        expect(await all()).toEqual({
+          [k.state]: state,
+          [k.eliminated]: {},
+          [k.alive]: ['u1', 'u2', 'u3'],
+        });
+      });
+
+      it.each([
+        ['an old token', ['2', 'voting', '2'], 'FENCED'],
+        ['an empty token', ['', '*', ''], 'FENCED'],
+        ['another phase', ['3', 'results', '2'], 'STALE'],
+        ['another round', ['3', 'voting', '1'], 'STALE'],
+      ])('refuses %s, writing nothing', async (_what, head, reply) => {
+        expect(await advance([...head, 1, 'phase', 'finished', '2', 'u1'])).toBe(reply);
+        expect(await all()).toEqual({
+          [k.state]: state,
+          [k.eliminated]: {},
+          [k.alive]: ['u1', 'u2', 'u3'],
+        });
+      });
+    });
+
+    describe('raiseMark', () => {
+      it('1 when raised, 0 when not higher or the message before is not applied', async () => {
+        const raise = (...args: string[]) => run(raiseMark, [k.mark], args);
+        expect(await raise('3')).toBe(1);
+        expect(await raise('3')).toBe(0);
+        expect(await raise('2')).toBe(0);
+        expect(await raise('9', '5')).toBe(0);
+        expect(await store.get(k.mark)).toBe('3');
+        expect(await raise('9', '3')).toBe(1);
+        expect(await raise('10', '')).toBe(1);
+        expect(await store.get(k.mark)).toBe('10');
+      });
+    });
+  });
+}
