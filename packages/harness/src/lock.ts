@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
@@ -49,7 +49,14 @@ export async function withLock<T>(
       });
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      // A stale lock of the harness's older format (a directory with an `owner` file) cannot be
+      // removed with rmdir: it is stale already (that is why it was being removed), so clear it.
+      if (code === 'ENOTEMPTY') {
+        rmSync(lockDir, { recursive: true, force: true });
+        continue;
+      }
+      if (code !== 'ELOCKED') throw error;
     }
     if (Date.now() > deadline) {
       throw new Error(`timed out after ${timeoutMs / 1000}s waiting for the lock ${lockDir}`);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withLock } from '../src/lock';
@@ -45,6 +45,8 @@ describe('withLock', () => {
   it('takes over a lock left by a holder that died (untouched for a long time)', async () => {
     const dir = lockDir();
     mkdirSync(dir, { recursive: true });
+    // The older format's owner file, of a process that is gone.
+    writeFileSync(join(dir, 'owner'), '999999999');
     const longAgo = new Date(Date.now() - 60 * 60_000);
     utimesSync(dir, longAgo, longAgo);
     await expect(withLock(dir, () => Promise.resolve('built'), 5_000)).resolves.toBe('built');
