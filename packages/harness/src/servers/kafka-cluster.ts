@@ -272,7 +272,8 @@ export async function startKafkaCluster(options: KafkaClusterOptions = {}): Prom
       for (;;) {
         try {
           const partitions = await topicMetadata(topic);
-          if (partitions.every((p) => p.isr.length === p.replicas.length)) return;
+          const synced = partitions.every((p) => p.isr.length === p.replicas.length);
+          if (partitions.length > 0 && synced) return;
         } catch {
           // a node still joining
         }
