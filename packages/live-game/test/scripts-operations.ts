@@ -18,13 +18,17 @@ import {
  * rounds), with direct writes of the state's fields between them so every branch is reached:
  * run on two stores, they must give the same replies and leave the same keys.
  */
+/** One of `choices`, each as often as its weight says. */
+function weighted<T>(...choices: Array<[T, number]>): fc.Arbitrary<T> {
+  return fc.oneof(...choices.map(([value, weight]) => ({ arbitrary: fc.constant(value), weight })));
+}
 const user = fc.constantFrom('u1', 'u2', 'u3');
 const device = fc.constantFrom('', 'd1', 'd2');
-const round = fc.constantFrom(0, 1, 2);
+const round = weighted([1, 4], [2, 1], [0, 1]);
 const image = fc.constantFrom('round-1-image-0', 'round-1-image-1');
-const time = fc.constantFrom(0, 500, 1000, 1001);
-const gameId = fc.constantFrom('g1', 'g2');
-const voteId = fc.constantFrom('v1', 'v2', 'v3', 'v4');
+const time = weighted([0, 2], [500, 2], [1000, 1], [1001, 1]);
+const gameId = weighted(['g1', 4], ['g2', 1]);
+const voteId = fc.constantFrom('v1', 'v2', 'v3');
 const phase = fc.constantFrom('waiting', 'voting', 'voting_ended', 'results', 'finished');
 const stateField = fc.oneof(
   fc.tuple(fc.constant('tournamentStatus'), fc.constantFrom('upcoming', 'live', 'ended')),
@@ -36,56 +40,134 @@ const stateField = fc.oneof(
 );
 
 export const scriptOperation = fc.oneof(
-  fc.record({ op: fc.constant('set' as const), field: stateField }),
-  fc.record({
-    op: fc.constant('join' as const),
-    user,
-    device,
-    now: time,
-    mode: fc.constantFrom('live', 'offline'),
-  }),
-  fc.record({ op: fc.constant('admit' as const), user, round, image, now: time, device }),
-  fc.record({ op: fc.constant('release' as const), user, round, image }),
-  fc.record({
-    op: fc.constant('apply' as const),
-    gameId,
-    voteId,
-    user,
-    round,
-    image,
-    castAt: time,
-    mark: fc.option(fc.tuple(fc.integer({ min: 1, max: 6 }), fc.constantFrom('', '0', '2', '4'))),
-  }),
-  fc.record({
-    op: fc.constant('settle' as const),
-    gameId,
-    round,
-    voteId,
-    user,
-    image,
-    produced: fc.constantFrom('0', '1'),
-  }),
-  fc.record({ op: fc.constant('create' as const), gameId }),
-  fc.record({ op: fc.constant('acquire' as const), owner: fc.constantFrom('a', 'b') }),
-  fc.record({
-    op: fc.constant('releaseLease' as const),
-    owner: fc.constantFrom('a', 'b'),
-    token: fc.integer({ min: 0, max: 3 }),
-  }),
-  fc.record({
-    op: fc.constant('advance' as const),
-    token: fc.constantFrom('', '1', '2'),
-    phase: fc.oneof(fc.constant('*'), phase),
-    round: fc.constantFrom('0', '1', '2'),
-    fields: fc.array(stateField, { maxLength: 2 }),
-    eliminated: fc.uniqueArray(user, { maxLength: 2 }),
-  }),
-  fc.record({
-    op: fc.constant('raise' as const),
-    value: fc.integer({ min: 0, max: 6 }),
-    after: fc.constantFrom('', '0', '3'),
-  }),
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('set' as const), field: stateField }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('people' as const),
+      players: fc.subarray(['u1', 'u2', 'u3']),
+      alive: fc.subarray(['u1', 'u2', 'u3']),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('join' as const),
+      user,
+      device,
+      now: time,
+      mode: fc.constantFrom('live', 'offline'),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant('admit' as const),
+      user,
+      round,
+      image,
+      now: time,
+      device,
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('release' as const), user, round, image }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant('apply' as const),
+      gameId,
+      voteId,
+      user,
+      round,
+      image,
+      castAt: time,
+      mark: fc.option(fc.tuple(fc.integer({ min: 1, max: 6 }), fc.constantFrom('', '0', '2', '4'))),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant('settle' as const),
+      gameId,
+      round,
+      voteId,
+      user,
+      image,
+      produced: fc.constantFrom('0', '1'),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('create' as const), gameId }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('acquire' as const), owner: fc.constantFrom('a', 'b') }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('releaseLease' as const),
+      owner: fc.constantFrom('a', 'b'),
+      token: fc.integer({ min: 0, max: 3 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('advance' as const),
+      token: fc.constantFrom('', '1', '2'),
+      phase: fc.oneof(fc.constant('*'), phase),
+      round: fc.constantFrom('0', '1', '2'),
+      fields: fc.array(stateField, { maxLength: 2 }),
+      eliminated: fc.uniqueArray(user, { maxLength: 2 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('raise' as const),
+      value: fc.integer({ min: 0, max: 6 }),
+      after: fc.constantFrom('', '0', '3'),
+    }),
+  },
 );
+/**
+ * A game already under way (a tournament, maybe a game, a phase and round, some players, some of
+ * them alive), then the operations: so the deeper refusals (ELIMINATED, LATE, …) come up often.
+ */
+const setOf = (field: string, values: string[]) =>
+  fc
+    .constantFrom(...values)
+    .map((value) => ({ op: 'set' as const, field: [field, value] as [string, string] }));
+export const scenario = fc
+  .tuple(
+    fc.subarray([{ op: 'set' as const, field: ['tournamentStatus', 'live'] as [string, string] }]),
+    setOf('gameId', ['', 'g1', 'g1', 'g1']),
+    setOf('phase', ['waiting', 'voting', 'voting', 'voting', 'voting_ended', 'results']),
+    setOf('round', ['0', '1', '1', '1', '2']),
+    setOf('votingEndsAt', ['500', '1000']),
+    fc.record({
+      op: fc.constant('people' as const),
+      players: fc.subarray(['u1', 'u2', 'u3']),
+      alive: fc.subarray(['u1', 'u2', 'u3']),
+    }),
+    fc.array(scriptOperation, { minLength: 10, maxLength: 40 }),
+  )
+  .map(([a, b, c, d, e, f, ops]): ScriptOperation[] => [...a, b, c, d, e, f, ...ops]);
+
+/** Which script answered what, with the values in a reply left out: `admit:OK`, `acquire:token`. */
+export function replyCodes(ops: ScriptOperation[], replies: unknown[]): string[] {
+  return ops.flatMap((o, i) => {
+    if (o.op === 'set' || o.op === 'people') return [];
+    const reply = replies[i];
+    const code =
+      typeof reply === 'string'
+        ? reply.split(':', 1)[0]
+        : o.op === 'acquire' && reply !== 0
+          ? 'token'
+          : String(reply);
+    return [`${o.op}:${code}`];
+  });
+}
+
 export type ScriptOperation = typeof scriptOperation extends fc.Arbitrary<infer T> ? T : never;
 
 const K = {
@@ -107,6 +189,13 @@ function step(store: LiveStore, o: ScriptOperation): Promise<unknown> {
   switch (o.op) {
     case 'set':
       return store.hSet(K.state, { [o.field[0]]: o.field[1] });
+    case 'people':
+      return Promise.all([
+        o.players.length > 0
+          ? store.hSet(K.players, Object.fromEntries(o.players.map((u) => [u, `{"u":"${u}"}`])))
+          : 0,
+        o.alive.length > 0 ? store.sAdd(K.alive, ...o.alive) : 0,
+      ]);
     case 'join':
       return store.run(
         joinGame,
