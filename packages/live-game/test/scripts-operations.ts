@@ -30,7 +30,7 @@ const time = weighted([0, 2], [500, 2], [1000, 1], [1001, 1]);
 const gameId = weighted(['g1', 4], ['g2', 1]);
 const voteId = fc.constantFrom('v1', 'v2', 'v3');
 const phase = fc.constantFrom('waiting', 'voting', 'voting_ended', 'results', 'finished');
-const stateField = fc.oneof(
+const stateField: fc.Arbitrary<[string, string]> = fc.oneof(
   fc.tuple(fc.constant('tournamentStatus'), fc.constantFrom('upcoming', 'live', 'ended')),
   fc.tuple(fc.constant('gameId'), fc.constantFrom('', 'g1', 'g2')),
   fc.tuple(fc.constant('phase'), phase),
