@@ -88,8 +88,11 @@ export async function waitFor<T>(
   options: WaitOptions | string = {},
   timeoutMs?: number,
 ): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
-  const { message = 'the condition', intervalMs = 10, ...rest } =
-    typeof options === 'string' ? { message: options } : options;
+  const {
+    message = 'the condition',
+    intervalMs = 10,
+    ...rest
+  } = typeof options === 'string' ? { message: options } : options;
   const limitMs = timeoutMs ?? rest.timeoutMs ?? 30_000;
   // Real time on purpose: this bounds how long a test waits for real processes, it is no rule.
   const deadline = Date.now() + limitMs;

@@ -27,7 +27,6 @@ function outcomeMessage(userId: string, gameId: string, won: boolean) {
   return encodeEvent(PlayerOutcomeEventSchema, event, { key: userId, id: `${gameId}:${userId}` });
 }
 
-
 describe('user statistics from player.outcomes', () => {
   let auth: TestAuth;
   beforeEach(async () => {
