@@ -905,5 +905,10 @@ export function participantRecord(participant: Participant) {
     username: participant.username,
     isOfflinePlayer: participant.offlineChoices !== undefined,
     joinedAt: new Date(participant.joinedAt),
+    // Known when the whole game is written again at its end: the participant's document is
+    // inserted eliminated, and the rounds' elimination updates find nothing left to change.
+    ...(participant.eliminatedInRound > 0
+      ? { eliminatedInRound: participant.eliminatedInRound }
+      : {}),
   };
 }

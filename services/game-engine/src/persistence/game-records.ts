@@ -25,6 +25,13 @@ export interface ParticipantRecord {
   username: string;
   isOfflinePlayer: boolean;
   joinedAt: Date;
+  /**
+   * The round that eliminated the participant, when already known (a game's records written
+   * again at its end): the document is inserted eliminated, not updated afterwards. On FerretDB
+   * each such update is a locked write that scans the collection: 300 of them took minutes at
+   * a game's end in the fault suite (issue 29).
+   */
+  eliminatedInRound?: number;
 }
 
 export interface GameStartedRecord {
@@ -150,7 +157,10 @@ class DocumentGameRecords implements GameRecords {
         gameId,
         userId: participant.userId,
         username: participant.username,
-        isEliminated: false,
+        isEliminated: (participant.eliminatedInRound ?? 0) > 0,
+        ...((participant.eliminatedInRound ?? 0) > 0
+          ? { eliminatedInRound: participant.eliminatedInRound }
+          : {}),
         isOfflinePlayer: participant.isOfflinePlayer,
         joinedAt: participant.joinedAt,
       })),
