@@ -45,10 +45,11 @@ function countingEliminations(documents: DocumentStore) {
  * began it froze or died in round 1, or its write gave up) has its whole records written at its
  * end. The participants went in not eliminated and were then eliminated one update each — with
  * 300 players on FerretDB, minutes, while the lease lapsed and the other replica did the same.
- * Now each participant's document goes in already eliminated: no elimination update is left.
+ * Now each participant's document goes in already eliminated when that is known: at the end,
+ * and for round 1 (most of the players) when the start is recorded after round 1's results.
  */
-describe('the records of a game whose start was never recorded', () => {
-  it('are written at its end with the participants already eliminated', async () => {
+describe("the participants' records", () => {
+  it('of a game whose start was never recorded are written at its end with the participants already eliminated', async () => {
     const infra = await startInfrastructure();
     const { bus, documents } = infra.infrastructure;
     const counting = countingEliminations(documents);
@@ -97,6 +98,51 @@ describe('the records of a game whose start was never recorded', () => {
           .sort(),
       ).toEqual(['ann:false:undefined', 'bob:true:1', 'cyd:true:1', 'dan:true:1']);
       // Before: 3 (bob, cyd and dan, one update each, after their documents went in).
+      expect(counting.counted.updated).toBe(0);
+    } finally {
+      await recorder.stop();
+      await engine.group.stop();
+      await infra.stop();
+    }
+  }, 30_000);
+
+  it('are written, when the start is recorded, with round 1 eliminated already', async () => {
+    const infra = await startInfrastructure();
+    const { bus, documents } = infra.infrastructure;
+    const counting = countingEliminations(documents);
+    const engine = await startEngine(
+      infra.infrastructure,
+      'engine-start-record',
+      {},
+      { records: () => createGameRecords(counting.store) },
+    );
+    const recorder = await recordGameEvents(bus, 'start-record-recorder');
+    try {
+      const tournamentId = randomUUID();
+      const gameId = await startOneSecondGame(bus, engine.app, recorder, tournamentId, [
+        'ann',
+        'bob',
+        'cyd',
+        'dan',
+      ]);
+      await publishRoundOneVotes(bus, tournamentId, gameId, [
+        ['ann', 0],
+        ['bob', 1],
+        ['cyd', 1],
+      ]);
+      const reads = createGameReads(documents);
+      await waitFor(
+        async () => (await reads.history()).some((entry) => entry.gameId === gameId),
+        'the game in the history',
+        20_000,
+      );
+      const statistics = await reads.statistics(tournamentId);
+      expect(
+        statistics?.participants
+          .map((p) => `${p.username}:${p.isEliminated}:${p.eliminatedInRound}`)
+          .sort(),
+      ).toEqual(['ann:false:undefined', 'bob:true:1', 'cyd:true:1', 'dan:true:1']);
+      // Before: 3 (round 1's record updated bob, cyd and dan one by one after the start record).
       expect(counting.counted.updated).toBe(0);
     } finally {
       await recorder.stop();

@@ -81,7 +81,7 @@ export class GameRunner {
   private lastTotalSent = -1;
   private lastTotalAt = 0;
   /** The game's start record, written once round 1's results are out (see `begin`). */
-  private startRecord: (() => Promise<void>) | undefined;
+  private startRecord: ((eliminatedInRound1: readonly string[]) => Promise<void>) | undefined;
   /** Record writes in order (the start before round 1's results), each after the one before. */
   private recordsWritten: Promise<void> = Promise.resolve();
   /** Ends the wait of the record write now waiting for its delay (see `flushRecords`). */
@@ -350,8 +350,15 @@ export class GameRunner {
         // at the close of voting the CPU the tally and the results needed — with two games closing
         // together, one's results waited for both games' inserts (docs/benchmarks.md). The game's
         // end rewrites whatever is missing.
-        this.startRecord = () =>
-          this.deps.records.gameStarted(this.gameStartedRecord(state, participants, now));
+        this.startRecord = (eliminatedInRound1) => {
+          // Round 1's eliminated go in eliminated: no update of their documents one by one
+          // afterwards (on FerretDB each is a locked write that scans the collection).
+          const out = new Set(eliminatedInRound1);
+          const known = participants.map((participant) =>
+            out.has(participant.userId) ? { ...participant, eliminatedInRound: 1 } : participant,
+          );
+          return this.deps.records.gameStarted(this.gameStartedRecord(state, known, now));
+        };
         this.log.info({ gameId: state.gameId, participants: participants.length }, 'game started');
         if (ad) await this.emitAdvertisement(state, ad, 'before_game', 0, now);
         else await this.openRound(state, 1, now);
@@ -360,12 +367,13 @@ export class GameRunner {
     return 0;
   }
 
-  private recordStart(): void {
+  /** The game's start record, once round `round`'s results (those eliminated in it) are out. */
+  private recordStart(round: number, eliminated: readonly string[]): void {
     const write = this.startRecord;
     this.startRecord = undefined;
     if (!write) return;
     this.recordingSinceStart = true;
-    this.record('gameStarted', write);
+    this.record('gameStarted', () => write(round === 1 ? eliminated : []));
   }
 
   private gameStartedRecord(state: GameState, participants: Participant[], now: number) {
@@ -634,7 +642,7 @@ export class GameRunner {
         },
         'round resolved',
       );
-      this.recordStart();
+      this.recordStart(state.round, outcome.eliminated);
       this.recordRound(state, outcome, ballots, now);
     });
     return 0;
