@@ -185,6 +185,23 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
       });
     });
 
+    it('stores a participant whose elimination is known at the start eliminated, and a round leaves it so', async () => {
+      const { gameId, tournamentId } = ids();
+      await records.gameStarted(
+        started(gameId, tournamentId, [ana, { ...bo, eliminatedInRound: 1 }, cy]),
+      );
+      const eliminated = (await reads.statistics(tournamentId))?.participants
+        .map((p) => `${p.username}:${p.isEliminated}:${p.eliminatedInRound}`)
+        .sort();
+      expect(eliminated).toEqual(['ana:false:undefined', 'bo:true:1', 'cy:false:undefined']);
+      await records.roundResolved(round(gameId, 1, [ana, bo, cy], { ana: 0, bo: 1, cy: 1 }));
+      expect(
+        (await reads.statistics(tournamentId))?.participants
+          .map((p) => `${p.username}:${p.isEliminated}:${p.eliminatedInRound}`)
+          .sort(),
+      ).toEqual(['ana:false:undefined', 'bo:true:1', 'cy:true:1']);
+    });
+
     it('adds late joiners to the game and its participant count', async () => {
       const { gameId, tournamentId } = ids();
       await records.gameStarted(started(gameId, tournamentId, [ana, bo]));
