@@ -32,13 +32,16 @@ import { Players, retryableCodes, seededRandom, type SeededPlayer } from './faul
 const seed = process.env.FAULT_SEED ? Number(process.env.FAULT_SEED) : randomInt(2 ** 31);
 const playerCount = Number(process.env.FAULT_PLAYERS ?? 300);
 /**
- * The scenarios `npm test` runs: those that pass today. The others fail on open defects (the
- * game's end stalls after an engine stop, a tournament-service kill or a Redis failover; votes
- * lost and refused INTERNAL around a broker or Redis primary kill: docs/reliability.md, "The
- * fault suite"), so the e2e tier skips them by name and `pnpm faults` (FAULT_SCENARIOS=all) runs
- * every one. Move a scenario here once it passes.
+ * The scenarios `npm test` runs: those that pass reliably today — none yet. Every scenario fails
+ * on an open defect at least some of the time (docs/reliability.md, "The fault suite"): a vote
+ * whose answer died with gateway 2 and that the player sent again is refused VOTING_CLOSED yet
+ * counted (the gateway kill, one vote in CI's run of 3bedc9d); votes lost and refused INTERNAL
+ * around a broker or Redis primary kill; the end of a game taken over in round 1 (fixed in
+ * 6d365ec, confirmed once for engine-stop). So the e2e tier skips them by name, visibly (jest
+ * lists them as skipped, and starts no server for them), and `pnpm faults` (FAULT_SCENARIOS=all)
+ * runs every one. Add a scenario here once it passes reliably.
  */
-const passingToday = ['gateway'];
+const passingToday: string[] = [];
 const requested = process.env.FAULT_SCENARIOS?.split(',').map((name) => name.trim());
 const only = requested?.includes('all') ? undefined : (requested ?? passingToday);
 const roundSeconds = 6;
