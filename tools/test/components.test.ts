@@ -34,6 +34,7 @@ const secretValues: Record<string, string> = {
   MONGO_URL: 'mongodb://user:password@mongo.example:27017',
   SMTP_URL: 'smtp://user:password@smtp.example:587',
   ADMIN_PASSWORD: 'Admin-password-1',
+  INTEGRITY_SECRET: 'integrity-secret-of-at-least-32-characters',
 };
 
 interface Manifest {
