@@ -110,9 +110,11 @@ export const publishVotesCydWins = (bus: EventBus, tournamentId: string, gameId:
 export async function playUntilVotesCounted(
   { bus, engine, recorder }: EngineOnStore,
   tournamentId: string,
+  /** Round 1's length: long enough that the votes are counted well before its deadline. */
+  roundSeconds = 3,
 ): Promise<string> {
-  await openTournament(bus, engine, tournamentId, 3, ['ann', 'bob', 'cyd']);
-  const gameId = await startGame(bus, recorder, tournamentId, 3);
+  await openTournament(bus, engine, tournamentId, roundSeconds, ['ann', 'bob', 'cyd']);
+  const gameId = await startGame(bus, recorder, tournamentId, roundSeconds);
   await publishVotesCydWins(bus, tournamentId, gameId);
   await waitFor(
     async () => (await engine.app.live.state(tournamentId))?.totalVotes === 3,

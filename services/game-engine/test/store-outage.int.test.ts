@@ -41,11 +41,13 @@ describe('a game whose live store is unreachable for a while', () => {
   it('resumes the round where the store says it stands and plays the game to its end', async () => {
     const { engine, recorder } = running;
     const tournamentId = randomUUID();
-    await playUntilVotesCounted(running, tournamentId);
+    // A 10 s round: the votes are counted and the store cut well before its deadline even on a
+    // loaded machine (with 3 s, CI once saw the round resolved before the cut).
+    await playUntilVotesCounted(running, tournamentId, 10);
 
     proxy.cut();
     const cutAt = Date.now();
-    // The round's deadline (3 s) passes while the store is away; nothing can be decided.
+    // The round's deadline (10 s) passes while the store is away (30 s); nothing can be decided.
     await waitFor(() => Date.now() - cutAt >= OUTAGE_MS, 'the outage', OUTAGE_MS + 5_000);
     expect(firstEvent(recorder, 'roundResults')).toBeUndefined();
     proxy.restore();
