@@ -331,6 +331,9 @@ export function toGameEventView(event: GameEvent, now: Date): GameEventView | nu
     case 'participantJoined':
       // The tournament's count follows it (tournament service); no client message of its own.
       return null;
+    case 'participantDisqualified':
+      // Only the disqualified player is told (their own view); no broadcast.
+      return null;
     case undefined:
       return null;
   }

@@ -19,7 +19,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file underdog/events/v1/game_events.proto.
  */
 export const file_underdog_events_v1_game_events: GenFile = /*@__PURE__*/
-  fileDesc("CiR1bmRlcmRvZy9ldmVudHMvdjEvZ2FtZV9ldmVudHMucHJvdG8SEnVuZGVyZG9nLmV2ZW50cy52MSKaBQoJR2FtZUV2ZW50EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNwoMZ2FtZV9zdGFydGVkGAogASgLMh8udW5kZXJkb2cuZXZlbnRzLnYxLkdhbWVTdGFydGVkSAASRgoUcm91bmRfdm90aW5nX3N0YXJ0ZWQYCyABKAsyJi51bmRlcmRvZy5ldmVudHMudjEuUm91bmRWb3RpbmdTdGFydGVkSAASMwoKdm90ZV90b3RhbBgMIAEoCzIdLnVuZGVyZG9nLmV2ZW50cy52MS5Wb3RlVG90YWxIABI3Cgx2b3RpbmdfZW5kZWQYDSABKAsyHy51bmRlcmRvZy5ldmVudHMudjEuVm90aW5nRW5kZWRIABI5Cg1yb3VuZF9yZXN1bHRzGA4gASgLMiAudW5kZXJkb2cuZXZlbnRzLnYxLlJvdW5kUmVzdWx0c0gAEkkKFWFkdmVydGlzZW1lbnRfc3RhcnRlZBgPIAEoCzIoLnVuZGVyZG9nLmV2ZW50cy52MS5BZHZlcnRpc2VtZW50U3RhcnRlZEgAEj0KD3JvdW5kX2NvbXBsZXRlZBgQIAEoCzIiLnVuZGVyZG9nLmV2ZW50cy52MS5Sb3VuZENvbXBsZXRlZEgAEjMKCmdhbWVfZW5kZWQYESABKAsyHS51bmRlcmRvZy5ldmVudHMudjEuR2FtZUVuZGVkSAASQwoScGFydGljaXBhbnRfam9pbmVkGBIgASgLMiUudW5kZXJkb2cuZXZlbnRzLnYxLlBhcnRpY2lwYW50Sm9pbmVkSABCBgoEa2luZCJ9CgtHYW1lU3RhcnRlZBIZChFwYXJ0aWNpcGFudF9jb3VudBgBIAEoDRIhChlvZmZsaW5lX3BhcnRpY2lwYW50X2NvdW50GAIgASgNEhQKDHRvdGFsX3JvdW5kcxgDIAEoDRIaChJyb3VuZF90aW1lX3NlY29uZHMYBCABKA0i4QEKElJvdW5kVm90aW5nU3RhcnRlZBIUCgxyb3VuZF9udW1iZXIYASABKA0SLAoGaW1hZ2VzGAIgAygLMhwudW5kZXJkb2cuZ2FtZS52MS5Sb3VuZEltYWdlEhoKEnJvdW5kX3RpbWVfc2Vjb25kcxgDIAEoDRIxCg1waGFzZV9lbmRzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9yZW1haW5pbmdfY291bnQYBSABKA0SHwoXb2ZmbGluZV9yZW1haW5pbmdfY291bnQYBiABKA0iNgoJVm90ZVRvdGFsEhQKDHJvdW5kX251bWJlchgBIAEoDRITCgt0b3RhbF92b3RlcxgCIAEoDSI4CgtWb3RpbmdFbmRlZBIUCgxyb3VuZF9udW1iZXIYASABKA0SEwoLdG90YWxfdm90ZXMYAiABKA0inwIKDFJvdW5kUmVzdWx0cxIUCgxyb3VuZF9udW1iZXIYASABKA0SLgoHcmVzdWx0cxgCIAMoCzIdLnVuZGVyZG9nLmdhbWUudjEuSW1hZ2VSZXN1bHQSEwoLdG90YWxfdm90ZXMYAyABKA0SGQoRd2lubmluZ19pbWFnZV9pZHMYBCADKAkSGAoQZWxpbWluYXRlZF9jb3VudBgFIAEoDRIXCg9yZW1haW5pbmdfY291bnQYBiABKA0SGAoQZHVyYXRpb25fc2Vjb25kcxgHIAEoDRIxCg1waGFzZV9lbmRzX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIZChFhZHZhbmNlZF91c2VyX2lkcxgJIAMoCSLIAQoUQWR2ZXJ0aXNlbWVudFN0YXJ0ZWQSEAoIcG9zaXRpb24YASABKAkSNQoNYWR2ZXJ0aXNlbWVudBgCIAEoCzIeLnVuZGVyZG9nLmFkcy52MS5BZHZlcnRpc2VtZW50EhgKEGR1cmF0aW9uX3NlY29uZHMYAyABKA0SMQoNcGhhc2VfZW5kc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGgoSYWZ0ZXJfcm91bmRfbnVtYmVyGAUgASgNIlkKDlJvdW5kQ29tcGxldGVkEhQKDHJvdW5kX251bWJlchgBIAEoDRIYChBlbGltaW5hdGVkX2NvdW50GAIgASgNEhcKD3JlbWFpbmluZ19jb3VudBgDIAEoDSLwAQoJR2FtZUVuZGVkEhsKDndpbm5lcl91c2VyX2lkGAEgASgJSACIAQESHAoPd2lubmVyX3VzZXJuYW1lGAIgASgJSAGIAQESIAoTd2lubmVyX2Rpc3BsYXlfbmFtZRgDIAEoCUgCiAEBEhIKBXByaXplGAQgASgJSAOIAQESFQoNcm91bmRzX3BsYXllZBgFIAEoDRISCgpkZWNpZGVkX2J5GAYgASgJQhEKD193aW5uZXJfdXNlcl9pZEISChBfd2lubmVyX3VzZXJuYW1lQhYKFF93aW5uZXJfZGlzcGxheV9uYW1lQggKBl9wcml6ZSI/ChFQYXJ0aWNpcGFudEpvaW5lZBIPCgd1c2VyX2lkGAEgASgJEhkKEXBhcnRpY2lwYW50X2NvdW50GAIgASgNYgZwcm90bzM", [file_google_protobuf_timestamp, file_underdog_ads_v1_ads, file_underdog_game_v1_game]);
+  fileDesc("CiR1bmRlcmRvZy9ldmVudHMvdjEvZ2FtZV9ldmVudHMucHJvdG8SEnVuZGVyZG9nLmV2ZW50cy52MSLrBQoJR2FtZUV2ZW50EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNwoMZ2FtZV9zdGFydGVkGAogASgLMh8udW5kZXJkb2cuZXZlbnRzLnYxLkdhbWVTdGFydGVkSAASRgoUcm91bmRfdm90aW5nX3N0YXJ0ZWQYCyABKAsyJi51bmRlcmRvZy5ldmVudHMudjEuUm91bmRWb3RpbmdTdGFydGVkSAASMwoKdm90ZV90b3RhbBgMIAEoCzIdLnVuZGVyZG9nLmV2ZW50cy52MS5Wb3RlVG90YWxIABI3Cgx2b3RpbmdfZW5kZWQYDSABKAsyHy51bmRlcmRvZy5ldmVudHMudjEuVm90aW5nRW5kZWRIABI5Cg1yb3VuZF9yZXN1bHRzGA4gASgLMiAudW5kZXJkb2cuZXZlbnRzLnYxLlJvdW5kUmVzdWx0c0gAEkkKFWFkdmVydGlzZW1lbnRfc3RhcnRlZBgPIAEoCzIoLnVuZGVyZG9nLmV2ZW50cy52MS5BZHZlcnRpc2VtZW50U3RhcnRlZEgAEj0KD3JvdW5kX2NvbXBsZXRlZBgQIAEoCzIiLnVuZGVyZG9nLmV2ZW50cy52MS5Sb3VuZENvbXBsZXRlZEgAEjMKCmdhbWVfZW5kZWQYESABKAsyHS51bmRlcmRvZy5ldmVudHMudjEuR2FtZUVuZGVkSAASQwoScGFydGljaXBhbnRfam9pbmVkGBIgASgLMiUudW5kZXJkb2cuZXZlbnRzLnYxLlBhcnRpY2lwYW50Sm9pbmVkSAASTwoYcGFydGljaXBhbnRfZGlzcXVhbGlmaWVkGBMgASgLMisudW5kZXJkb2cuZXZlbnRzLnYxLlBhcnRpY2lwYW50RGlzcXVhbGlmaWVkSABCBgoEa2luZCKXAQoLR2FtZVN0YXJ0ZWQSGQoRcGFydGljaXBhbnRfY291bnQYASABKA0SIQoZb2ZmbGluZV9wYXJ0aWNpcGFudF9jb3VudBgCIAEoDRIUCgx0b3RhbF9yb3VuZHMYAyABKA0SGgoScm91bmRfdGltZV9zZWNvbmRzGAQgASgNEhgKEGRyYXdfc2VlZF9zaGEyNTYYBSABKAki4QEKElJvdW5kVm90aW5nU3RhcnRlZBIUCgxyb3VuZF9udW1iZXIYASABKA0SLAoGaW1hZ2VzGAIgAygLMhwudW5kZXJkb2cuZ2FtZS52MS5Sb3VuZEltYWdlEhoKEnJvdW5kX3RpbWVfc2Vjb25kcxgDIAEoDRIxCg1waGFzZV9lbmRzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9yZW1haW5pbmdfY291bnQYBSABKA0SHwoXb2ZmbGluZV9yZW1haW5pbmdfY291bnQYBiABKA0iNgoJVm90ZVRvdGFsEhQKDHJvdW5kX251bWJlchgBIAEoDRITCgt0b3RhbF92b3RlcxgCIAEoDSI4CgtWb3RpbmdFbmRlZBIUCgxyb3VuZF9udW1iZXIYASABKA0SEwoLdG90YWxfdm90ZXMYAiABKA0inwIKDFJvdW5kUmVzdWx0cxIUCgxyb3VuZF9udW1iZXIYASABKA0SLgoHcmVzdWx0cxgCIAMoCzIdLnVuZGVyZG9nLmdhbWUudjEuSW1hZ2VSZXN1bHQSEwoLdG90YWxfdm90ZXMYAyABKA0SGQoRd2lubmluZ19pbWFnZV9pZHMYBCADKAkSGAoQZWxpbWluYXRlZF9jb3VudBgFIAEoDRIXCg9yZW1haW5pbmdfY291bnQYBiABKA0SGAoQZHVyYXRpb25fc2Vjb25kcxgHIAEoDRIxCg1waGFzZV9lbmRzX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIZChFhZHZhbmNlZF91c2VyX2lkcxgJIAMoCSLIAQoUQWR2ZXJ0aXNlbWVudFN0YXJ0ZWQSEAoIcG9zaXRpb24YASABKAkSNQoNYWR2ZXJ0aXNlbWVudBgCIAEoCzIeLnVuZGVyZG9nLmFkcy52MS5BZHZlcnRpc2VtZW50EhgKEGR1cmF0aW9uX3NlY29uZHMYAyABKA0SMQoNcGhhc2VfZW5kc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGgoSYWZ0ZXJfcm91bmRfbnVtYmVyGAUgASgNIlkKDlJvdW5kQ29tcGxldGVkEhQKDHJvdW5kX251bWJlchgBIAEoDRIYChBlbGltaW5hdGVkX2NvdW50GAIgASgNEhcKD3JlbWFpbmluZ19jb3VudBgDIAEoDSKkAgoJR2FtZUVuZGVkEhsKDndpbm5lcl91c2VyX2lkGAEgASgJSACIAQESHAoPd2lubmVyX3VzZXJuYW1lGAIgASgJSAGIAQESIAoTd2lubmVyX2Rpc3BsYXlfbmFtZRgDIAEoCUgCiAEBEhIKBXByaXplGAQgASgJSAOIAQESFQoNcm91bmRzX3BsYXllZBgFIAEoDRISCgpkZWNpZGVkX2J5GAYgASgJEhEKCWRyYXdfc2VlZBgHIAEoCRIfChdkcmF3X2NhbmRpZGF0ZV91c2VyX2lkcxgIIAMoCUIRCg9fd2lubmVyX3VzZXJfaWRCEgoQX3dpbm5lcl91c2VybmFtZUIWChRfd2lubmVyX2Rpc3BsYXlfbmFtZUIICgZfcHJpemUijgEKF1BhcnRpY2lwYW50RGlzcXVhbGlmaWVkEg8KB3VzZXJfaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDgoGcmVhc29uGAMgASgJEhQKDHJvdW5kX251bWJlchgEIAEoDRISCgphZnRlcl9nYW1lGAUgASgIEhYKDndpbm5lcl91c2VyX2lkGAYgASgJIj8KEVBhcnRpY2lwYW50Sm9pbmVkEg8KB3VzZXJfaWQYASABKAkSGQoRcGFydGljaXBhbnRfY291bnQYAiABKA1iBnByb3RvMw", [file_google_protobuf_timestamp, file_underdog_ads_v1_ads, file_underdog_game_v1_game]);
 
 /**
  * GameEvent is the value of topic `game.events` (key: tournament_id), produced by the game-engine
@@ -103,6 +103,12 @@ export type GameEvent = Message<"underdog.events.v1.GameEvent"> & {
      */
     value: ParticipantJoined;
     case: "participantJoined";
+  } | {
+    /**
+     * @generated from field: underdog.events.v1.ParticipantDisqualified participant_disqualified = 19;
+     */
+    value: ParticipantDisqualified;
+    case: "participantDisqualified";
   } | { case: undefined; value?: undefined };
 };
 
@@ -139,6 +145,14 @@ export type GameStarted = Message<"underdog.events.v1.GameStarted"> & {
    * @generated from field: uint32 round_time_seconds = 4;
    */
   roundTimeSeconds: number;
+
+  /**
+   * The commitment to the seed of the game's final draw: hex SHA-256 of `GameEnded.draw_seed`,
+   * published before any vote (docs/fairness.md, tools/verify-draw.ts).
+   *
+   * @generated from field: string draw_seed_sha256 = 5;
+   */
+  drawSeedSha256: string;
 };
 
 /**
@@ -417,6 +431,20 @@ export type GameEnded = Message<"underdog.events.v1.GameEnded"> & {
    * @generated from field: string decided_by = 6;
    */
   decidedBy: string;
+
+  /**
+   * The seed committed to by `GameStarted.draw_seed_sha256`, revealed at the end.
+   *
+   * @generated from field: string draw_seed = 7;
+   */
+  drawSeed: string;
+
+  /**
+   * When `decided_by` is "draw": the candidates of the draw (the last round's survivors), user ids.
+   *
+   * @generated from field: repeated string draw_candidate_user_ids = 8;
+   */
+  drawCandidateUserIds: string[];
 };
 
 /**
@@ -425,6 +453,52 @@ export type GameEnded = Message<"underdog.events.v1.GameEnded"> & {
  */
 export const GameEndedSchema: GenMessage<GameEnded> = /*@__PURE__*/
   messageDesc(file_underdog_events_v1_game_events, 8);
+
+/**
+ * ParticipantDisqualified: an administrator's disqualification took effect. During the game it
+ * is published at the end of `round_number`, when the participant goes out; after the game,
+ * `round_number` is 0 and `winner_user_id` is the re-decided winner (empty: none).
+ *
+ * @generated from message underdog.events.v1.ParticipantDisqualified
+ */
+export type ParticipantDisqualified = Message<"underdog.events.v1.ParticipantDisqualified"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string username = 2;
+   */
+  username: string;
+
+  /**
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: uint32 round_number = 4;
+   */
+  roundNumber: number;
+
+  /**
+   * @generated from field: bool after_game = 5;
+   */
+  afterGame: boolean;
+
+  /**
+   * @generated from field: string winner_user_id = 6;
+   */
+  winnerUserId: string;
+};
+
+/**
+ * Describes the message underdog.events.v1.ParticipantDisqualified.
+ * Use `create(ParticipantDisqualifiedSchema)` to create a new message.
+ */
+export const ParticipantDisqualifiedSchema: GenMessage<ParticipantDisqualified> = /*@__PURE__*/
+  messageDesc(file_underdog_events_v1_game_events, 9);
 
 /**
  * ParticipantJoined: a player joined the tournament live (explicitly or by a first vote), before
@@ -452,5 +526,5 @@ export type ParticipantJoined = Message<"underdog.events.v1.ParticipantJoined"> 
  * Use `create(ParticipantJoinedSchema)` to create a new message.
  */
 export const ParticipantJoinedSchema: GenMessage<ParticipantJoined> = /*@__PURE__*/
-  messageDesc(file_underdog_events_v1_game_events, 9);
+  messageDesc(file_underdog_events_v1_game_events, 10);
 
