@@ -153,8 +153,10 @@ export class GameRunner {
           return;
         }
         this.seenGame = true;
-        await this.announcePending(state);
-        const next = await this.step(state);
+        const next = await this.holdingLease(async () => {
+          await this.announcePending(state);
+          return this.step(state);
+        });
         this.recovered();
         if (next === 'done') return;
         waitMs = Math.max(0, Math.min(waitMs, next));
@@ -175,6 +177,40 @@ export class GameRunner {
         else this.log.warn(context, 'game step failed again; retrying');
       }
       if (waitMs > 0 && !this.stopped) await this.sleep(waitMs);
+    }
+  }
+
+  /**
+   * Runs a step while renewing the lease every `renewEveryMs`: a step may outlast the lease's
+   * TTL (the end writes the whole game's records when this replica took it over; a slow
+   * document store), and the other replica must not take the game over and repeat it meanwhile
+   * (issue 29). A renewal that finds another replica's lease fails the step with `LeaseLost`
+   * once the work returns, as a fenced write would.
+   */
+  private async holdingLease<T>(work: () => Promise<T>): Promise<T> {
+    const { live, lease, owner } = this.deps;
+    let lost = false;
+    let renewing: Promise<void> = Promise.resolve();
+    const timer = setInterval(() => {
+      renewing = renewing.then(async () => {
+        if (lost) return;
+        try {
+          const token = await live.acquireLease(this.tournamentId, owner, lease.ttlMs);
+          if (token === 0) lost = true;
+          else this.token = token;
+        } catch (error) {
+          // The store unreachable: the step's own writes fail too; the lease may lapse.
+          this.log.warn({ err: error }, 'lease not renewed during a step');
+        }
+      });
+    }, lease.renewEveryMs);
+    try {
+      const result = await work();
+      if (lost) throw new LeaseLost();
+      return result;
+    } finally {
+      clearInterval(timer);
+      await renewing;
     }
   }
 
@@ -813,6 +849,9 @@ export class GameRunner {
         : {}),
       ...(draw ? { draw } : {}),
     });
+    // Still this replica's game after the records (a frozen replica whose lease lapsed stops
+    // here: the one that took over announces the end).
+    await this.advance({ phase: 'finished', round: state.round }, {});
     await this.emit(
       state,
       {
