@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file underdog/tournament/v1/tournament.proto.
  */
 export const file_underdog_tournament_v1_tournament: GenFile = /*@__PURE__*/
-  fileDesc("Cid1bmRlcmRvZy90b3VybmFtZW50L3YxL3RvdXJuYW1lbnQucHJvdG8SFnVuZGVyZG9nLnRvdXJuYW1lbnQudjEiFgoUR2V0U2VydmVyVGltZVJlcXVlc3QiSAoVR2V0U2VydmVyVGltZVJlc3BvbnNlEi8KC3NlcnZlcl90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIYChZMaXN0VG91cm5hbWVudHNSZXF1ZXN0IlIKF0xpc3RUb3VybmFtZW50c1Jlc3BvbnNlEjcKC3RvdXJuYW1lbnRzGAEgAygLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IiIKFEdldFRvdXJuYW1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIk8KFUdldFRvdXJuYW1lbnRSZXNwb25zZRI2Cgp0b3VybmFtZW50GAEgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IoACChdDcmVhdGVUb3VybmFtZW50UmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvchINCgV0aXRsZRgCIAEoCRIYCgtkZXNjcmlwdGlvbhgDIAEoCUgAiAEBEhIKBXByaXplGAQgASgJSAGIAQESLAoIc3RhcnRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh8KEnJvdW5kX3RpbWVfc2Vjb25kcxgGIAEoDUgCiAEBQg4KDF9kZXNjcmlwdGlvbkIICgZfcHJpemVCFQoTX3JvdW5kX3RpbWVfc2Vjb25kcyJSChhDcmVhdGVUb3VybmFtZW50UmVzcG9uc2USNgoKdG91cm5hbWVudBgBIAEoCzIiLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVG91cm5hbWVudCKMAgoXVXBkYXRlVG91cm5hbWVudFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISCgoCaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSGAoLZGVzY3JpcHRpb24YBCABKAlIAIgBARISCgVwcml6ZRgFIAEoCUgBiAEBEiwKCHN0YXJ0X2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfChJyb3VuZF90aW1lX3NlY29uZHMYByABKA1IAogBAUIOCgxfZGVzY3JpcHRpb25CCAoGX3ByaXplQhUKE19yb3VuZF90aW1lX3NlY29uZHMiUgoYVXBkYXRlVG91cm5hbWVudFJlc3BvbnNlEjYKCnRvdXJuYW1lbnQYASABKAsyIi51bmRlcmRvZy50b3VybmFtZW50LnYxLlRvdXJuYW1lbnQiTwoXRGVsZXRlVG91cm5hbWVudFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISCgoCaWQYAiABKAkiGgoYRGVsZXRlVG91cm5hbWVudFJlc3BvbnNlIkAKDU9mZmxpbmVDaG9pY2USFAoMcm91bmRfbnVtYmVyGAEgASgNEhkKEXNlbGVjdGVkX2ltYWdlX2lkGAIgASgJIpQBChlTYXZlT2ZmbGluZUNob2ljZXNSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkSNgoHY2hvaWNlcxgDIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZSKMAQoaU2F2ZU9mZmxpbmVDaG9pY2VzUmVzcG9uc2USNgoHY2hvaWNlcxgBIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZRI2Cgp0b3VybmFtZW50GAIgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IlsKGEdldE9mZmxpbmVDaG9pY2VzUmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvchIVCg10b3VybmFtZW50X2lkGAIgASgJIlMKGUdldE9mZmxpbmVDaG9pY2VzUmVzcG9uc2USNgoHY2hvaWNlcxgBIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZSJbChhIYXNPZmZsaW5lQ2hvaWNlc1JlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISFQoNdG91cm5hbWVudF9pZBgCIAEoCSIwChlIYXNPZmZsaW5lQ2hvaWNlc1Jlc3BvbnNlEhMKC2hhc19jaG9pY2VzGAEgASgIIo4CCgpUb3VybmFtZW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhgKC2Rlc2NyaXB0aW9uGAMgASgJSACIAQESOAoGc3RhdHVzGAQgASgOMigudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50U3RhdHVzEiwKCHN0YXJ0X2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgVwcml6ZRgGIAEoCUgBiAEBEhkKEXBhcnRpY2lwYW50X2NvdW50GAcgASgNEhoKEnJvdW5kX3RpbWVfc2Vjb25kcxgIIAEoDUIOCgxfZGVzY3JpcHRpb25CCAoGX3ByaXplIlwKGUdldEludGVncml0eVJlcG9ydFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISFQoNdG91cm5hbWVudF9pZBgCIAEoCSJVChpHZXRJbnRlZ3JpdHlSZXBvcnRSZXNwb25zZRI3CgZyZXBvcnQYASABKAsyJy51bmRlcmRvZy50b3VybmFtZW50LnYxLkludGVncml0eVJlcG9ydCLrAgoPSW50ZWdyaXR5UmVwb3J0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDQoFZmluYWwYAiABKAgSLwoLY29tcHV0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXBhcnRpY2lwYW50X2NvdW50GAQgASgNEhMKC3JvdW5kX2NvdW50GAUgASgNEjoKCGNsdXN0ZXJzGAYgAygLMigudW5kZXJkb2cudG91cm5hbWVudC52MS5JbnRlZ3JpdHlDbHVzdGVyEhgKEGZsYWdnZWRfdXNlcl9pZHMYByADKAkSSQoJdXNlcm5hbWVzGAggAygLMjYudW5kZXJkb2cudG91cm5hbWVudC52MS5JbnRlZ3JpdHlSZXBvcnQuVXNlcm5hbWVzRW50cnkaMAoOVXNlcm5hbWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASLUAQoQSW50ZWdyaXR5Q2x1c3RlchIXCg9tZW1iZXJfdXNlcl9pZHMYASADKAkSGAoQZmxhZ2dlZF91c2VyX2lkcxgCIAMoCRINCgVzY29yZRgDIAEoARIPCgdmbGFnZ2VkGAQgASgIEhkKEWlkZW50aXR5X3N1cnByaXNlGAUgASgBEhUKDXBsYXlfc3VycHJpc2UYBiABKAESOwoIZXZpZGVuY2UYByADKAsyKS51bmRlcmRvZy50b3VybmFtZW50LnYxLkludGVncml0eUV2aWRlbmNlInAKEUludGVncml0eUV2aWRlbmNlEgwKBGtpbmQYASABKAkSDAoEdGV4dBgCIAEoCRIXCg9tZW1iZXJfdXNlcl9pZHMYAyADKAkSEAoIc3VycHJpc2UYBCABKAESFAoMcm91bmRfbnVtYmVyGAUgASgNKpEBChBUb3VybmFtZW50U3RhdHVzEiEKHVRPVVJOQU1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHgoaVE9VUk5BTUVOVF9TVEFUVVNfVVBDT01JTkcQARIaChZUT1VSTkFNRU5UX1NUQVRVU19MSVZFEAISHgoaVE9VUk5BTUVOVF9TVEFUVVNfRklOSVNIRUQQAzLVCQoRVG91cm5hbWVudFNlcnZpY2UScQoNR2V0U2VydmVyVGltZRIsLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0U2VydmVyVGltZVJlcXVlc3QaLS51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldFNlcnZlclRpbWVSZXNwb25zZSIDkAIBEncKD0xpc3RUb3VybmFtZW50cxIuLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuTGlzdFRvdXJuYW1lbnRzUmVxdWVzdBovLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuTGlzdFRvdXJuYW1lbnRzUmVzcG9uc2UiA5ACARJxCg1HZXRUb3VybmFtZW50EiwudW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRUb3VybmFtZW50UmVxdWVzdBotLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0VG91cm5hbWVudFJlc3BvbnNlIgOQAgESdQoQQ3JlYXRlVG91cm5hbWVudBIvLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QaMC51bmRlcmRvZy50b3VybmFtZW50LnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXNwb25zZRJ1ChBVcGRhdGVUb3VybmFtZW50Ei8udW5kZXJkb2cudG91cm5hbWVudC52MS5VcGRhdGVUb3VybmFtZW50UmVxdWVzdBowLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVXBkYXRlVG91cm5hbWVudFJlc3BvbnNlEnUKEERlbGV0ZVRvdXJuYW1lbnQSLy51bmRlcmRvZy50b3VybmFtZW50LnYxLkRlbGV0ZVRvdXJuYW1lbnRSZXF1ZXN0GjAudW5kZXJkb2cudG91cm5hbWVudC52MS5EZWxldGVUb3VybmFtZW50UmVzcG9uc2USewoSU2F2ZU9mZmxpbmVDaG9pY2VzEjEudW5kZXJkb2cudG91cm5hbWVudC52MS5TYXZlT2ZmbGluZUNob2ljZXNSZXF1ZXN0GjIudW5kZXJkb2cudG91cm5hbWVudC52MS5TYXZlT2ZmbGluZUNob2ljZXNSZXNwb25zZRJ9ChFHZXRPZmZsaW5lQ2hvaWNlcxIwLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0T2ZmbGluZUNob2ljZXNSZXF1ZXN0GjEudW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRPZmZsaW5lQ2hvaWNlc1Jlc3BvbnNlIgOQAgESfQoRSGFzT2ZmbGluZUNob2ljZXMSMC51bmRlcmRvZy50b3VybmFtZW50LnYxLkhhc09mZmxpbmVDaG9pY2VzUmVxdWVzdBoxLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuSGFzT2ZmbGluZUNob2ljZXNSZXNwb25zZSIDkAIBEoABChJHZXRJbnRlZ3JpdHlSZXBvcnQSMS51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldEludGVncml0eVJlcG9ydFJlcXVlc3QaMi51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldEludGVncml0eVJlcG9ydFJlc3BvbnNlIgOQAgFiBnByb3RvMw", [file_google_protobuf_timestamp, file_underdog_common_v1_actor]);
+  fileDesc("Cid1bmRlcmRvZy90b3VybmFtZW50L3YxL3RvdXJuYW1lbnQucHJvdG8SFnVuZGVyZG9nLnRvdXJuYW1lbnQudjEiFgoUR2V0U2VydmVyVGltZVJlcXVlc3QiSAoVR2V0U2VydmVyVGltZVJlc3BvbnNlEi8KC3NlcnZlcl90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIYChZMaXN0VG91cm5hbWVudHNSZXF1ZXN0IlIKF0xpc3RUb3VybmFtZW50c1Jlc3BvbnNlEjcKC3RvdXJuYW1lbnRzGAEgAygLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IiIKFEdldFRvdXJuYW1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIk8KFUdldFRvdXJuYW1lbnRSZXNwb25zZRI2Cgp0b3VybmFtZW50GAEgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IoACChdDcmVhdGVUb3VybmFtZW50UmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvchINCgV0aXRsZRgCIAEoCRIYCgtkZXNjcmlwdGlvbhgDIAEoCUgAiAEBEhIKBXByaXplGAQgASgJSAGIAQESLAoIc3RhcnRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh8KEnJvdW5kX3RpbWVfc2Vjb25kcxgGIAEoDUgCiAEBQg4KDF9kZXNjcmlwdGlvbkIICgZfcHJpemVCFQoTX3JvdW5kX3RpbWVfc2Vjb25kcyJSChhDcmVhdGVUb3VybmFtZW50UmVzcG9uc2USNgoKdG91cm5hbWVudBgBIAEoCzIiLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuVG91cm5hbWVudCKMAgoXVXBkYXRlVG91cm5hbWVudFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISCgoCaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSGAoLZGVzY3JpcHRpb24YBCABKAlIAIgBARISCgVwcml6ZRgFIAEoCUgBiAEBEiwKCHN0YXJ0X2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfChJyb3VuZF90aW1lX3NlY29uZHMYByABKA1IAogBAUIOCgxfZGVzY3JpcHRpb25CCAoGX3ByaXplQhUKE19yb3VuZF90aW1lX3NlY29uZHMiUgoYVXBkYXRlVG91cm5hbWVudFJlc3BvbnNlEjYKCnRvdXJuYW1lbnQYASABKAsyIi51bmRlcmRvZy50b3VybmFtZW50LnYxLlRvdXJuYW1lbnQiTwoXRGVsZXRlVG91cm5hbWVudFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISCgoCaWQYAiABKAkiGgoYRGVsZXRlVG91cm5hbWVudFJlc3BvbnNlIkAKDU9mZmxpbmVDaG9pY2USFAoMcm91bmRfbnVtYmVyGAEgASgNEhkKEXNlbGVjdGVkX2ltYWdlX2lkGAIgASgJIpQBChlTYXZlT2ZmbGluZUNob2ljZXNSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkSNgoHY2hvaWNlcxgDIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZSKMAQoaU2F2ZU9mZmxpbmVDaG9pY2VzUmVzcG9uc2USNgoHY2hvaWNlcxgBIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZRI2Cgp0b3VybmFtZW50GAIgASgLMiIudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50IlsKGEdldE9mZmxpbmVDaG9pY2VzUmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvchIVCg10b3VybmFtZW50X2lkGAIgASgJIlMKGUdldE9mZmxpbmVDaG9pY2VzUmVzcG9uc2USNgoHY2hvaWNlcxgBIAMoCzIlLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuT2ZmbGluZUNob2ljZSJbChhIYXNPZmZsaW5lQ2hvaWNlc1JlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISFQoNdG91cm5hbWVudF9pZBgCIAEoCSIwChlIYXNPZmZsaW5lQ2hvaWNlc1Jlc3BvbnNlEhMKC2hhc19jaG9pY2VzGAEgASgIIo4CCgpUb3VybmFtZW50EgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhgKC2Rlc2NyaXB0aW9uGAMgASgJSACIAQESOAoGc3RhdHVzGAQgASgOMigudW5kZXJkb2cudG91cm5hbWVudC52MS5Ub3VybmFtZW50U3RhdHVzEiwKCHN0YXJ0X2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgVwcml6ZRgGIAEoCUgBiAEBEhkKEXBhcnRpY2lwYW50X2NvdW50GAcgASgNEhoKEnJvdW5kX3RpbWVfc2Vjb25kcxgIIAEoDUIOCgxfZGVzY3JpcHRpb25CCAoGX3ByaXplIlwKGUdldEludGVncml0eVJlcG9ydFJlcXVlc3QSKAoFYWN0b3IYASABKAsyGS51bmRlcmRvZy5jb21tb24udjEuQWN0b3ISFQoNdG91cm5hbWVudF9pZBgCIAEoCSJVChpHZXRJbnRlZ3JpdHlSZXBvcnRSZXNwb25zZRI3CgZyZXBvcnQYASABKAsyJy51bmRlcmRvZy50b3VybmFtZW50LnYxLkludGVncml0eVJlcG9ydCLrAgoPSW50ZWdyaXR5UmVwb3J0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDQoFZmluYWwYAiABKAgSLwoLY29tcHV0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXBhcnRpY2lwYW50X2NvdW50GAQgASgNEhMKC3JvdW5kX2NvdW50GAUgASgNEjoKCGNsdXN0ZXJzGAYgAygLMigudW5kZXJkb2cudG91cm5hbWVudC52MS5JbnRlZ3JpdHlDbHVzdGVyEhgKEGZsYWdnZWRfdXNlcl9pZHMYByADKAkSSQoJdXNlcm5hbWVzGAggAygLMjYudW5kZXJkb2cudG91cm5hbWVudC52MS5JbnRlZ3JpdHlSZXBvcnQuVXNlcm5hbWVzRW50cnkaMAoOVXNlcm5hbWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASLUAQoQSW50ZWdyaXR5Q2x1c3RlchIXCg9tZW1iZXJfdXNlcl9pZHMYASADKAkSGAoQZmxhZ2dlZF91c2VyX2lkcxgCIAMoCRINCgVzY29yZRgDIAEoARIPCgdmbGFnZ2VkGAQgASgIEhkKEWlkZW50aXR5X3N1cnByaXNlGAUgASgBEhUKDXBsYXlfc3VycHJpc2UYBiABKAESOwoIZXZpZGVuY2UYByADKAsyKS51bmRlcmRvZy50b3VybmFtZW50LnYxLkludGVncml0eUV2aWRlbmNlInAKEUludGVncml0eUV2aWRlbmNlEgwKBGtpbmQYASABKAkSDAoEdGV4dBgCIAEoCRIXCg9tZW1iZXJfdXNlcl9pZHMYAyADKAkSEAoIc3VycHJpc2UYBCABKAESFAoMcm91bmRfbnVtYmVyGAUgASgNImIKF0xpc3RBZG1pbkFjdGlvbnNSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEg0KBWxpbWl0GAIgASgNEg4KBmJlZm9yZRgDIAEoCSJlChhMaXN0QWRtaW5BY3Rpb25zUmVzcG9uc2USNAoHYWN0aW9ucxgBIAMoCzIjLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuQWRtaW5BY3Rpb24SEwoLbmV4dF9iZWZvcmUYAiABKAki9wEKC0FkbWluQWN0aW9uEgoKAmlkGAEgASgJEg4KBmFjdGlvbhgCIAEoCRIVCg1hY3Rvcl91c2VyX2lkGAMgASgJEhYKDmFjdG9yX3VzZXJuYW1lGAQgASgJEi8KC29jY3VycmVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg10b3VybmFtZW50X2lkGAYgASgJEhgKEGFkdmVydGlzZW1lbnRfaWQYByABKAkSFgoOdGFyZ2V0X3VzZXJfaWQYCCABKAkSDwoHc3VtbWFyeRgJIAEoCRISCgpyZXF1ZXN0X2lkGAogASgJIloKF0NvbmZpcm1Qcml6ZVBhaWRSZXF1ZXN0EigKBWFjdG9yGAEgASgLMhkudW5kZXJkb2cuY29tbW9uLnYxLkFjdG9yEhUKDXRvdXJuYW1lbnRfaWQYAiABKAkibAoYQ29uZmlybVByaXplUGFpZFJlc3BvbnNlEjUKB3BheW1lbnQYASABKAsyJC51bmRlcmRvZy50b3VybmFtZW50LnYxLlByaXplUGF5bWVudBIZChFhbHJlYWR5X2NvbmZpcm1lZBgCIAEoCCLUAQoMUHJpemVQYXltZW50EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSFgoOd2lubmVyX3VzZXJfaWQYAiABKAkSFwoPd2lubmVyX3VzZXJuYW1lGAMgASgJEhIKBXByaXplGAQgASgJSACIAQESKwoHcGFpZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPcGFpZF9ieV91c2VyX2lkGAYgASgJEhgKEHBhaWRfYnlfdXNlcm5hbWUYByABKAlCCAoGX3ByaXplIkQKGExpc3RQcml6ZVBheW1lbnRzUmVxdWVzdBIoCgVhY3RvchgBIAEoCzIZLnVuZGVyZG9nLmNvbW1vbi52MS5BY3RvciJTChlMaXN0UHJpemVQYXltZW50c1Jlc3BvbnNlEjYKCHBheW1lbnRzGAEgAygLMiQudW5kZXJkb2cudG91cm5hbWVudC52MS5Qcml6ZVBheW1lbnQqkQEKEFRvdXJuYW1lbnRTdGF0dXMSIQodVE9VUk5BTUVOVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIeChpUT1VSTkFNRU5UX1NUQVRVU19VUENPTUlORxABEhoKFlRPVVJOQU1FTlRfU1RBVFVTX0xJVkUQAhIeChpUT1VSTkFNRU5UX1NUQVRVU19GSU5JU0hFRBADMscMChFUb3VybmFtZW50U2VydmljZRJxCg1HZXRTZXJ2ZXJUaW1lEiwudW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRTZXJ2ZXJUaW1lUmVxdWVzdBotLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0U2VydmVyVGltZVJlc3BvbnNlIgOQAgESdwoPTGlzdFRvdXJuYW1lbnRzEi4udW5kZXJkb2cudG91cm5hbWVudC52MS5MaXN0VG91cm5hbWVudHNSZXF1ZXN0Gi8udW5kZXJkb2cudG91cm5hbWVudC52MS5MaXN0VG91cm5hbWVudHNSZXNwb25zZSIDkAIBEnEKDUdldFRvdXJuYW1lbnQSLC51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldFRvdXJuYW1lbnRSZXF1ZXN0Gi0udW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRUb3VybmFtZW50UmVzcG9uc2UiA5ACARJ1ChBDcmVhdGVUb3VybmFtZW50Ei8udW5kZXJkb2cudG91cm5hbWVudC52MS5DcmVhdGVUb3VybmFtZW50UmVxdWVzdBowLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEnUKEFVwZGF0ZVRvdXJuYW1lbnQSLy51bmRlcmRvZy50b3VybmFtZW50LnYxLlVwZGF0ZVRvdXJuYW1lbnRSZXF1ZXN0GjAudW5kZXJkb2cudG91cm5hbWVudC52MS5VcGRhdGVUb3VybmFtZW50UmVzcG9uc2USdQoQRGVsZXRlVG91cm5hbWVudBIvLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuRGVsZXRlVG91cm5hbWVudFJlcXVlc3QaMC51bmRlcmRvZy50b3VybmFtZW50LnYxLkRlbGV0ZVRvdXJuYW1lbnRSZXNwb25zZRJ7ChJTYXZlT2ZmbGluZUNob2ljZXMSMS51bmRlcmRvZy50b3VybmFtZW50LnYxLlNhdmVPZmZsaW5lQ2hvaWNlc1JlcXVlc3QaMi51bmRlcmRvZy50b3VybmFtZW50LnYxLlNhdmVPZmZsaW5lQ2hvaWNlc1Jlc3BvbnNlEn0KEUdldE9mZmxpbmVDaG9pY2VzEjAudW5kZXJkb2cudG91cm5hbWVudC52MS5HZXRPZmZsaW5lQ2hvaWNlc1JlcXVlc3QaMS51bmRlcmRvZy50b3VybmFtZW50LnYxLkdldE9mZmxpbmVDaG9pY2VzUmVzcG9uc2UiA5ACARJ9ChFIYXNPZmZsaW5lQ2hvaWNlcxIwLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuSGFzT2ZmbGluZUNob2ljZXNSZXF1ZXN0GjEudW5kZXJkb2cudG91cm5hbWVudC52MS5IYXNPZmZsaW5lQ2hvaWNlc1Jlc3BvbnNlIgOQAgESgAEKEkdldEludGVncml0eVJlcG9ydBIxLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0SW50ZWdyaXR5UmVwb3J0UmVxdWVzdBoyLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuR2V0SW50ZWdyaXR5UmVwb3J0UmVzcG9uc2UiA5ACARJ6ChBMaXN0QWRtaW5BY3Rpb25zEi8udW5kZXJkb2cudG91cm5hbWVudC52MS5MaXN0QWRtaW5BY3Rpb25zUmVxdWVzdBowLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuTGlzdEFkbWluQWN0aW9uc1Jlc3BvbnNlIgOQAgESdQoQQ29uZmlybVByaXplUGFpZBIvLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuQ29uZmlybVByaXplUGFpZFJlcXVlc3QaMC51bmRlcmRvZy50b3VybmFtZW50LnYxLkNvbmZpcm1Qcml6ZVBhaWRSZXNwb25zZRJ9ChFMaXN0UHJpemVQYXltZW50cxIwLnVuZGVyZG9nLnRvdXJuYW1lbnQudjEuTGlzdFByaXplUGF5bWVudHNSZXF1ZXN0GjEudW5kZXJkb2cudG91cm5hbWVudC52MS5MaXN0UHJpemVQYXltZW50c1Jlc3BvbnNlIgOQAgFiBnByb3RvMw", [file_google_protobuf_timestamp, file_underdog_common_v1_actor]);
 
 /**
  * @generated from message underdog.tournament.v1.GetServerTimeRequest
@@ -681,6 +681,266 @@ export const IntegrityEvidenceSchema: GenMessage<IntegrityEvidence> = /*@__PURE_
   messageDesc(file_underdog_tournament_v1_tournament, 24);
 
 /**
+ * @generated from message underdog.tournament.v1.ListAdminActionsRequest
+ */
+export type ListAdminActionsRequest = Message<"underdog.tournament.v1.ListAdminActionsRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * 1..200; 0 means 50.
+   *
+   * @generated from field: uint32 limit = 2;
+   */
+  limit: number;
+
+  /**
+   * The `next_before` of the previous page; empty for the newest actions.
+   *
+   * @generated from field: string before = 3;
+   */
+  before: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.ListAdminActionsRequest.
+ * Use `create(ListAdminActionsRequestSchema)` to create a new message.
+ */
+export const ListAdminActionsRequestSchema: GenMessage<ListAdminActionsRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 25);
+
+/**
+ * @generated from message underdog.tournament.v1.ListAdminActionsResponse
+ */
+export type ListAdminActionsResponse = Message<"underdog.tournament.v1.ListAdminActionsResponse"> & {
+  /**
+   * Newest first.
+   *
+   * @generated from field: repeated underdog.tournament.v1.AdminAction actions = 1;
+   */
+  actions: AdminAction[];
+
+  /**
+   * The cursor of the next (older) page; empty when there is none.
+   *
+   * @generated from field: string next_before = 2;
+   */
+  nextBefore: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.ListAdminActionsResponse.
+ * Use `create(ListAdminActionsResponseSchema)` to create a new message.
+ */
+export const ListAdminActionsResponseSchema: GenMessage<ListAdminActionsResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 26);
+
+/**
+ * AdminAction is one stored `underdog.events.v1.AdminActionEvent` (docs/events.md).
+ *
+ * @generated from message underdog.tournament.v1.AdminAction
+ */
+export type AdminAction = Message<"underdog.tournament.v1.AdminAction"> & {
+  /**
+   * The event's `event-id`.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The event's case: tournamentCreated, tournamentUpdated, tournamentDeleted,
+   * advertisementCreated, advertisementUpdated, advertisementDeleted, participantDisqualified,
+   * prizePaidConfirmed.
+   *
+   * @generated from field: string action = 2;
+   */
+  action: string;
+
+  /**
+   * @generated from field: string actor_user_id = 3;
+   */
+  actorUserId: string;
+
+  /**
+   * @generated from field: string actor_username = 4;
+   */
+  actorUsername: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 5;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * What the action was about; empty when it names no such thing.
+   *
+   * @generated from field: string tournament_id = 6;
+   */
+  tournamentId: string;
+
+  /**
+   * @generated from field: string advertisement_id = 7;
+   */
+  advertisementId: string;
+
+  /**
+   * @generated from field: string target_user_id = 8;
+   */
+  targetUserId: string;
+
+  /**
+   * @generated from field: string summary = 9;
+   */
+  summary: string;
+
+  /**
+   * @generated from field: string request_id = 10;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.AdminAction.
+ * Use `create(AdminActionSchema)` to create a new message.
+ */
+export const AdminActionSchema: GenMessage<AdminAction> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 27);
+
+/**
+ * @generated from message underdog.tournament.v1.ConfirmPrizePaidRequest
+ */
+export type ConfirmPrizePaidRequest = Message<"underdog.tournament.v1.ConfirmPrizePaidRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+
+  /**
+   * @generated from field: string tournament_id = 2;
+   */
+  tournamentId: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.ConfirmPrizePaidRequest.
+ * Use `create(ConfirmPrizePaidRequestSchema)` to create a new message.
+ */
+export const ConfirmPrizePaidRequestSchema: GenMessage<ConfirmPrizePaidRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 28);
+
+/**
+ * @generated from message underdog.tournament.v1.ConfirmPrizePaidResponse
+ */
+export type ConfirmPrizePaidResponse = Message<"underdog.tournament.v1.ConfirmPrizePaidResponse"> & {
+  /**
+   * @generated from field: underdog.tournament.v1.PrizePayment payment = 1;
+   */
+  payment?: PrizePayment | undefined;
+
+  /**
+   * True when the prize had been confirmed before: `payment` is that first confirmation.
+   *
+   * @generated from field: bool already_confirmed = 2;
+   */
+  alreadyConfirmed: boolean;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.ConfirmPrizePaidResponse.
+ * Use `create(ConfirmPrizePaidResponseSchema)` to create a new message.
+ */
+export const ConfirmPrizePaidResponseSchema: GenMessage<ConfirmPrizePaidResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 29);
+
+/**
+ * PrizePayment: an administrator confirmed that a finished tournament's prize was paid.
+ *
+ * @generated from message underdog.tournament.v1.PrizePayment
+ */
+export type PrizePayment = Message<"underdog.tournament.v1.PrizePayment"> & {
+  /**
+   * @generated from field: string tournament_id = 1;
+   */
+  tournamentId: string;
+
+  /**
+   * The winner when the payment was confirmed.
+   *
+   * @generated from field: string winner_user_id = 2;
+   */
+  winnerUserId: string;
+
+  /**
+   * @generated from field: string winner_username = 3;
+   */
+  winnerUsername: string;
+
+  /**
+   * @generated from field: optional string prize = 4;
+   */
+  prize?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp paid_at = 5;
+   */
+  paidAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string paid_by_user_id = 6;
+   */
+  paidByUserId: string;
+
+  /**
+   * @generated from field: string paid_by_username = 7;
+   */
+  paidByUsername: string;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.PrizePayment.
+ * Use `create(PrizePaymentSchema)` to create a new message.
+ */
+export const PrizePaymentSchema: GenMessage<PrizePayment> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 30);
+
+/**
+ * @generated from message underdog.tournament.v1.ListPrizePaymentsRequest
+ */
+export type ListPrizePaymentsRequest = Message<"underdog.tournament.v1.ListPrizePaymentsRequest"> & {
+  /**
+   * @generated from field: underdog.common.v1.Actor actor = 1;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message underdog.tournament.v1.ListPrizePaymentsRequest.
+ * Use `create(ListPrizePaymentsRequestSchema)` to create a new message.
+ */
+export const ListPrizePaymentsRequestSchema: GenMessage<ListPrizePaymentsRequest> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 31);
+
+/**
+ * @generated from message underdog.tournament.v1.ListPrizePaymentsResponse
+ */
+export type ListPrizePaymentsResponse = Message<"underdog.tournament.v1.ListPrizePaymentsResponse"> & {
+  /**
+   * @generated from field: repeated underdog.tournament.v1.PrizePayment payments = 1;
+   */
+  payments: PrizePayment[];
+};
+
+/**
+ * Describes the message underdog.tournament.v1.ListPrizePaymentsResponse.
+ * Use `create(ListPrizePaymentsResponseSchema)` to create a new message.
+ */
+export const ListPrizePaymentsResponseSchema: GenMessage<ListPrizePaymentsResponse> = /*@__PURE__*/
+  messageDesc(file_underdog_tournament_v1_tournament, 32);
+
+/**
  * TournamentStatus only moves forward: upcoming, then live at start_at, then finished when the
  * game ends. Only the server moves it.
  *
@@ -818,6 +1078,40 @@ export const TournamentService: GenService<{
     methodKind: "unary";
     input: typeof GetIntegrityReportRequestSchema;
     output: typeof GetIntegrityReportResponseSchema;
+  },
+  /**
+   * Admin only. The audit log (topic `admin.actions`, stored once per event id), newest first:
+   * `limit` actions (1..200; 0 means 50) older than the cursor `before` (empty: from the newest).
+   *
+   * @generated from rpc underdog.tournament.v1.TournamentService.ListAdminActions
+   */
+  listAdminActions: {
+    methodKind: "unary";
+    input: typeof ListAdminActionsRequestSchema;
+    output: typeof ListAdminActionsResponseSchema;
+  },
+  /**
+   * Admin only. Records that the prize of a finished tournament with a winner was paid: who
+   * confirmed it and when. Idempotent: a repeat answers the first confirmation with
+   * `already_confirmed`. NOT_FOUND for an unknown tournament; CONFLICT before its game ended
+   * (TOURNAMENT_NOT_FINISHED) or when it ended without a winner (NO_WINNER).
+   *
+   * @generated from rpc underdog.tournament.v1.TournamentService.ConfirmPrizePaid
+   */
+  confirmPrizePaid: {
+    methodKind: "unary";
+    input: typeof ConfirmPrizePaidRequestSchema;
+    output: typeof ConfirmPrizePaidResponseSchema;
+  },
+  /**
+   * Admin only. Every confirmed prize payment (the history's Paid mark).
+   *
+   * @generated from rpc underdog.tournament.v1.TournamentService.ListPrizePayments
+   */
+  listPrizePayments: {
+    methodKind: "unary";
+    input: typeof ListPrizePaymentsRequestSchema;
+    output: typeof ListPrizePaymentsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_underdog_tournament_v1_tournament, 0);
