@@ -1,4 +1,12 @@
-import { eventConsumer, messageLogContext, type BusMessage, type EventBus } from '@underdog/bus';
+import {
+  decodingBatchHandler,
+  messageLogContext,
+  type BusMessage,
+  type EventBus,
+  type EventConsumerOptions,
+  type Subscription,
+} from '@underdog/bus';
+import { DocumentValidationError } from '@underdog/documents';
 import type { Component, Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
@@ -11,7 +19,11 @@ import {
   type PlayerSignalEvent,
   type Timestamp,
 } from '@underdog/proto';
-import { ACCOUNT_SCOPE, type StoredSignal } from './adapters/integrity-repository';
+import {
+  ACCOUNT_SCOPE,
+  type IntegrityRow,
+  type StoredSignal,
+} from './adapters/integrity-repository';
 import type { Integrity } from './application/integrity';
 
 /*
@@ -26,8 +38,11 @@ import type { Integrity } from './application/integrity';
  * - the round's images come from `game.events` (`RoundVotingStarted`, game-events-consumer.ts).
  *
  * Rows are stored idempotently on the event id (the vote id for votes), so a redelivered batch
- * changes nothing. A database failure throws (the batch comes again); a signal without a user is
- * logged and skipped.
+ * changes nothing. Each consumed batch is ONE unordered `insertMany` (rows already stored are
+ * ignored): one insert per vote cost the tournament service and FerretDB 14–15 CPU s in a
+ * 10,000-player round (docs/benchmarks.md). A database failure throws (the batch comes again); a
+ * signal without a user is logged and skipped, and so is a row the schema refuses (the batch's
+ * other rows are then stored one by one, so one bad event cannot block its partition).
  */
 
 export const playerSignalsGroupId = 'tournament-player-signals';
@@ -66,10 +81,7 @@ export function storedSignalOf(
 }
 
 /** `game.votes` → a `voted` row (id: the vote id). */
-export function storedVoteOf(
-  event: GameVoteEvent,
-  message: BusMessage,
-): { id: string; signal: StoredSignal } | undefined {
+export function storedVoteOf(event: GameVoteEvent, message: BusMessage): IntegrityRow | undefined {
   if (event.kind.case !== 'voteCast') return undefined;
   const vote = event.kind.value;
   const tournamentId = event.tournamentId || message.key;
@@ -95,6 +107,60 @@ function eventIdOf(message: BusMessage): string {
   );
 }
 
+/**
+ * A consumer of one topic that turns each event into at most one row and stores a whole batch's
+ * rows at once: `eventConsumer`'s decode-and-skip rules per message, then one write per batch
+ * (the batch is committed only after it).
+ */
+function rowsConsumer<E>(
+  bus: EventBus,
+  integrity: Integrity,
+  options: Omit<EventConsumerOptions<E>, 'handle'> & {
+    rowOf: (event: E, message: BusMessage) => IntegrityRow | undefined;
+  },
+): Component {
+  const { rowOf, logger } = options;
+  const handleBatch = async (batch: BusMessage[]): Promise<void> => {
+    const rows: IntegrityRow[] = [];
+    await decodingBatchHandler<E>({
+      ...options,
+      handle: async (event, message) => {
+        const row = rowOf(event, message);
+        if (row !== undefined) rows.push(row);
+      },
+    })(batch);
+    try {
+      await integrity.recordAll(rows);
+    } catch (error) {
+      if (!(error instanceof DocumentValidationError)) throw error;
+      for (const row of rows) {
+        try {
+          await integrity.recordAll([row]);
+        } catch (rowError) {
+          if (!(rowError instanceof DocumentValidationError)) throw rowError;
+          logger.warn({ err: rowError, rowId: row.id }, `invalid ${options.what} row; skipped`);
+        }
+      }
+    }
+  };
+  let subscription: Subscription | undefined;
+  return {
+    name: options.name,
+    start: async () => {
+      subscription = await bus.subscribe({
+        groupId: options.groupId,
+        topics: [options.topic],
+        fromBeginning: options.fromBeginning ?? true,
+        handleBatch,
+      });
+    },
+    stop: async () => {
+      await subscription?.stop();
+      subscription = undefined;
+    },
+  };
+}
+
 /** The two consumers as process components. */
 export function integrityConsumers(options: {
   bus: EventBus;
@@ -102,35 +168,31 @@ export function integrityConsumers(options: {
   logger: Logger;
 }): Component[] {
   const { bus, integrity, logger } = options;
-  const signals = eventConsumer(bus, {
+  const signals = rowsConsumer(bus, integrity, {
     name: 'player-signals-consumer',
     groupId: playerSignalsGroupId,
     topic: topics.playerSignals.name,
     fromBeginning: true,
     decode: (bytes) => fromBinary(PlayerSignalEventSchema, bytes),
-    handle: async (event, message) => {
+    rowOf: (event, message) => {
       const signal = storedSignalOf(event, message);
       if (signal === undefined) {
         logger.warn(messageLogContext(message, 'userId'), 'unusable player signal; skipped');
-        return;
+        return undefined;
       }
-      await integrity.record(`signal:${eventIdOf(message)}`, signal);
+      return { id: `signal:${eventIdOf(message)}`, signal };
     },
     what: 'player signal',
     logContext: (message) => messageLogContext(message, 'userId'),
     logger,
   });
-  const votes = eventConsumer(bus, {
+  const votes = rowsConsumer(bus, integrity, {
     name: 'integrity-votes-consumer',
     groupId: gameVotesGroupId,
     topic: topics.gameVotes.name,
     fromBeginning: true,
     decode: (bytes) => fromBinary(GameVoteEventSchema, bytes),
-    handle: async (event, message) => {
-      const vote = storedVoteOf(event, message);
-      if (vote === undefined) return;
-      await integrity.record(vote.id, vote.signal);
-    },
+    rowOf: storedVoteOf,
     what: 'game vote',
     logContext: (message) => messageLogContext(message, 'tournamentId'),
     logger,

@@ -67,6 +67,30 @@ export function integrityRepositoryContract(
       expect(await repository.signalsOf('t-unknown')).toEqual([]);
     });
 
+    it('stores a batch in one write, and a batch delivered again adds no row twice', async () => {
+      const batch = Array.from({ length: 120 }, (_, i) => ({
+        id: `vote:v${i}`,
+        signal: {
+          userId: `u${i % 40}`,
+          tournamentId: 't-1',
+          kind: 'voted' as const,
+          at: new Date(t0.getTime() + i),
+          roundNumber: 1 + Math.floor(i / 40),
+          imageId: `round-1-image-${i % 4}`,
+          deviceId: i % 2 === 0 ? `d${i}` : undefined,
+        },
+      }));
+      expect(await repository.recordAll(batch)).toBe(120);
+      expect(await repository.recordAll(batch)).toBe(0); // redelivered whole
+      // A later batch overlapping the first, with an id twice in it: only the new rows count.
+      const overlapping = [batch[5]!, batch[119]!, { ...batch[0]!, id: 'vote:new' }];
+      expect(await repository.recordAll([...overlapping, overlapping[2]!])).toBe(1);
+      expect(await repository.recordAll([])).toBe(0);
+      const rows = await repository.signalsOf('t-1');
+      expect(rows).toHaveLength(121);
+      expect(rows.filter((row) => row.deviceId !== undefined)).toHaveLength(61);
+    });
+
     it('keeps a round’s images once, and deletes a tournament’s rows', async () => {
       await repository.roundStarted({ tournamentId: 't-1', roundNumber: 1, imageIds: ['a', 'b'] });
       await repository.roundStarted({ tournamentId: 't-1', roundNumber: 1, imageIds: ['x'] });

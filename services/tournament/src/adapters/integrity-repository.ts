@@ -53,6 +53,11 @@ const roundsCollection = defineCollection({
 export const ACCOUNT_SCOPE = '*';
 
 export type StoredSignal = Omit<DocumentOf<typeof signalsCollection>, 'id'>;
+/** A row to store: its id (the event id; `vote:<vote id>` for votes) and the signal. */
+export interface IntegrityRow {
+  id: string;
+  signal: StoredSignal;
+}
 export interface StoredRound {
   tournamentId: string;
   roundNumber: number;
@@ -71,11 +76,25 @@ export class IntegrityRepository {
 
   /** Idempotent on `id` (the event id): false when it was already recorded. */
   async record(id: string, signal: StoredSignal): Promise<boolean> {
+    return (await this.recordAll([{ id, signal }])) === 1;
+  }
+
+  /**
+   * A consumed batch's rows in one unordered `insertMany` (one round trip, not one per vote):
+   * rows already stored (a redelivered batch, an id twice in the batch) are refused by the id
+   * index and ignored, every other row is inserted. How many were new. Any other failure
+   * throws, so the consumer gets the batch again.
+   */
+  async recordAll(rows: readonly IntegrityRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
     try {
-      await this.signals.insertOne({ id, ...withoutUndefined(signal) });
-      return true;
+      await this.signals.insertMany(
+        rows.map(({ id, signal }) => ({ id, ...withoutUndefined(signal) })),
+        { ordered: false },
+      );
+      return rows.length;
     } catch (error) {
-      if (error instanceof DuplicateKeyError) return false;
+      if (error instanceof DuplicateKeyError) return rows.length - error.refused.length;
       throw error;
     }
   }

@@ -4,6 +4,7 @@ import type { Actor } from '@underdog/proto';
 import {
   ACCOUNT_SCOPE,
   type IntegrityRepository,
+  type IntegrityRow,
   type StoredSignal,
 } from '../adapters/integrity-repository';
 import type { Tournaments } from './tournaments';
@@ -46,6 +47,11 @@ export class Integrity {
 
   async record(id: string, signal: StoredSignal): Promise<void> {
     await this.deps.repository.record(id, signal);
+  }
+
+  /** A consumed batch's rows, one write (idempotent on each row's id). */
+  async recordAll(rows: readonly IntegrityRow[]): Promise<void> {
+    await this.deps.repository.recordAll(rows);
   }
 
   async roundStarted(tournamentId: string, roundNumber: number, imageIds: string[]): Promise<void> {
