@@ -1,4 +1,5 @@
 import type { LiveStore } from '@underdog/store';
+import { disqualifiedKey } from './disqualification';
 import { gameKeys } from './keys';
 import { parseGameState, type GameState } from './state';
 
@@ -10,6 +11,8 @@ export interface PlayerSnapshot {
   isOfflinePlayer: boolean;
   /** The player's vote in the current round, when cast (offline: the pre-selected one). */
   voteImageId: string | undefined;
+  /** Set from the moment an administrator disqualified the player (issue 28). */
+  disqualificationReason: string | undefined;
 }
 
 export interface LiveGameSnapshot {
@@ -39,11 +42,12 @@ export async function readPlayer(
   userId: string,
 ): Promise<PlayerSnapshot> {
   const keys = gameKeys(tournamentId);
-  const [player, offline, eliminatedIn, vote] = await Promise.all([
+  const [player, offline, eliminatedIn, vote, disqualified] = await Promise.all([
     store.hGet(keys.players, userId),
     store.hGet(keys.offline, userId),
     store.hGet(keys.eliminated, userId),
     state.round > 0 ? store.hGet(keys.reserved(state.round), userId) : Promise.resolve(null),
+    store.hGet(disqualifiedKey(tournamentId), userId),
   ]);
   return {
     isParticipant: player !== null,
@@ -51,5 +55,7 @@ export async function readPlayer(
     eliminatedInRound: Number(eliminatedIn ?? 0),
     isOfflinePlayer: offline !== null,
     voteImageId: vote ?? undefined,
+    disqualificationReason:
+      disqualified === null ? undefined : (JSON.parse(disqualified) as { reason: string }).reason,
   };
 }

@@ -80,6 +80,12 @@ export interface GameState {
   decidedBy: string;
   /** The seeded draw among several survivors of the last round, when there was one. */
   draw: StoredDraw | undefined;
+  /**
+   * The seed of the game's final draw (32 random bytes, hex), made as the game begins; its
+   * SHA-256 is published in `GameStarted`, the seed itself only in `GameEnded`. Never show it
+   * to a client before the game's end. '' for a game begun before it existed.
+   */
+  drawSeed: string;
   /** How many the last resolved round eliminated. */
   roundEliminated: number;
   /**
@@ -126,6 +132,7 @@ export function parseGameState(hash: Record<string, string>): GameState | undefi
     winner: json<StoredWinner>(hash.winner),
     decidedBy: hash.decidedBy ?? '',
     draw: json<StoredDraw>(hash.draw),
+    drawSeed: hash.drawSeed ?? '',
     roundEliminated: num('roundEliminated'),
     votesEndOffset: hash.votesEndOffset ?? '',
   };

@@ -28,6 +28,9 @@ export function toPlayerView(player: PlayerSnapshot): PlayerView {
     eliminatedInRound: player.eliminatedInRound,
     isOfflinePlayer: player.isOfflinePlayer,
     ...(player.voteImageId === undefined ? {} : { voteImageId: player.voteImageId }),
+    ...(player.disqualificationReason === undefined
+      ? {}
+      : { disqualificationReason: player.disqualificationReason }),
   });
 }
 

@@ -35,7 +35,12 @@ export function recordsRpc(reads: GameReads): RecordsRpc {
             isEliminated: participant.isEliminated,
             eliminatedInRound: participant.eliminatedInRound ?? 0,
             isOfflinePlayer: participant.isOfflinePlayer,
+            isDisqualified: participant.disqualificationReason !== undefined,
+            ...(participant.disqualificationReason === undefined
+              ? {}
+              : { disqualificationReason: participant.disqualificationReason }),
           })),
+          disqualifiedCount: statistics.disqualifiedCount,
         },
       };
     },

@@ -11,6 +11,7 @@ import { AdsCatalog } from './adapters/ads-catalog';
 import { GameEventsPublisher } from './adapters/game-events';
 import { LiveGames } from './adapters/live-games';
 import type { VotesProgress } from './application/game-runner';
+import { Disqualifications } from './application/disqualifications';
 import { LifecycleHandler } from './application/lifecycle';
 import { Players } from './application/players';
 import { GameRunners } from './application/runners';
@@ -35,6 +36,7 @@ export interface GameEngineAdapters {
 /** The module, with the parts tests and in-process callers reach for. */
 export interface GameEngineModule extends ServiceModule {
   players: Players;
+  disqualifications: Disqualifications;
   runners: GameRunners;
   live: LiveGames;
 }
@@ -93,6 +95,7 @@ export function createGameEngineModule(
   const lifecycle = new LifecycleHandler(live, runners, clock, logger);
   const votes = new VotesApplier(live, metrics, logger);
   const players = new Players({ live, store, records, events, clock, logger });
+  const disqualifications = new Disqualifications({ live, store, records, events, clock, logger });
 
   // The votes consumer resumes each partition from the applied mark Redis holds, written with
   // the tallies, not from Kafka's committed offset (docs/adr/0009).
@@ -133,8 +136,14 @@ export function createGameEngineModule(
       }),
       runners.component(),
     ],
-    registerRpc: gameRoutes(players, clock, recordsRpc(createGameReads(infrastructure.documents))),
+    registerRpc: gameRoutes(
+      players,
+      clock,
+      recordsRpc(createGameReads(infrastructure.documents)),
+      disqualifications,
+    ),
     players,
+    disqualifications,
     runners,
     live,
   };

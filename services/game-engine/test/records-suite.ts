@@ -165,6 +165,7 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
         participantBreakdown: { total: 5, online: 3, offline: 2 },
         winner: null,
         participants: expect.any(Array) as unknown,
+        disqualifiedCount: 0,
       });
       expect(statistics?.participants.map((p) => p.username).sort()).toEqual([
         'ana',

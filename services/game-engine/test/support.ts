@@ -220,6 +220,9 @@ export function recordsWith(records: GameRecords, replaced: Partial<GameRecords>
     participantsJoined: (gameId, participants) => records.participantsJoined(gameId, participants),
     roundResolved: (round) => records.roundResolved(round),
     gameEnded: (end) => records.gameEnded(end),
+    participantsDisqualified: (gameId, marks) => records.participantsDisqualified(gameId, marks),
+    finishedGame: (tournamentId) => records.finishedGame(tournamentId),
+    winnerRedecided: (change) => records.winnerRedecided(change),
     ...replaced,
   };
 }

@@ -4,6 +4,8 @@ import {
   advanceGame,
   applyVote,
   createGame,
+  disqualifications,
+  disqualifiedKey,
   gameKeys,
   joinGame,
   parseGameState,
@@ -12,6 +14,7 @@ import {
   votesProgressKey,
   type GameState,
   type StoredBallot,
+  type StoredDisqualification,
   type StoredPhase,
   type StoredPlayer,
 } from '@underdog/live-game';
@@ -58,6 +61,8 @@ export interface Participant extends StoredPlayer {
   offlineChoices: string | undefined;
   /** 0 while still in. */
   eliminatedInRound: number;
+  /** The administrator's reason, once disqualified (issue 28). */
+  disqualificationReason: string | undefined;
 }
 
 /**
@@ -103,7 +108,13 @@ export class LiveGames {
   async forgetTournament(tournamentId: string): Promise<void> {
     const keys = gameKeys(tournamentId);
     if (await this.store.hGet(keys.state, 'gameId')) return;
-    await this.store.del(keys.state, keys.players, keys.offline, keys.devices);
+    await this.store.del(
+      keys.state,
+      keys.players,
+      keys.offline,
+      keys.devices,
+      disqualifiedKey(tournamentId),
+    );
   }
 
   async join(
@@ -235,17 +246,24 @@ export class LiveGames {
 
   async participants(tournamentId: string): Promise<Participant[]> {
     const keys = gameKeys(tournamentId);
-    const [players, offline, eliminated] = await Promise.all([
+    const [players, offline, eliminated, disqualified] = await Promise.all([
       this.store.hGetAll(keys.players),
       this.store.hGetAll(keys.offline),
       this.store.hGetAll(keys.eliminated),
+      this.disqualifications(tournamentId),
     ]);
     return Object.entries(players).map(([userId, json]) => ({
       userId,
       ...(JSON.parse(json) as StoredPlayer),
       offlineChoices: offline[userId],
       eliminatedInRound: Number(eliminated[userId] ?? 0),
+      disqualificationReason: disqualified.get(userId)?.reason,
     }));
+  }
+
+  /** The game's disqualifications by administrators, by user id (issue 28). */
+  disqualifications(tournamentId: string): Promise<Map<string, StoredDisqualification>> {
+    return disqualifications(this.store, tournamentId);
   }
 
   async offlineChoices(tournamentId: string): Promise<Record<string, string>> {

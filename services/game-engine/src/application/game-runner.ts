@@ -15,7 +15,12 @@ import {
   type Participant,
   type RoundFacts,
 } from '../adapters/live-games';
-import { resolveRound, type RoundOutcome } from '../domain/resolution';
+import {
+  drawSeedCommitment,
+  newDrawSeed,
+  resolveRound,
+  type RoundOutcome,
+} from '../domain/resolution';
 import { prizeAmount, type GameTimings } from '../domain/timings';
 import type { GameRecords } from '../persistence';
 import type { EngineMetrics } from '../metrics';
@@ -358,9 +363,15 @@ export class GameRunner {
   private async begin(state: GameState): Promise<Step> {
     const now = this.now();
     const ad = this.deps.ads.pick('before_game');
+    // The draw's seed, fixed before any vote, stored with the step (it survives a take-over and a
+    // failover like the rest of the state); only its SHA-256 is published now (issue 28).
+    const drawSeed = state.drawSeed || newDrawSeed();
     const moved = await this.advance(
       { phase: 'waiting', round: 0 },
-      ad ? adFields(ad, 'before_game', now) : this.roundFields(state, 1, now),
+      {
+        ...(ad ? adFields(ad, 'before_game', now) : this.roundFields(state, 1, now)),
+        drawSeed,
+      },
     );
     if (!moved) return 0;
     await this.announce(
@@ -377,6 +388,7 @@ export class GameRunner {
               offlineParticipantCount: offline,
               totalRounds: state.totalRounds,
               roundTimeSeconds: state.roundTimeSeconds,
+              drawSeedSha256: drawSeedCommitment(drawSeed),
             },
           },
           '0',
@@ -604,10 +616,20 @@ export class GameRunner {
 
   private async tally(state: GameState): Promise<Step> {
     const { live } = this.deps;
-    const [alive, ballots] = await Promise.all([
+    const [alive, ballots, marks] = await Promise.all([
       live.alive(this.tournamentId),
       live.ballots(this.tournamentId, state.round),
+      live.disqualifications(this.tournamentId),
     ]);
+    // Disqualified participants go out at the end of the round their mark names (never later:
+    // a mark names this round or the next, see `disqualifyParticipant`).
+    const excluded = new Set(
+      [...marks].filter(([, mark]) => mark.round <= state.round).map(([userId]) => userId),
+    );
+    const disqualifiedNow = [...marks]
+      .filter(([, mark]) => mark.round === state.round)
+      .map(([userId, mark]) => ({ userId, reason: mark.reason }))
+      .sort((a, b) => a.userId.localeCompare(b.userId));
     const images = roundImages(state.round);
     const outcome = resolveRound({
       roundNumber: state.round,
@@ -615,7 +637,9 @@ export class GameRunner {
       imageIds: images.map((image) => image.id),
       alive,
       ballots: new Map([...ballots].map(([userId, ballot]) => [userId, ballot.imageId])),
-      drawSeed: state.gameId,
+      // A game begun before the seed existed draws with its id, as it did then.
+      drawSeed: state.drawSeed || state.gameId,
+      excluded,
     });
     const now = this.now();
     const winner = outcome.end && 'winnerUserId' in outcome.end ? outcome.end.winnerUserId : '';
@@ -649,6 +673,23 @@ export class GameRunner {
     );
     if (!moved) return 0;
     await this.announce({ phase: 'results', round: state.round }, async () => {
+      for (const { userId, reason } of disqualifiedNow) {
+        await this.emit(
+          state,
+          {
+            case: 'participantDisqualified',
+            value: {
+              userId,
+              username: (await live.player(this.tournamentId, userId))?.username ?? '',
+              reason,
+              roundNumber: state.round,
+              afterGame: false,
+            },
+          },
+          `${state.round}:${userId}`,
+          now,
+        );
+      }
       await this.emit(
         state,
         {
@@ -680,6 +721,11 @@ export class GameRunner {
       );
       this.recordStart(state.round, outcome.eliminated);
       this.recordRound(state, outcome, ballots, now);
+      if (disqualifiedNow.length > 0) {
+        this.record('participantsDisqualified', () =>
+          this.deps.records.participantsDisqualified(state.gameId, disqualifiedNow),
+        );
+      }
     });
     return 0;
   }
@@ -827,6 +873,13 @@ export class GameRunner {
     await this.flushRecords();
     if (this.recordingSinceStart && !this.recordsIncomplete) await this.deps.records.gameEnded(end);
     else await this.recordWholeGame(state, participants, end);
+    // Every disqualification again (idempotent; usually each is recorded at its round already).
+    const marks = participants.flatMap((participant) =>
+      participant.disqualificationReason === undefined
+        ? []
+        : [{ userId: participant.userId, reason: participant.disqualificationReason }],
+    );
+    if (marks.length > 0) await this.deps.records.participantsDisqualified(state.gameId, marks);
   }
 
   /** The end: the records, the announcement, one outcome per participant; then the game is done. */
@@ -848,6 +901,7 @@ export class GameRunner {
           }
         : {}),
       ...(draw ? { draw } : {}),
+      ...(state.drawSeed ? { drawSeed: state.drawSeed } : {}),
     });
     // Still this replica's game after the records (a frozen replica whose lease lapsed stops
     // here: the one that took over announces the end).
@@ -867,6 +921,12 @@ export class GameRunner {
             : {}),
           roundsPlayed: state.round,
           decidedBy: state.decidedBy || 'no_winner',
+          // The seed revealed (its SHA-256 was in GameStarted) and, for a draw, its candidates:
+          // anyone recomputes the winner from the events alone (tools/verify-draw.ts).
+          drawSeed: state.drawSeed || state.gameId,
+          ...(state.decidedBy === 'draw' && draw
+            ? { drawCandidateUserIds: [...draw.candidateUserIds].sort() }
+            : {}),
         },
       },
       '0',
@@ -952,6 +1012,9 @@ export function participantRecord(participant: Participant) {
     username: participant.username,
     isOfflinePlayer: participant.offlineChoices !== undefined,
     joinedAt: new Date(participant.joinedAt),
+    ...(participant.disqualificationReason === undefined
+      ? {}
+      : { disqualificationReason: participant.disqualificationReason }),
     // Known when the whole game is written again at its end: the participant's document is
     // inserted eliminated, and the rounds' elimination updates find nothing left to change.
     ...(participant.eliminatedInRound > 0

@@ -18,4 +18,18 @@ export const gameErrors = {
     new AppError('CONFLICT', 'This device already plays in this tournament with another account', {
       reason: 'DEVICE_IN_USE',
     }),
+  noGame: () =>
+    new AppError('NOT_FOUND', 'This tournament has no game to disqualify anyone from', {
+      reason: 'GAME_NOT_FOUND',
+    }),
+  notParticipant: () =>
+    new AppError('NOT_FOUND', 'This user is not a participant of the tournament', {
+      reason: 'NOT_A_PARTICIPANT',
+    }),
+  gameEnding: () =>
+    new AppError(
+      'CONFLICT',
+      'The game is ending: its last round is resolved. Try again in a few seconds, once it has ended.',
+      { reason: 'GAME_ENDING' },
+    ),
 };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * Resolving a round (server rules, "Resolving a round"). Pure: the same input always gives the
@@ -15,6 +15,11 @@ export interface RoundInput {
   ballots: ReadonlyMap<string, string>;
   /** The seed of the draw if several survive the last round (stored with the game). */
   drawSeed: string;
+  /**
+   * Disqualified by an administrator, out at the end of this round whatever they voted (issue
+   * 28). Their votes stay in the tally (docs/fairness.md).
+   */
+  excluded?: ReadonlySet<string>;
 }
 
 export interface ImageCount {
@@ -67,7 +72,8 @@ export function resolveRound(input: RoundInput): RoundOutcome {
   const eliminated: string[] = [];
   for (const user of input.alive) {
     const image = voterOf.get(user);
-    (image !== undefined && winning.has(image) ? advanced : eliminated).push(user);
+    const advances = image !== undefined && winning.has(image) && !input.excluded?.has(user);
+    (advances ? advanced : eliminated).push(user);
   }
   advanced.sort();
   eliminated.sort();
@@ -104,11 +110,24 @@ function gameEnd(advanced: string[], input: RoundInput): GameEnd | undefined {
 
 /**
  * The seeded uniform draw among several survivors: candidates sorted, index = the first 48 bits
- * of SHA-256(seed) modulo their count. Anyone holding the stored seed and candidates can redo it.
+ * of SHA-256("underdog-draw:" + seed) modulo their count. Anyone holding the revealed seed and
+ * the candidates can redo it (packages/fair-play's `drawWinner`, the same by test). The prefix
+ * keeps the draw's hash apart from the commitment published at the start, SHA-256(seed): were
+ * they the same, the draw's number would be public before the first vote.
  */
 export function drawWinner(seed: string, candidates: readonly string[]): string {
   if (candidates.length === 0) throw new Error('a draw needs at least one candidate');
   const sorted = [...candidates].sort();
-  const value = createHash('sha256').update(seed).digest().readUIntBE(0, 6);
+  const value = createHash('sha256').update(`underdog-draw:${seed}`).digest().readUIntBE(0, 6);
   return sorted[value % sorted.length]!;
+}
+
+/** A new game's draw seed: 32 random bytes, lower-case hex. */
+export function newDrawSeed(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** The commitment to a seed published in `GameStarted`: SHA-256 of its UTF-8 bytes, hex. */
+export function drawSeedCommitment(seed: string): string {
+  return createHash('sha256').update(seed).digest('hex');
 }

@@ -49,6 +49,11 @@ export const gamesCollection = defineCollection({
     winnerUsername: String,
     winnerPrize: String,
     draw: drawRecord,
+    /**
+     * The seed of the game's final draw (committed in `GameStarted`, revealed in `GameEnded`);
+     * kept for every game, so a disqualification after the game can redo a draw with it.
+     */
+    drawSeed: String,
     startedAt: required(Date),
     endedAt: Date,
     createdAt: required(Date),
@@ -68,6 +73,8 @@ export const participantsCollection = defineCollection({
     eliminatedInRound: { type: Number, min: 1 },
     /** Survived the last round but lost the seeded draw (eliminated in that round, by the draw). */
     lostDraw: Boolean,
+    /** Set when an administrator disqualified the participant (during or after the game). */
+    disqualificationReason: String,
     isOfflinePlayer: required(Boolean),
     joinedAt: required(Date),
   }),

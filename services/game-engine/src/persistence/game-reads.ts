@@ -18,6 +18,8 @@ export interface ParticipantStanding {
   /** Absent while still in. */
   eliminatedInRound?: number;
   isOfflinePlayer: boolean;
+  /** Set when an administrator disqualified the participant. */
+  disqualificationReason?: string;
 }
 
 /** A tournament's game as its statistics show it (the tournament's own fields come from its service). */
@@ -29,6 +31,8 @@ export interface GameStatistics {
   participantBreakdown: { total: number; online: number; offline: number };
   winner: { username: string } | null;
   participants: ParticipantStanding[];
+  /** Participants disqualified by an administrator. */
+  disqualifiedCount: number;
 }
 
 export interface HistoryEntry {
@@ -44,7 +48,12 @@ export interface RoundDetails {
   roundNumber: number;
   images: { id: string; url: string; alt: string }[];
   votes: { username: string; imageId: string; votedAt: Date; isOfflinePlayer: boolean }[];
-  eliminatedPlayers: { username: string; isOfflinePlayer: boolean }[];
+  eliminatedPlayers: {
+    username: string;
+    isOfflinePlayer: boolean;
+    /** Set when the player went out by a disqualification. */
+    disqualificationReason?: string;
+  }[];
 }
 
 export interface GameDetails {
@@ -108,7 +117,13 @@ class DocumentGameReads implements GameReads {
           ? {}
           : { eliminatedInRound: participant.eliminatedInRound }),
         isOfflinePlayer: participant.isOfflinePlayer,
+        ...(participant.disqualificationReason == null
+          ? {}
+          : { disqualificationReason: participant.disqualificationReason }),
       })),
+      disqualifiedCount: participants.filter(
+        (participant) => participant.disqualificationReason != null,
+      ).length,
     };
   }
 
@@ -160,7 +175,11 @@ class DocumentGameReads implements GameReads {
         })),
         eliminatedPlayers: (eliminatedByRound.get(round.roundNumber) ?? [])
           .sort((a, b) => a.username.localeCompare(b.username))
-          .map(({ username, isOfflinePlayer }) => ({ username, isOfflinePlayer })),
+          .map(({ username, isOfflinePlayer, disqualificationReason }) => ({
+            username,
+            isOfflinePlayer,
+            ...(disqualificationReason == null ? {} : { disqualificationReason }),
+          })),
       })),
     };
   }

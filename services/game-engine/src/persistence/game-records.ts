@@ -32,6 +32,8 @@ export interface ParticipantRecord {
    * a game's end in the fault suite (issue 29).
    */
   eliminatedInRound?: number;
+  /** Set when disqualified (known when the whole game is written again at its end). */
+  disqualificationReason?: string;
 }
 
 export interface GameStartedRecord {
@@ -67,6 +69,32 @@ export interface GameEndedRecord {
   endedAt: Date;
   winner?: { userId: string; username: string; prize?: string };
   draw?: { seed: string; candidateUserIds: string[]; winnerUserId: string };
+  /** The seed of the game's final draw, revealed at the end (whether or not a draw was made). */
+  drawSeed?: string;
+}
+
+export interface WinnerChange {
+  gameId: string;
+  previousWinnerId: string;
+  lastRound: number;
+  winner: { userId: string; username: string } | undefined;
+  draw: { seed: string; candidateUserIds: string[]; winnerUserId: string } | undefined;
+}
+
+/** A finished game as a disqualification after it needs it (docs/fairness.md). */
+export interface FinishedGame {
+  gameId: string;
+  roundsPlayed: number;
+  winnerUserId: string | undefined;
+  drawSeed: string;
+  draw: { seed: string; candidateUserIds: string[]; winnerUserId: string } | undefined;
+  participants: {
+    userId: string;
+    username: string;
+    eliminatedInRound: number;
+    lostDraw: boolean;
+    disqualificationReason: string | undefined;
+  }[];
 }
 
 /**
@@ -80,6 +108,19 @@ export interface GameRecords {
   participantsJoined(gameId: string, participants: ParticipantRecord[]): Promise<void>;
   roundResolved(round: RoundResolvedRecord): Promise<void>;
   gameEnded(end: GameEndedRecord): Promise<void>;
+  /** Marks participants disqualified with their reasons (idempotent: the first reason stands). */
+  participantsDisqualified(
+    gameId: string,
+    marks: readonly { userId: string; reason: string }[],
+  ): Promise<void>;
+  /** The tournament's latest game if it is finished (undefined otherwise). */
+  finishedGame(tournamentId: string): Promise<FinishedGame | undefined>;
+  /**
+   * A finished game's outcome re-decided after a disqualification (no winner: `winner`
+   * undefined): the game's winner and draw, the disqualified winner out in the last round, the
+   * new one in.
+   */
+  winnerRedecided(change: WinnerChange): Promise<void>;
 }
 
 export interface GameRecordsOptions {
@@ -161,6 +202,9 @@ class DocumentGameRecords implements GameRecords {
         ...((participant.eliminatedInRound ?? 0) > 0
           ? { eliminatedInRound: participant.eliminatedInRound }
           : {}),
+        ...(participant.disqualificationReason === undefined
+          ? {}
+          : { disqualificationReason: participant.disqualificationReason }),
         isOfflinePlayer: participant.isOfflinePlayer,
         joinedAt: participant.joinedAt,
       })),
@@ -255,6 +299,7 @@ class DocumentGameRecords implements GameRecords {
           status: 'finished',
           currentRound: lastRound,
           endedAt: end.endedAt,
+          ...(end.drawSeed ? { drawSeed: end.drawSeed } : {}),
           ...(winner
             ? {
                 winnerId: winner.userId,
@@ -273,6 +318,83 @@ class DocumentGameRecords implements GameRecords {
             : {}),
         },
       },
+    );
+  }
+
+  async participantsDisqualified(
+    gameId: string,
+    marks: readonly { userId: string; reason: string }[],
+  ): Promise<void> {
+    for (const { userId, reason } of marks) {
+      await this.participants.updateOne(
+        { id: participantId(gameId, userId), disqualificationReason: { $exists: false } },
+        { $set: { disqualificationReason: reason } },
+      );
+    }
+  }
+
+  async finishedGame(tournamentId: string): Promise<FinishedGame | undefined> {
+    const game = await this.games.findOne({ tournamentId }, { sort: { startedAt: -1 } });
+    if (!game || game.status !== 'finished') return undefined;
+    const participants = await this.participants.find({ gameId: game.id });
+    return {
+      gameId: game.id,
+      roundsPlayed: game.roundsPlayed,
+      winnerUserId: game.winnerId ?? undefined,
+      drawSeed: game.drawSeed ?? game.draw?.seed ?? game.id,
+      draw: game.draw
+        ? {
+            seed: game.draw.seed,
+            candidateUserIds: [...game.draw.candidateUserIds],
+            winnerUserId: game.draw.winnerUserId,
+          }
+        : undefined,
+      participants: participants.map((participant) => ({
+        userId: participant.userId,
+        username: participant.username,
+        eliminatedInRound: participant.eliminatedInRound ?? 0,
+        lostDraw: participant.lostDraw === true,
+        disqualificationReason: participant.disqualificationReason ?? undefined,
+      })),
+    };
+  }
+
+  async winnerRedecided({
+    gameId,
+    previousWinnerId,
+    lastRound,
+    winner,
+    draw,
+  }: WinnerChange): Promise<void> {
+    await this.participants.updateOne(
+      { id: participantId(gameId, previousWinnerId), isEliminated: false },
+      { $set: { isEliminated: true, eliminatedInRound: Math.max(lastRound, 1) } },
+    );
+    if (winner) {
+      await this.participants.updateOne(
+        { id: participantId(gameId, winner.userId) },
+        { $set: { isEliminated: false }, $unset: { eliminatedInRound: true, lostDraw: true } },
+      );
+    }
+    await this.games.updateOne(
+      { id: gameId },
+      winner
+        ? {
+            $set: {
+              winnerId: winner.userId,
+              winnerUsername: winner.username,
+              ...(draw
+                ? {
+                    draw: {
+                      seed: draw.seed,
+                      candidateUserIds: [...draw.candidateUserIds],
+                      winnerUserId: draw.winnerUserId,
+                    },
+                  }
+                : {}),
+            },
+          }
+        : { $unset: { winnerId: true, winnerUsername: true, winnerPrize: true } },
     );
   }
 

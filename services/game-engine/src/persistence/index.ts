@@ -1,11 +1,13 @@
 export {
   createGameRecords,
+  type FinishedGame,
   type GameEndedRecord,
   type GameRecords,
   type GameRecordsOptions,
   type GameStartedRecord,
   type ParticipantRecord,
   type RoundResolvedRecord,
+  type WinnerChange,
 } from './game-records';
 export {
   createGameReads,
