@@ -21,6 +21,10 @@ export interface ParticipantStandingView {
   /** The round that eliminated the participant; null while still in. */
   eliminatedInRound: number | null;
   isOfflinePlayer: boolean;
+  /** Disqualified by an administrator (issue 28): out at a round boundary, or after the game. */
+  isDisqualified: boolean;
+  /** The administrator's reason, when disqualified; null otherwise. */
+  disqualificationReason: string | null;
 }
 
 /** Spec §3 "Tournament statistics response". */
@@ -33,6 +37,8 @@ export interface TournamentStatisticsView {
   winner: WinnerView | null;
   participantCount: number;
   participants: ParticipantStandingView[];
+  /** Participants disqualified by an administrator (during or after the game). */
+  disqualifiedCount: number;
 }
 
 /** A tournament as it was when its game started. */
@@ -59,7 +65,12 @@ export interface RoundDetailsView {
   roundNumber: number;
   images: { id: string; alt: string }[];
   votes: { username: string; imageId: string; votedAt: string; isOfflinePlayer: boolean }[];
-  eliminatedPlayers: { username: string; isOfflinePlayer: boolean }[];
+  eliminatedPlayers: {
+    username: string;
+    isOfflinePlayer: boolean;
+    /** Set when the player went out by an administrator's disqualification, not by their vote. */
+    disqualificationReason: string | null;
+  }[];
 }
 
 /** Spec §3 "Tournament detail". */
@@ -165,7 +176,10 @@ function toStatisticsView(
       isEliminated: participant.isEliminated,
       eliminatedInRound: participant.eliminatedInRound === 0 ? null : participant.eliminatedInRound,
       isOfflinePlayer: participant.isOfflinePlayer,
+      isDisqualified: participant.isDisqualified,
+      disqualificationReason: participant.disqualificationReason ?? null,
     })),
+    disqualifiedCount: statistics.disqualifiedCount,
   };
 }
 
@@ -187,6 +201,7 @@ function noGameStatistics(
     winner: null,
     participantCount: total,
     participants: [],
+    disqualifiedCount: 0,
   };
 }
 
@@ -225,9 +240,10 @@ function toDetailsView(tournament: TournamentView, details: GameDetails): Tourna
         votedAt: vote.votedAt ? timestampDate(vote.votedAt).toISOString() : '',
         isOfflinePlayer: vote.isOfflinePlayer,
       })),
-      eliminatedPlayers: round.eliminatedPlayers.map(({ username, isOfflinePlayer }) => ({
-        username,
-        isOfflinePlayer,
+      eliminatedPlayers: round.eliminatedPlayers.map((player) => ({
+        username: player.username,
+        isOfflinePlayer: player.isOfflinePlayer,
+        disqualificationReason: player.disqualificationReason ?? null,
       })),
     })),
   };

@@ -17,6 +17,7 @@ import {
   verifyEmailInput,
 } from './inputs';
 import type { IntegrityReads } from './integrity';
+import { disqualifyParticipant } from './disqualification';
 import type { GameRecordsReads } from './records';
 import { serverTime } from './time';
 import { tournamentDeletedMessage, type Tournaments } from './tournaments';
@@ -131,6 +132,18 @@ export function createRestRouter({
   // Fair play (issue 28): the tournament's integrity report, admin only.
   router.get('/api/admin/tournaments/:id/integrity', async (req, res) => {
     res.json(await integrity.report(origin(req, res), req.params.id));
+  });
+  // Fair play (issue 28): an admin disqualifies a participant, with the reason they are shown.
+  router.post('/api/admin/tournaments/:id/participants/:userId/disqualify', async (req, res) => {
+    const { id, userId } = req.params;
+    res.json(
+      await disqualifyParticipant(
+        clients,
+        origin(req, res),
+        { tournamentId: id, userId },
+        req.body,
+      ),
+    );
   });
 
   // Advertisements: the public list by position, and the admin's management.

@@ -221,7 +221,8 @@ describe('statistics, history and details at the edge (stub services)', () => {
           { username: 'ann', isEliminated: false, eliminatedInRound: null, isOfflinePlayer: false },
           { username: 'ben', isEliminated: true, eliminatedInRound: 2, isOfflinePlayer: false },
           { username: 'cat', isEliminated: true, eliminatedInRound: 1, isOfflinePlayer: true },
-        ],
+        ].map((standing) => ({ ...standing, isDisqualified: false, disqualificationReason: null })),
+        disqualifiedCount: 0,
       },
     });
   });
@@ -300,7 +301,9 @@ describe('statistics, history and details at the edge (stub services)', () => {
                 isOfflinePlayer: true,
               },
             ],
-            eliminatedPlayers: [{ username: 'cat', isOfflinePlayer: true }],
+            eliminatedPlayers: [
+              { username: 'cat', isOfflinePlayer: true, disqualificationReason: null },
+            ],
           },
         ],
       },

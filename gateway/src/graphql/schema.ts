@@ -7,6 +7,8 @@ import { liveTypeDefs } from './live/schema';
 import { adsResolvers } from './ads/resolvers';
 import { adsTypeDefs } from './ads/schema';
 import { withAppErrors } from './errors';
+import { disqualificationResolvers } from './disqualification/resolvers';
+import { disqualificationTypeDefs } from './disqualification/schema';
 import { integrityResolvers } from './integrity/resolvers';
 import { integrityTypeDefs } from './integrity/schema';
 import { recordsResolvers } from './records/resolvers';
@@ -31,6 +33,7 @@ const modules = [
   { typeDefs: adsTypeDefs, resolvers: adsResolvers },
   { typeDefs: recordsTypeDefs, resolvers: recordsResolvers },
   { typeDefs: integrityTypeDefs, resolvers: integrityResolvers },
+  { typeDefs: disqualificationTypeDefs, resolvers: disqualificationResolvers },
   { typeDefs: gameTypeDefs, resolvers: gameResolvers },
 ];
 

@@ -81,6 +81,7 @@ class GraphQLSocket implements SocketExtra, LiveSocket {
   ) {
     this.session = new SocketSession(request, origins, limits, actors, clock);
     this.rate = new MessageRate(limits, clock);
+    connection.userOf = () => this.session.userId();
   }
 
   currentOrigin(): Promise<RequestOrigin> {

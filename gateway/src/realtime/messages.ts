@@ -125,6 +125,16 @@ export type ServerMessage =
   | { type: 'winner_announced'; tournamentId: string; winner: WinnerMessagePart | null }
   | { type: 'game_finished'; tournamentId: string; winner: { username: string } | null }
   | {
+      /** To the disqualified player only (issue 28): they are out, with the admin's reason. */
+      type: 'player_disqualified';
+      tournamentId: string;
+      gameId: string;
+      /** The round at whose end they went out; 0 after the game. */
+      roundNumber: number;
+      reason: string;
+      afterGame: boolean;
+    }
+  | {
       type: 'error';
       /** Stable: BAD_MESSAGE, UNKNOWN_TYPE, RATE_LIMITED, or the refusal's reason. */
       code: string;
@@ -152,6 +162,7 @@ export const serverMessageTypes: readonly ServerMessageType[] = [
   'winner_announced',
   'round_completed',
   'game_finished',
+  'player_disqualified',
   'error',
 ];
 
@@ -291,6 +302,17 @@ export function gameEventMessages(view: GameEventView): ServerMessage[] {
         },
       ];
     }
+    case 'ParticipantDisqualified':
+      return [
+        {
+          type: 'player_disqualified',
+          tournamentId,
+          gameId,
+          roundNumber: view.roundNumber,
+          reason: view.reason,
+          afterGame: view.afterGame,
+        },
+      ];
   }
 }
 

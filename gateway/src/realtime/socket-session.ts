@@ -49,6 +49,15 @@ export class SocketSession {
     }
   }
 
+  /**
+   * The signed-in user's id as the socket's session has it, without a fresh lookup: which
+   * sockets a message meant for one player goes to (`Connection.userOf`). Undefined: a visitor.
+   */
+  async userId(): Promise<string | undefined> {
+    const actor = await this.origin.session.actor().catch(() => undefined);
+    return actor?.userId || undefined;
+  }
+
   async currentOrigin(): Promise<RequestOrigin> {
     const sessionId = this.origin.session.cookieSessionId;
     if (sessionId && this.actors?.endedSince(sessionId, this.originAt)) return this.renew();

@@ -59,6 +59,11 @@ export interface PlayerStateView {
   isOfflinePlayer: boolean;
   /** The caller's vote in the current round, when cast. */
   voteImageId: string | null;
+  /**
+   * Set once an administrator disqualified the caller (issue 28): they go out at the end of the
+   * round it was decided in (`isEliminated` then follows).
+   */
+  disqualificationReason: string | null;
 }
 
 /** The snapshot a client starts from (proto `LiveGame`), with the time left computed. */
@@ -152,6 +157,18 @@ export type GameEventView = EventBase &
         /** "last_standing", "draw" or "no_winner". */
         decidedBy: string;
       }
+    | {
+        /**
+         * An administrator's disqualification took effect (issue 28). For one player only: the
+         * real-time core delivers it to `recipientUserId`'s own sockets, never to the others.
+         */
+        type: 'ParticipantDisqualified';
+        recipientUserId: string;
+        /** The round at whose end they went out; 0 after the game. */
+        roundNumber: number;
+        reason: string;
+        afterGame: boolean;
+      }
   );
 
 /** A `GameEventView` with its snapshot sibling: what the `gameEvents` subscription yields. */
@@ -192,6 +209,7 @@ export function toPlayerStateView(player: PlayerView): PlayerStateView {
     eliminatedInRound: player.eliminatedInRound,
     isOfflinePlayer: player.isOfflinePlayer,
     voteImageId: player.voteImageId ?? null,
+    disqualificationReason: player.disqualificationReason ?? null,
   };
 }
 
@@ -332,8 +350,15 @@ export function toGameEventView(event: GameEvent, now: Date): GameEventView | nu
       // The tournament's count follows it (tournament service); no client message of its own.
       return null;
     case 'participantDisqualified':
-      // Only the disqualified player is told (their own view); no broadcast.
-      return null;
+      // Only the disqualified player is told (their own view); no broadcast (`recipientUserId`).
+      return {
+        ...base,
+        type: 'ParticipantDisqualified',
+        recipientUserId: kind.value.userId,
+        roundNumber: kind.value.roundNumber,
+        reason: kind.value.reason,
+        afterGame: kind.value.afterGame,
+      };
     case undefined:
       return null;
   }

@@ -124,6 +124,7 @@ class WsConnection {
   ) {
     this.rate = new MessageRate(limits, clock);
     this.session = new SocketSession(request, origins, limits, actors, clock);
+    list.connection.userOf = () => this.session.userId();
   }
 
   currentOrigin(): Promise<RequestOrigin> {

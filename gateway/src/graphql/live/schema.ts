@@ -47,6 +47,8 @@ export const liveTypeDefs = /* GraphQL */ `
     isOfflinePlayer: Boolean!
     "The caller's vote in the current round, when cast"
     voteImageId: ID
+    "Set once an administrator disqualified the caller: they go out at the end of the round it was decided in"
+    disqualificationReason: String
   }
 
   "The state of a tournament's game, as a client starts from it."
@@ -189,6 +191,18 @@ export const liveTypeDefs = /* GraphQL */ `
     roundsPlayed: Int!
     "last_standing, draw or no_winner"
     decidedBy: String!
+  }
+
+  "To the disqualified player only: an administrator's disqualification took effect (they are out)."
+  type ParticipantDisqualified implements GameEvent {
+    tournamentId: ID!
+    gameId: ID!
+    occurredAt: String!
+    "The round at whose end they went out; 0 after the game"
+    roundNumber: Int!
+    "The administrator's reason"
+    reason: String!
+    afterGame: Boolean!
   }
 
   enum TournamentChangeKind {

@@ -16,6 +16,10 @@ export const recordsTypeDefs = /* GraphQL */ `
     "The round that eliminated the participant; null while still in"
     eliminatedInRound: Int
     isOfflinePlayer: Boolean!
+    "Disqualified by an administrator (issue 28): out at a round boundary, or after the game"
+    isDisqualified: Boolean!
+    "The administrator's reason, when disqualified"
+    disqualificationReason: String
   }
 
   "Spec §3 tournament statistics. Same fields as REST's statistics JSON."
@@ -29,6 +33,8 @@ export const recordsTypeDefs = /* GraphQL */ `
     participantCount: Int!
     "In the order they joined"
     participants: [ParticipantStanding!]!
+    "Participants disqualified by an administrator (during or after the game)"
+    disqualifiedCount: Int!
   }
 
   "A tournament as it was when its game started."
@@ -68,6 +74,8 @@ export const recordsTypeDefs = /* GraphQL */ `
   type EliminatedPlayer {
     username: String!
     isOfflinePlayer: Boolean!
+    "Set when the player went out by an administrator's disqualification, not by their vote"
+    disqualificationReason: String
   }
 
   type RoundDetails {

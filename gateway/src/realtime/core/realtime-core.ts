@@ -32,6 +32,11 @@ export class Connection {
   alive = true;
   /** Its subscriptions: one or two (`/ws`: the list and a tournament; graphql-ws: its operations). */
   readonly subscribers: Subscriber[] = [];
+  /**
+   * Who is signed in on it, as its session resolved it (the protocol sets this): how a message
+   * meant for one player (`recipientUserId`) finds their sockets. Unset: a visitor's.
+   */
+  userOf: (() => Promise<string | undefined>) | undefined;
 
   constructor(
     readonly socket: CoreSocket,
@@ -223,16 +228,29 @@ export class RealtimeCore implements RealtimeListener {
     if (!channels) return;
     // The live total is news, superseded a second later: paced, so votes go first.
     const spreadMs = view.type === 'VoteTotal' ? this.options.limits.voteTotalSpreadMs : 0;
+    // A message for one player (a disqualification) goes to their own sockets only.
+    const recipient = 'recipientUserId' in view ? view.recipientUserId : undefined;
     for (const channel of [...channels]) {
       if (channel.subscribers.size === 0 || !channel.gameEvent) continue;
+      const targets =
+        recipient === undefined
+          ? [...channel.subscribers]
+          : await this.socketsOf(recipient, channel.subscribers);
+      if (targets.length === 0) continue;
       const encoded = await channel.gameEvent(view);
       if (!encoded) continue;
-      this.fanOut.push(
-        [...channel.subscribers],
-        (subscriber) => this.deliver(subscriber, encoded),
-        spreadMs,
-      );
+      this.fanOut.push(targets, (subscriber) => this.deliver(subscriber, encoded), spreadMs);
     }
+  }
+
+  /** The subscribers whose socket is signed in as `userId` (none for an empty id). */
+  private async socketsOf(userId: string, subscribers: Set<Subscriber>): Promise<Subscriber[]> {
+    if (!userId) return [];
+    const candidates = [...subscribers];
+    const owners = await Promise.all(
+      candidates.map(async ({ connection }) => connection.userOf?.().catch(() => undefined)),
+    );
+    return candidates.filter((_, at) => owners[at] === userId);
   }
 
   async tournamentChange(change: TournamentChange, list: TournamentView[] | null): Promise<void> {
