@@ -1,9 +1,12 @@
 import { requireAdmin, requireVerifiedUser, type Clock } from '@underdog/kit';
 import { TournamentService, timestampFromDate } from '@underdog/proto';
 import type { RegisterRoutes } from '@underdog/rpc';
+import type { AuditLog } from './application/audit-log';
 import type { Integrity } from './application/integrity';
 import type { OfflineChoices } from './application/offline-choices';
+import type { Prizes } from './application/prizes';
 import type { Tournaments } from './application/tournaments';
+import { toProtoAdminAction, toProtoPrizePayment } from './audit-mapping';
 import { parseDraft, validateOfflineChoices } from './domain/validation';
 import {
   draftOf,
@@ -17,6 +20,8 @@ export interface TournamentRpcDependencies {
   tournaments: Tournaments;
   offline: OfflineChoices;
   integrity: Integrity;
+  auditLog: AuditLog;
+  prizes: Prizes;
   clock: Clock;
 }
 
@@ -29,6 +34,8 @@ export function tournamentRoutes({
   tournaments,
   offline,
   integrity,
+  auditLog,
+  prizes,
   clock,
 }: TournamentRpcDependencies): RegisterRoutes {
   return (router) =>
@@ -75,5 +82,16 @@ export function tournamentRoutes({
         requireAdmin(actor);
         return { report: toProtoIntegrityReport(await integrity.report(actor, tournamentId)) };
       },
+      listAdminActions: async ({ actor, limit, before }) => {
+        const page = await auditLog.list(actor, limit, before);
+        return { actions: page.actions.map(toProtoAdminAction), nextBefore: page.nextBefore ?? '' };
+      },
+      confirmPrizePaid: async ({ actor, tournamentId }) => {
+        const { prize, alreadyConfirmed } = await prizes.confirmPaid(actor, tournamentId);
+        return { payment: toProtoPrizePayment(prize), alreadyConfirmed };
+      },
+      listPrizePayments: async ({ actor }) => ({
+        payments: (await prizes.paid(actor)).map(toProtoPrizePayment),
+      }),
     });
 }

@@ -1,16 +1,23 @@
 import { systemClock, type Clock } from '@underdog/kit';
 import type { ServiceContext, ServiceDefinition, ServiceModule } from '@underdog/platform';
+import { AdminActionRepository } from './adapters/admin-action-repository';
 import { IntegrityRepository } from './adapters/integrity-repository';
+import { PrizeRepository } from './adapters/prize-repository';
+import { adminActionsConsumer } from './admin-actions-consumer';
+import { AuditLog } from './application/audit-log';
+import { Prizes } from './application/prizes';
 import { createLifecycleOutbox, type LifecycleOutbox } from './adapters/lifecycle-outbox';
 import { OfflineRepository } from './adapters/offline-repository';
 import { TournamentRepository } from './adapters/tournament-repository';
 import { Integrity } from './application/integrity';
+import { IntegrityRetention } from './application/integrity-retention';
 import { OfflineChoices } from './application/offline-choices';
 import { Scheduler } from './application/scheduler';
 import { Tournaments } from './application/tournaments';
 import { tournamentConfig, type TournamentConfig } from './config';
 import { gameEventsConsumer } from './game-events-consumer';
 import { integrityConsumers } from './integrity-consumers';
+import { prizesConsumer } from './prizes-consumer';
 import { tournamentRoutes } from './rpc';
 
 /** What a caller may hand in instead of the defaults (tests). */
@@ -28,6 +35,10 @@ export interface TournamentModule extends ServiceModule {
   integrity: Integrity;
   /** Publishes `tournament.lifecycle`; its sweep republishes what a crash or outage left. */
   outbox: LifecycleOutbox;
+  /** The audit log of admin actions (`admin.actions`, issue 28). */
+  auditLog: AuditLog;
+  /** Finished games' prizes and their confirmed payments (issue 28). */
+  prizes: Prizes;
 }
 
 /**
@@ -66,8 +77,19 @@ export function createTournamentModule(
     clock,
     logger,
   });
-  const integrity = new Integrity({
-    repository: new IntegrityRepository(infrastructure.documents),
+  const integrityRepository = new IntegrityRepository(infrastructure.documents);
+  const integrity = new Integrity({ repository: integrityRepository, tournaments, clock });
+  const retention = new IntegrityRetention({
+    repository: integrityRepository,
+    tournaments,
+    clock,
+    retentionDays: config.integrityRetentionDays,
+    logger,
+    forgotten: (tournamentId) => integrity.forget(tournamentId),
+  });
+  const auditLog = new AuditLog(new AdminActionRepository(infrastructure.documents));
+  const prizes = new Prizes({
+    repository: new PrizeRepository(infrastructure.documents),
     tournaments,
     clock,
   });
@@ -84,13 +106,18 @@ export function createTournamentModule(
       outbox.component,
       gameEventsConsumer({ bus: infrastructure.bus, tournaments, logger, integrity }),
       ...integrityConsumers({ bus: infrastructure.bus, integrity, logger }),
+      retention.component(),
+      adminActionsConsumer({ bus: infrastructure.bus, auditLog, logger }),
+      prizesConsumer({ bus: infrastructure.bus, prizes, logger }),
     ],
-    registerRpc: tournamentRoutes({ tournaments, offline, integrity, clock }),
+    registerRpc: tournamentRoutes({ tournaments, offline, integrity, auditLog, prizes, clock }),
     tournaments,
     integrity,
     offline,
     scheduler,
     outbox,
+    auditLog,
+    prizes,
   };
 }
 

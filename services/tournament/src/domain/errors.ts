@@ -32,6 +32,14 @@ export const tournamentErrors = {
     new AppError('CONFLICT', 'You have already registered offline choices for this tournament', {
       reason: 'ALREADY_REGISTERED',
     }),
+  notFinished: () =>
+    new AppError('CONFLICT', 'The tournament has not finished yet: there is no prize to confirm', {
+      reason: 'TOURNAMENT_NOT_FINISHED',
+    }),
+  noWinner: () =>
+    new AppError('CONFLICT', 'The tournament ended without a winner: there is no prize to pay', {
+      reason: 'NO_WINNER',
+    }),
   deviceAlreadyUsed: () =>
     new AppError(
       'FORBIDDEN',

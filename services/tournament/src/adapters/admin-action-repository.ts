@@ -1,0 +1,86 @@
+import {
+  defineCollection,
+  DuplicateKeyError,
+  Schema,
+  type Collection,
+  type DocumentOf,
+  type DocumentStore,
+} from '@underdog/documents';
+
+const required = <T>(type: T) => ({ type, required: true }) as const;
+
+/** The cases of `underdog.events.v1.AdminActionEvent`, as stored and listed. */
+export const adminActionKinds = [
+  'tournamentCreated',
+  'tournamentUpdated',
+  'tournamentDeleted',
+  'advertisementCreated',
+  'advertisementUpdated',
+  'advertisementDeleted',
+  'participantDisqualified',
+  'prizePaidConfirmed',
+] as const;
+export type AdminActionKind = (typeof adminActionKinds)[number];
+
+/**
+ * The audit log (issue 28): one document per `admin.actions` event, id = its `event-id`, so a
+ * redelivered event is one row. `position` is the listing order and the page cursor:
+ * `<occurredAt ISO 8601>~<id>`, which sorts like (occurredAt, id) as a string.
+ */
+const adminActionsCollection = defineCollection({
+  name: 'admin_actions',
+  schema: new Schema({
+    position: required(String),
+    action: { type: String, required: true, enum: adminActionKinds },
+    actorUserId: required(String),
+    actorUsername: String,
+    occurredAt: required(Date),
+    tournamentId: String,
+    advertisementId: String,
+    targetUserId: String,
+    summary: String,
+    requestId: String,
+  }),
+  indexes: [{ fields: { position: -1 } }, { fields: { tournamentId: 1 } }],
+});
+
+export type StoredAdminAction = DocumentOf<typeof adminActionsCollection>;
+export type AdminActionRow = Omit<StoredAdminAction, 'position'>;
+
+/** The cursor of a row: its place in the newest-first order. */
+export const positionOf = (row: Pick<AdminActionRow, 'id' | 'occurredAt'>): string =>
+  `${row.occurredAt.toISOString()}~${row.id}`;
+
+/** The audit log's store (MongoDB in distributed mode, the memory store standalone). */
+export class AdminActionRepository {
+  private readonly actions: Collection<StoredAdminAction>;
+
+  constructor(documents: DocumentStore) {
+    this.actions = documents.collection(adminActionsCollection);
+  }
+
+  /** Idempotent on the row's id (the event id): false when it was already recorded. */
+  async record(row: AdminActionRow): Promise<boolean> {
+    try {
+      await this.actions.insertOne({ ...withoutEmpty(row), position: positionOf(row) });
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  /** Newest first: `limit` rows older than `before` (a row's position), or the newest. */
+  async page(limit: number, before?: string): Promise<StoredAdminAction[]> {
+    return this.actions.find(before ? { position: { $lt: before } } : {}, {
+      sort: { position: -1 },
+      limit,
+    });
+  }
+}
+
+function withoutEmpty<T extends object>(value: T): T {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, entry]) => entry !== undefined && entry !== ''),
+  ) as T;
+}
