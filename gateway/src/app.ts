@@ -13,6 +13,7 @@ import {
 import type { EventBus } from '@underdog/bus';
 import type { LiveStore } from '@underdog/store';
 import { Accounts } from './accounts';
+import { AdminActions } from './admin-actions';
 import { Advertisements } from './ads';
 import { benchmarkRouter } from './benchmark';
 import { PublicOrigins, RequestOrigins } from './request-origins';
@@ -108,7 +109,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     // A clock given (tests) is the cache's; otherwise lru-cache keeps its monotonic timer.
     ...(options.clock && { now: () => clock.now().getTime() }),
   });
-  const clients: GatewayClients = { ...options.clients, auth: actors.client() };
+  // Every admin mutation through these clients is published on admin.actions (ADR 11).
+  const clients: GatewayClients = new AdminActions({
+    bus: options.bus,
+    logger,
+    registry: options.registry,
+    clock,
+  }).wrap({ ...options.clients, auth: actors.client() });
   const origins = new RequestOrigins(clients.auth, new SessionCookie(settings.cookieSecure));
   const publicOrigins = new PublicOrigins(settings.publicOrigins, settings.cookieSecure);
   if (settings.integritySecretGenerated) {

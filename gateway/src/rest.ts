@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { Accounts } from './accounts';
+import { AuditReads } from './audit';
 import { advertisementDeletedMessage, type Advertisements } from './ads';
 import type { RequestOrigins } from './request-origins';
 import type { GatewayClients } from './clients';
@@ -124,7 +125,8 @@ export function createRestRouter({
     res.json(await records.statistics(origin(req, res), req.params.id));
   });
   router.get('/api/admin/tournaments/history', async (req, res) => {
-    res.json(await records.history(origin(req, res)));
+    const caller = origin(req, res);
+    res.json(await new AuditReads(clients).withPayments(caller, await records.history(caller)));
   });
   router.get('/api/admin/tournaments/:id/details', async (req, res) => {
     res.json(await records.details(origin(req, res), req.params.id));
@@ -144,6 +146,14 @@ export function createRestRouter({
         req.body,
       ),
     );
+  });
+
+  // The audit log of admin actions and prize payments (issue 28), admin only.
+  router.get('/api/admin/audit', async (req, res) => {
+    res.json(await new AuditReads(clients).list(origin(req, res), req.query));
+  });
+  router.post('/api/admin/tournaments/:id/prize-paid', async (req, res) => {
+    res.json(await new AuditReads(clients).confirmPrizePaid(origin(req, res), req.params.id));
   });
 
   // Advertisements: the public list by position, and the admin's management.

@@ -6,6 +6,8 @@ import { liveResolvers } from './live/resolvers';
 import { liveTypeDefs } from './live/schema';
 import { adsResolvers } from './ads/resolvers';
 import { adsTypeDefs } from './ads/schema';
+import { auditResolvers } from './audit/resolvers';
+import { auditTypeDefs } from './audit/schema';
 import { withAppErrors } from './errors';
 import { disqualificationResolvers } from './disqualification/resolvers';
 import { disqualificationTypeDefs } from './disqualification/schema';
@@ -33,6 +35,7 @@ const modules = [
   { typeDefs: adsTypeDefs, resolvers: adsResolvers },
   { typeDefs: recordsTypeDefs, resolvers: recordsResolvers },
   { typeDefs: integrityTypeDefs, resolvers: integrityResolvers },
+  { typeDefs: auditTypeDefs, resolvers: auditResolvers },
   { typeDefs: disqualificationTypeDefs, resolvers: disqualificationResolvers },
   { typeDefs: gameTypeDefs, resolvers: gameResolvers },
 ];
