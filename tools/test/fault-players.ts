@@ -57,6 +57,8 @@ export interface PlayersOptions {
 export interface RoundSeen {
   /** Epoch ms of `phaseEndsAt` of the round's voting. */
   deadline: number;
+  /** Epoch ms when a player first saw `round_voting_started` (late if the events path stalled). */
+  openedSeenAt: number;
   /** Epoch ms when a player first saw `results_started`. */
   resultsAt?: number;
   totalVotes?: number;
@@ -266,7 +268,7 @@ export class Players {
   }
 
   sawVoting(round: number, deadline: number): void {
-    if (!this.rounds.has(round)) this.rounds.set(round, { deadline });
+    if (!this.rounds.has(round)) this.rounds.set(round, { deadline, openedSeenAt: Date.now() });
   }
 
   sawResults(

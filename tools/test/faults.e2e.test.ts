@@ -455,7 +455,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
           `rounds seen: ${[...players.rounds]
             .map(
               ([round, seen]) =>
-                `${round} (results ${seen.resultsAt === undefined ? 'never' : `+${seen.resultsAt - seen.deadline} ms`}, ${seen.totalVotes ?? '?'} votes)`,
+                `${round} (seen open ${seen.deadline - seen.openedSeenAt} ms before its deadline, results ${seen.resultsAt === undefined ? 'never' : `+${seen.resultsAt - seen.deadline} ms`}, ${seen.totalVotes ?? '?'} votes)`,
             )
             .join(', ')}`,
           `final answers: ${[...finals].map(([code, n]) => `${code} ${n}`).join(', ')}`,

@@ -49,6 +49,19 @@ export interface KafkaBusOptions {
 const lagTimeoutMs = 5_000;
 
 /**
+ * kafkajs's retries for the client, its admin, the producer and every consumer. The backoff
+ * doubles from 100 ms but is capped at 1 s (kafkajs's default cap is 30 s): when a broker dies,
+ * the producer and consumers retry against the dead leader until the controller fences it
+ * (`broker.session.timeout.ms`), and with the default cap the next attempt after the election
+ * came up to 5 s later for the producer (a vote produce blocked that long, every vote behind it
+ * answered VOTE_NOT_RECORDED) and 17–30 s later for a consumer that had exhausted its retries
+ * and restarts after the last backoff. Each retry refreshes the metadata, so with the cap a send
+ * or fetch reaches the new leader within about a second of its election (issue 29, the broker
+ * kill). 30 retries: about 27 s of trying before a send fails or a consumer restarts.
+ */
+const kafkaRetry = { initialRetryTime: 100, maxRetryTime: 1_000, retries: 30 } as const;
+
+/**
  * The event bus on Kafka (kafkajs). An idempotent producer with acks from all in-sync replicas;
  * consumers commit manually, after the handler resolves, so a crash before the commit means the
  * batch is consumed again by whichever member owns the partition next.
@@ -87,7 +100,7 @@ export class KafkaBus implements EventBus {
       brokers: options.brokers,
       logLevel: KafkaLogLevel.WARN,
       logCreator: () => (entry: LogEntry) => logKafkaEntry(logger, entry),
-      retry: { initialRetryTime: 100, retries: 8 },
+      retry: kafkaRetry,
     });
   }
 
@@ -186,7 +199,7 @@ export class KafkaBus implements EventBus {
       heartbeatInterval: heartbeatEvery,
       rebalanceTimeout: 30_000,
       maxWaitTimeInMs: 100,
-      retry: { initialRetryTime: 100, retries: 8 },
+      retry: kafkaRetry,
     });
     this.consumers.add(consumer);
     const group = this.groups.get(options.groupId) ?? {
@@ -344,6 +357,7 @@ export class KafkaBus implements EventBus {
       const producer = this.kafka.producer({
         idempotent: true,
         maxInFlightRequests: 1,
+        retry: kafkaRetry,
         allowAutoTopicCreation: true,
         createPartitioner: Partitioners.DefaultPartitioner,
       });

@@ -225,7 +225,13 @@ export async function startKafkaCluster(options: KafkaClusterOptions = {}): Prom
   }
 
   const topicMetadata = async (topic: string) => {
-    const client = admin(brokers);
+    // Ask only the nodes running now: with a killed node among the seeds, kafkajs (no retries
+    // here) fails whenever it picks that one, and a fault's "new leader" went unmeasured.
+    const running = ids.filter((id) => {
+      const proc = procs.get(id);
+      return proc !== undefined && proc.exit() === undefined;
+    });
+    const client = admin(running.length > 0 ? running.map((id) => brokers[id - 1]!) : brokers);
     try {
       await client.connect();
       const { topics } = await client.fetchTopicMetadata({ topics: [topic] });
