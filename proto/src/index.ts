@@ -20,7 +20,7 @@ export * from '../gen/underdog/game/v1/game_pb';
 export { EventHeader, encodeEvent, eventTypeOf } from './events';
 export type { EncodedEvent, EventEnvelope } from './events';
 
-export { clone, create, equals, fromBinary, isMessage, toBinary } from '@bufbuild/protobuf';
+export { clone, create, equals, fromBinary, isMessage, toBinary, toJson } from '@bufbuild/protobuf';
 export type {
   DescMessage,
   DescService,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { toJson } from '@bufbuild/protobuf';
-import { GameEventSchema, type GameEvent } from '@underdog/proto';
+import { GameEventSchema, toJson, type GameEvent } from '@underdog/proto';
 import { verifyDrawCommand } from '../../packages/fair-play/src/verify-draw-command';
 import {
   publishRoundOneVotes,
