@@ -91,6 +91,100 @@ export function integrityRepositoryContract(
       expect(rows.filter((row) => row.deviceId !== undefined)).toHaveLength(61);
     });
 
+    it('forgets old account signals: logins deleted, registrations kept without device and hashes', async () => {
+      const day = 24 * 60 * 60_000;
+      const old = new Date(t0.getTime() - 100 * day);
+      const recent = new Date(t0.getTime() - day);
+      const who = { deviceId: 'd', addressPrefix: 'v4:p', userAgent: 'ua:u' };
+      const rows = [
+        { id: 'r-old', userId: 'ann', kind: 'registered' as const, at: old, ...who },
+        { id: 'l-old', userId: 'ann', kind: 'loggedIn' as const, at: old, ...who },
+        { id: 'r-new', userId: 'bob', kind: 'registered' as const, at: recent, ...who },
+        { id: 'l-new', userId: 'bob', kind: 'loggedIn' as const, at: recent, ...who },
+      ];
+      await repository.recordAll(
+        rows.map(({ id, ...signal }) => ({
+          id,
+          signal: { ...signal, tournamentId: ACCOUNT_SCOPE },
+        })),
+      );
+      // They joined t-1, so its report reads their account rows.
+      await repository.record('j-ann', {
+        userId: 'ann',
+        tournamentId: 't-1',
+        kind: 'joined',
+        at: old,
+        ...who,
+      });
+      await repository.record('j-bob', {
+        userId: 'bob',
+        tournamentId: 't-1',
+        kind: 'joined',
+        at: recent,
+      });
+      const cutoff = new Date(t0.getTime() - 90 * day);
+      expect(await repository.forgetAccountSignalsBefore(cutoff)).toEqual({
+        deleted: 1,
+        stripped: 3,
+      });
+      expect(await repository.forgetAccountSignalsBefore(cutoff)).toEqual({
+        deleted: 0,
+        stripped: 0,
+      });
+      const kept = await repository.signalsOf('t-1');
+      const account = kept.filter((row) => row.tournamentId === ACCOUNT_SCOPE);
+      expect(account.map((row) => `${row.userId}:${row.kind}`).sort()).toEqual([
+        'ann:registered',
+        'bob:loggedIn',
+        'bob:registered',
+      ]);
+      const annRegistered = account.find((row) => row.userId === 'ann')!;
+      expect(annRegistered).toEqual({
+        userId: 'ann',
+        tournamentId: ACCOUNT_SCOPE,
+        kind: 'registered',
+        at: old,
+      });
+      expect(account.filter((row) => row.userId === 'bob').every((row) => row.addressPrefix)).toBe(
+        true,
+      );
+      // Tournament rows are not the account sweep's: ann's old join is still there.
+      expect(kept.filter((row) => row.kind === 'joined')).toHaveLength(2);
+    });
+
+    it('deletes the old rows of tournaments no longer known, and no other rows', async () => {
+      const day = 24 * 60 * 60_000;
+      const old = new Date(t0.getTime() - 100 * day);
+      const cutoff = new Date(t0.getTime() - 90 * day);
+      await repository.record('a', {
+        userId: 'ann',
+        tournamentId: 't-gone',
+        kind: 'joined',
+        at: old,
+      });
+      await repository.record('b', {
+        userId: 'bob',
+        tournamentId: 't-gone',
+        kind: 'joined',
+        at: t0,
+      });
+      await repository.record('c', {
+        userId: 'ann',
+        tournamentId: 't-kept',
+        kind: 'joined',
+        at: old,
+      });
+      await repository.record('d', {
+        userId: 'ann',
+        tournamentId: ACCOUNT_SCOPE,
+        kind: 'registered',
+        at: old,
+      });
+      expect(await repository.deleteUnknownTournamentsBefore(['t-kept'], cutoff)).toBe(1);
+      expect((await repository.signalsOf('t-gone')).map((row) => row.userId)).toEqual(['bob']);
+      expect(await repository.signalsOf('t-kept')).toHaveLength(2); // its join and ann's account row
+    });
+
     it('keeps a round’s images once, and deletes a tournament’s rows', async () => {
       await repository.roundStarted({ tournamentId: 't-1', roundNumber: 1, imageIds: ['a', 'b'] });
       await repository.roundStarted({ tournamentId: 't-1', roundNumber: 1, imageIds: ['x'] });

@@ -35,7 +35,8 @@ const signalsCollection = defineCollection({
     /** Votes only: the username the vote carried (the report names people for the admin). */
     username: String,
   }),
-  indexes: [{ fields: { tournamentId: 1 } }, { fields: { userId: 1, tournamentId: 1 } }],
+  // tournamentId + at: a tournament's rows, and the retention sweep's old rows of a scope.
+  indexes: [{ fields: { tournamentId: 1, at: 1 } }, { fields: { userId: 1, tournamentId: 1 } }],
 });
 
 /** A round's images as the engine announced them, id `${tournamentId}:${roundNumber}`. */
@@ -131,6 +132,36 @@ export class IntegrityRepository {
   async deleteForTournament(tournamentId: string): Promise<void> {
     await this.signals.deleteMany({ tournamentId });
     await this.rounds.deleteMany({ tournamentId });
+  }
+
+  /**
+   * Rows older than `before` of tournaments that are not in `known` (deleted tournaments: never
+   * played, so only join rows). How many were deleted.
+   */
+  async deleteUnknownTournamentsBefore(known: readonly string[], before: Date): Promise<number> {
+    return this.signals.deleteMany({
+      tournamentId: { $nin: [ACCOUNT_SCOPE, ...known] },
+      at: { $lt: before },
+    });
+  }
+
+  /**
+   * Account rows older than `before`: a login row is deleted; a registration row keeps only who
+   * and when (the registration-burst evidence), its device id and hashes are removed.
+   */
+  async forgetAccountSignalsBefore(before: Date): Promise<{ deleted: number; stripped: number }> {
+    const old = { tournamentId: ACCOUNT_SCOPE, at: { $lt: before } } as const;
+    const deleted = await this.signals.deleteMany({ ...old, kind: 'loggedIn' });
+    let stripped = 0;
+    // One field per pass, matching only rows that still hold it: a sweep with nothing to forget
+    // writes nothing (updates are one by one on FerretDB).
+    for (const field of ['deviceId', 'addressPrefix', 'userAgent'] as const) {
+      stripped += await this.signals.updateMany(
+        { ...old, kind: 'registered', [field]: { $exists: true } },
+        { $unset: { [field]: true as const } },
+      );
+    }
+    return { deleted, stripped };
   }
 }
 

@@ -54,6 +54,11 @@ export class Integrity {
     await this.deps.repository.recordAll(rows);
   }
 
+  /** The tournament's signals are gone (retention): its kept final report goes too. */
+  forget(tournamentId: string): void {
+    this.finalReports.delete(tournamentId);
+  }
+
   async roundStarted(tournamentId: string, roundNumber: number, imageIds: string[]): Promise<void> {
     await this.deps.repository.roundStarted({ tournamentId, roundNumber, imageIds });
   }
