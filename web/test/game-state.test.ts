@@ -41,6 +41,7 @@ function game(overrides: Partial<LiveGameView> = {}): LiveGameView {
       eliminatedInRound: 0,
       isOfflinePlayer: false,
       voteImageId: null,
+      disqualificationReason: null,
     },
     ...overrides,
   };

@@ -56,6 +56,7 @@ describe('the winner screen', () => {
             eliminatedInRound: 2,
             isOfflinePlayer: false,
             voteImageId: null,
+            disqualificationReason: null,
           },
         })}
         viewer={{ id: 'u-bob', username: 'bob' }}

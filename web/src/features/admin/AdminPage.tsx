@@ -262,6 +262,19 @@ function Dashboard({ name }: { name: string }) {
                 <List.Item
                   data-testid={`tournament-${t.id}`}
                   actions={[
+                    // A live game's details: its integrity report and disqualifications (issue 28).
+                    ...(t.status === 'live'
+                      ? [
+                          <Button
+                            key="details"
+                            size="small"
+                            onClick={() => setDetailsId(t.id)}
+                            aria-label={translate('admin.viewDetailsOf', { title: t.title })}
+                          >
+                            {translate('admin.viewDetails')}
+                          </Button>,
+                        ]
+                      : []),
                     <Button
                       key="edit"
                       size="small"

@@ -19,6 +19,7 @@ import { OfflinePicker } from '../offline/components/OfflinePicker';
 import { useServerNow } from '../time/hooks/serverClock';
 import { isOfflineWindowOpen, type GameMode } from '../tournaments/rules';
 import { AdScreen } from './components/AdScreen';
+import { DisqualifiedNotice } from './components/DisqualifiedNotice';
 import { ResultsScreen } from './components/ResultsScreen';
 import { RoundScreen } from './components/RoundScreen';
 import { StatisticsView } from './components/StatisticsView';
@@ -267,6 +268,7 @@ export default function GamePage() {
             finished={game?.phase === 'finished'}
           />
         )}
+        {game && mode !== 'results' && <DisqualifiedNotice game={game} />}
         {body}
       </Space>
     </div>

@@ -64,10 +64,12 @@ export function applyGameEvent(
       return { ...state, phase: 'voting_ended', totalVotes: event.totalVotes, phaseEndsAt: null };
     case 'RoundResults': {
       const player = state.player;
+      // A disqualified player goes out at the end of the round, whatever they voted (issue 28).
       const lost =
         player?.isParticipant &&
         !player.isEliminated &&
-        !(player.voteImageId && event.winningImageIds.includes(player.voteImageId));
+        (Boolean(player.disqualificationReason) ||
+          !(player.voteImageId && event.winningImageIds.includes(player.voteImageId)));
       return {
         ...state,
         phase: 'results',
@@ -93,6 +95,20 @@ export function applyGameEvent(
       return { ...state, remainingCount: event.remainingCount };
     case 'GameEnded':
       return { ...state, phase: 'finished', winner: event.winner, phaseEndsAt: null };
+    case 'ParticipantDisqualified': {
+      // Only the disqualified player hears it: they are out, with the administrator's reason.
+      const player = state.player;
+      if (!player) return state;
+      return {
+        ...state,
+        player: {
+          ...player,
+          isEliminated: true,
+          eliminatedInRound: player.isEliminated ? player.eliminatedInRound : event.roundNumber,
+          disqualificationReason: event.reason,
+        },
+      };
+    }
   }
 }
 
@@ -180,6 +196,7 @@ export function canVote(game: LiveGameView, viewer: Viewer, remainingMs: number)
   if (game.phase !== 'voting' || secondsLeft(remainingMs) === 0) return false;
   const player = game.player;
   if (player?.isOfflinePlayer || player?.isEliminated || player?.voteImageId) return false;
+  if (player?.disqualificationReason) return false;
   if (!player?.isParticipant && game.roundNumber !== 1) return false;
   return true;
 }
@@ -267,6 +284,14 @@ export function toastsOf(event: GameEvent): GameToast[] {
         },
       ];
     }
+    case 'ParticipantDisqualified':
+      return [
+        {
+          title: i18n.t('toasts.disqualified'),
+          description: event.reason,
+          durationMs: 8_000,
+        },
+      ];
     case 'GameSnapshot':
     case 'VoteTotal':
     case 'VotingEnded':

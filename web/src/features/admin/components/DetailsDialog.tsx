@@ -3,6 +3,7 @@ import { useQuery } from '@apollo/client';
 import { Empty, List, Modal, Space, Spin, Tag, Typography } from 'antd';
 import { TournamentDetailsDocument } from '../../../gql/operations';
 import { optionOf, roundSummariesOf, type RoundSummary } from '../validation';
+import { DisqualifiedList } from './DisqualifiedList';
 import { IntegritySection } from './IntegritySection';
 
 /** Spec §2: the online/offline labels are Persian. */
@@ -169,6 +170,7 @@ export function DetailsDialog({
             <span data-testid="details-players">{details.totalPlayers}</span>
           </Typography.Text>
           <SurvivalChart totalPlayers={details.totalPlayers} rounds={roundSummariesOf(details)} />
+          <DisqualifiedList tournamentId={details.tournament.id} />
           <IntegritySection tournamentId={details.tournament.id} />
           <Typography.Title level={5}>{i18n.t('details.history')}</Typography.Title>
           {details.rounds.map((round) => (
@@ -221,6 +223,11 @@ export function DetailsDialog({
                     <Space key={p.username} size={2} style={{ marginRight: 8 }}>
                       <span>{p.username}</span>
                       <ModeBadge offline={p.isOfflinePlayer} />
+                      {p.disqualificationReason && (
+                        <Tag color="red" title={p.disqualificationReason}>
+                          {i18n.t('disqualify.disqualified')}
+                        </Tag>
+                      )}
                     </Space>
                   ))}
                 </div>

@@ -2,6 +2,8 @@ import { useQuery } from '@apollo/client';
 import { Alert, Empty, List, Space, Spin, Tag, Typography } from 'antd';
 import { formatNumber, i18n } from '../../../app/i18n';
 import { TournamentIntegrityDocument } from '../../../gql/operations';
+import { IntegrityMember } from './IntegrityMember';
+import { useDisqualified } from './useDisqualified';
 
 /**
  * Issue 28: the tournament's integrity report in the details dialog — groups of accounts linked
@@ -14,6 +16,7 @@ export function IntegritySection({ tournamentId }: { tournamentId: string }) {
     fetchPolicy: 'network-only',
   });
   const report = data?.tournamentIntegrity;
+  const disqualified = useDisqualified(tournamentId).byUsername;
   const name = (member: { userId: string; username?: string | null }) =>
     member.username ?? member.userId;
   return (
@@ -78,12 +81,13 @@ export function IntegritySection({ tournamentId }: { tournamentId: string }) {
                           {i18n.t('integrity.members')}
                         </Typography.Text>{' '}
                         {cluster.members.map((member) => (
-                          <Tag
+                          <IntegrityMember
                             key={member.userId}
-                            color={flagged.has(member.userId) ? 'red' : undefined}
-                          >
-                            {name(member)}
-                          </Tag>
+                            tournamentId={tournamentId}
+                            member={member}
+                            flagged={flagged.has(member.userId)}
+                            disqualified={disqualified.has(name(member))}
+                          />
                         ))}
                       </div>
                       <Typography.Text strong>{i18n.t('integrity.evidence')}</Typography.Text>

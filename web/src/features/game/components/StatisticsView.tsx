@@ -120,6 +120,25 @@ export function StatisticsView({ tournamentId }: { tournamentId: string }) {
             </Typography.Paragraph>
           </>
         )}
+        {stats.disqualifiedCount > 0 && (
+          <div data-testid="statistics-disqualified">
+            <Typography.Paragraph>
+              {t('game.disqualifiedPlayers', { count: stats.disqualifiedCount })}
+            </Typography.Paragraph>
+            <ul className="disqualified-list">
+              {stats.participants
+                .filter((p) => p.isDisqualified)
+                .map((p) => (
+                  <li key={p.username}>
+                    {t('game.disqualifiedPlayer', {
+                      name: p.username,
+                      reason: p.disqualificationReason ?? '',
+                    })}
+                  </li>
+                ))}
+            </ul>
+          </div>
+        )}
       </Card>
     </Space>
   );

@@ -70,6 +70,7 @@ export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHan
               isEliminated: false,
               eliminatedInRound: 0,
               isOfflinePlayer: false,
+              disqualificationReason: null,
               ...current.player,
               isParticipant: true,
               voteImageId: imageId,
