@@ -22,11 +22,12 @@ import {
   type LiveGame,
   type PlayerView,
 } from '@underdog/proto';
-import type { LiveStore } from '@underdog/store';
+import type { LiveStore, ScriptReply, StoreScript } from '@underdog/store';
 import { Counter, Histogram, type Metric } from 'prom-client';
 import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
 import type { RequestOrigin } from './session';
+import { isStoreUnavailable, withStoreTimeout } from './store-unavailable';
 
 /** A vote as a client submits it; the same answer acknowledges it. */
 export interface VoteInput {
@@ -81,10 +82,15 @@ export const gameErrors = {
     new AppError('BAD_REQUEST', `The round number must be 1 to ${TOTAL_ROUNDS}`, {
       reason: 'WRONG_ROUND',
     }),
-  /** Retryable: the vote was not produced in time, and settling made sure it never counts. */
-  notRecorded: () =>
+  /**
+   * Retryable: the vote was not produced in time (settling made sure it never counts), the live
+   * store was unavailable (a failover), or a vote of the player is still being settled; the
+   * retry is answered with that vote's fate (docs/adr/0009).
+   */
+  notRecorded: (cause?: unknown) =>
     new AppError('UNAVAILABLE', 'Your vote could not be recorded; please try again', {
       reason: 'VOTE_NOT_RECORDED',
+      ...(cause === undefined ? {} : { cause }),
     }),
 };
 
@@ -161,10 +167,72 @@ export interface GamesDependencies {
    * default `DEFAULT_VOTE_PRODUCE_TIMEOUT_MS`): a broker or leader failover is not waited out.
    */
   produceTimeoutMs?: number;
+  /**
+   * How long a resend (a vote from a player whose vote of the round is admitted but not settled:
+   * its gateway died) waits for that vote's fate before withdrawing it (default
+   * `DEFAULT_RESEND_WAIT_MS`). While voting is open it waits only until the original is older
+   * than `produceTimeoutMs` + 1 s, the longest its own gateway takes to settle it.
+   */
+  resendWaitMs?: number;
+  /** How often a waiting resend looks at its original again (default 100 ms). */
+  resendPollMs?: number;
+  /**
+   * How long the settlement of a produced vote is retried while the live store is unavailable
+   * (a Sentinel failover) before the vote is answered VOTE_NOT_RECORDED (default
+   * `DEFAULT_SETTLE_RETRY_MS`).
+   */
+  settleRetryMs?: number;
+  /**
+   * How long one live store step of a vote may go unanswered before it counts as the store being
+   * unavailable (default `DEFAULT_VOTE_STORE_TIMEOUT_MS`): a connection lost with the command
+   * sent holds it until the reconnect.
+   */
+  storeTimeoutMs?: number;
 }
 
 /** The default of `GamesDependencies.produceTimeoutMs`. */
 export const DEFAULT_VOTE_PRODUCE_TIMEOUT_MS = 2_500;
+/** The default of `GamesDependencies.resendWaitMs`. */
+export const DEFAULT_RESEND_WAIT_MS = 5_000;
+/** The default of `GamesDependencies.settleRetryMs`: longer than a Sentinel failover's ~2–6 s. */
+export const DEFAULT_SETTLE_RETRY_MS = 8_000;
+/** The default of `GamesDependencies.storeTimeoutMs`. */
+export const DEFAULT_VOTE_STORE_TIMEOUT_MS = 1_500;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** What a vote's admission says (`admitVote`'s reply, parsed). */
+type Admission =
+  | { kind: 'admitted'; votingEndsAt: number; gameId: string }
+  | { kind: 'known' }
+  | {
+      kind: 'pending';
+      voteId: string;
+      castAt: number;
+      gameId: string;
+      where: 'open' | 'closing' | 'resolved';
+    }
+  | { kind: 'refused'; reply: string };
+
+function parseAdmission(reply: string): Admission {
+  if (reply.startsWith('OK:')) {
+    const [, votingEndsAt = '0', ...gameId] = reply.split(':');
+    return { kind: 'admitted', votingEndsAt: Number(votingEndsAt), gameId: gameId.join(':') };
+  }
+  if (reply === 'COUNTED' || reply === 'ACKNOWLEDGED') return { kind: 'known' };
+  if (reply.startsWith('PENDING:')) {
+    const parts = reply.split(':');
+    const where = parts.at(-1) as 'open' | 'closing' | 'resolved';
+    return {
+      kind: 'pending',
+      voteId: parts[1] ?? '',
+      castAt: Number(parts[2]),
+      gameId: parts.slice(3, -1).join(':'),
+      where,
+    };
+  }
+  return { kind: 'refused', reply };
+}
 
 /**
  * The live game behind every edge: GraphQL, the `/ws` game actions and the demo bots all call
@@ -177,10 +245,18 @@ export class Games {
   private readonly metrics: ReturnType<typeof voteMetrics>;
 
   private readonly produceTimeoutMs: number;
+  private readonly resendWaitMs: number;
+  private readonly resendPollMs: number;
+  private readonly settleRetryMs: number;
+  private readonly storeTimeoutMs: number;
 
   constructor(private readonly deps: GamesDependencies) {
     this.clock = deps.clock ?? systemClock;
     this.produceTimeoutMs = deps.produceTimeoutMs ?? DEFAULT_VOTE_PRODUCE_TIMEOUT_MS;
+    this.resendWaitMs = deps.resendWaitMs ?? DEFAULT_RESEND_WAIT_MS;
+    this.resendPollMs = deps.resendPollMs ?? 100;
+    this.settleRetryMs = deps.settleRetryMs ?? DEFAULT_SETTLE_RETRY_MS;
+    this.storeTimeoutMs = deps.storeTimeoutMs ?? DEFAULT_VOTE_STORE_TIMEOUT_MS;
     this.metrics = voteMetrics(deps.registry);
   }
 
@@ -210,8 +286,10 @@ export class Games {
    * One vote: acknowledged only once it is on `game.votes` and settled in the live store as
    * produced before the engine began closing the round (or already counted), so an acknowledged
    * vote is counted exactly once and a refused one never (docs/adr/0009). A produce that fails or
-   * takes longer than `produceTimeoutMs` is answered VOTE_NOT_RECORDED (retry). A first vote in
-   * round 1 joins the caller (server rules). Refusals are AppErrors with a stable reason.
+   * takes longer than `produceTimeoutMs`, or a live store that is unavailable, is answered
+   * VOTE_NOT_RECORDED (retry). A vote from a player who already has one in the round is answered
+   * with that vote's fate (a resend). A first vote in round 1 joins the caller (server rules).
+   * Refusals are AppErrors with a stable reason.
    */
   async vote(origin: RequestOrigin, vote: VoteInput): Promise<VoteInput> {
     const started = performance.now();
@@ -224,6 +302,31 @@ export class Games {
       throw error;
     } finally {
       this.metrics.ack.observe((performance.now() - started) / 1000);
+    }
+  }
+
+  /**
+   * One step on the live store; an unavailable store (Redis restarting, a Sentinel failover in
+   * flight) is the retryable VOTE_NOT_RECORDED, never INTERNAL.
+   */
+  private async stored<R extends ScriptReply>(
+    script: StoreScript<R>,
+    keys: string[],
+    args: Array<string | number>,
+  ): Promise<R> {
+    try {
+      return await withStoreTimeout(
+        this.deps.store.run(script, keys, args),
+        this.storeTimeoutMs,
+        script.name,
+      );
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      this.deps.logger.warn(
+        { err: error, script: script.name },
+        'live store unavailable for a vote',
+      );
+      throw gameErrors.notRecorded(error);
     }
   }
 
@@ -242,17 +345,35 @@ export class Games {
       throw gameErrors.invalidRound();
     }
     if (!isImageOfRound(imageId, roundNumber)) throw gameErrors.invalidImage(roundNumber);
+    const answer = { tournamentId, roundNumber, imageId };
 
     const keys = gameKeys(tournamentId);
-    const admit = (now: number) =>
-      this.deps.store.run(
-        admitVote,
-        [keys.state, keys.players, keys.alive, keys.devices, keys.reserved(roundNumber)],
-        [actor.userId, roundNumber, imageId, now, origin.deviceId],
+    const voteId = randomUUID();
+    const admit = async (now: number) =>
+      parseAdmission(
+        await this.stored(
+          admitVote,
+          [
+            keys.state,
+            keys.players,
+            keys.alive,
+            keys.devices,
+            keys.reserved(roundNumber),
+            keys.ballots(roundNumber),
+            keys.admitted(roundNumber),
+          ],
+          [actor.userId, roundNumber, imageId, now, origin.deviceId, voteId],
+        ),
       );
+    const settle = (gameId: string, id: string, produced: boolean) =>
+      this.settle(keys, gameId, roundNumber, id, actor.userId, imageId, produced);
     let castAt = this.now();
-    let reply = await admit(castAt);
-    if (reply === 'NOT_PARTICIPANT' && roundNumber === 1) {
+    let admission = await admit(castAt);
+    if (
+      admission.kind === 'refused' &&
+      admission.reply === 'NOT_PARTICIPANT' &&
+      roundNumber === 1
+    ) {
       // Joining by a first vote: the engine checks the window, verification and the device.
       // Too late to join means the voter is simply not a participant.
       await this.join(origin, tournamentId).catch((error: unknown) => {
@@ -261,19 +382,59 @@ export class Games {
           : error;
       });
       castAt = this.now();
-      reply = await admit(castAt);
+      admission = await admit(castAt);
+    }
+
+    // A vote of this player in this round exists (a resend): answer with its fate (ADR 9).
+    const waitStarted = performance.now();
+    let withdrawn = 0;
+    while (admission.kind === 'known' || admission.kind === 'pending') {
+      if (admission.kind === 'known') {
+        this.deps.logger.info(
+          { tournamentId, roundNumber },
+          'a resent vote answered with its original, which counts',
+        );
+        stageDone('admit');
+        return answer;
+      }
+      const original = admission;
+      // Its own gateway settles it within the produce timeout (plus a margin) if alive; once the
+      // votes are closing, the engine applies it if it was produced in time: wait for either.
+      const waited = performance.now() - waitStarted;
+      const settledByNow =
+        original.where === 'resolved' ||
+        (original.where === 'open' &&
+          this.now() - original.castAt >= this.produceTimeoutMs + 1_000);
+      if (!settledByNow && waited < this.resendWaitMs) {
+        await sleep(this.resendPollMs);
+      } else {
+        // Nobody settled it (its gateway died): settle it here. Withdrawn unless counted.
+        if (withdrawn >= 2) throw gameErrors.notRecorded();
+        withdrawn += 1;
+        const settled = await settle(original.gameId, original.voteId, false);
+        if (settled === 'ACKNOWLEDGED' || settled === 'COUNTED') {
+          this.deps.logger.info(
+            { tournamentId, roundNumber, voteId: original.voteId, settled },
+            'a resent vote answered with its original, which counts',
+          );
+          stageDone('admit');
+          return answer;
+        }
+        this.deps.logger.warn(
+          { tournamentId, roundNumber, voteId: original.voteId, settled, where: original.where },
+          'a resent vote withdrew its original, which its gateway never settled',
+        );
+      }
+      castAt = this.now();
+      admission = await admit(castAt);
     }
     stageDone('admit');
-    if (!reply.startsWith('OK:')) {
-      const refuse = refusals[reply as Refusal] as (() => AppError) | undefined;
-      if (!refuse) throw new Error(`unexpected vote admission reply ${reply}`);
+    if (admission.kind === 'refused') {
+      const refuse = refusals[admission.reply as Refusal] as (() => AppError) | undefined;
+      if (!refuse) throw new Error(`unexpected vote admission reply ${admission.reply}`);
       throw refuse();
     }
-    const rest = reply.slice('OK:'.length);
-    const separator = rest.indexOf(':');
-    const votingEndsAt = Number(rest.slice(0, separator));
-    const gameId = rest.slice(separator + 1);
-    const voteId = randomUUID();
+    const { votingEndsAt, gameId } = admission;
     const event = create(GameVoteEventSchema, {
       tournamentId,
       kind: {
@@ -307,25 +468,64 @@ export class Games {
     stageDone('produce');
     // The answer is decided in the live store, atomically against the engine applying the vote
     // (docs/adr/0009): acknowledged only if it will be counted, refused only if it never will.
-    const settled = await this.deps.store.run(
-      settleVote,
-      [
-        keys.state,
-        keys.voteIds(roundNumber),
-        keys.ballots(roundNumber),
-        keys.reserved(roundNumber),
-      ],
-      [gameId, roundNumber, voteId, actor.userId, imageId, produced ? '1' : '0'],
-    );
-    if (settled === 'ACKNOWLEDGED' || settled === 'COUNTED') {
-      return { tournamentId, roundNumber, imageId };
-    }
-    if (!produced) throw gameErrors.notRecorded();
+    const settled = await settle(gameId, voteId, produced);
+    if (settled === 'ACKNOWLEDGED' || settled === 'COUNTED') return answer;
+    // Not produced, or a resend took its place (that one answers for the player): retryable.
+    if (!produced || settled === 'SUPERSEDED') throw gameErrors.notRecorded();
     // Produced after the engine began closing the round's votes, and withdrawn (or refused).
     this.deps.logger.warn(
       { tournamentId, voteId, roundNumber, late: this.now() - votingEndsAt, settled },
       'vote produced after the round began closing; not counted',
     );
     throw refusals.VOTING_CLOSED();
+  }
+
+  /**
+   * Settles a vote (`settleVote`), retrying while the live store is unavailable (a failover) for
+   * up to `settleRetryMs`: the vote may be on `game.votes` already, and only the settlement can
+   * make the answer agree with the count. Past that, VOTE_NOT_RECORDED: the vote stays admitted
+   * and unsettled, and the retry is answered with its fate (a resend).
+   */
+  private async settle(
+    keys: ReturnType<typeof gameKeys>,
+    gameId: string,
+    roundNumber: number,
+    voteId: string,
+    userId: string,
+    imageId: string,
+    produced: boolean,
+  ): Promise<string> {
+    const started = performance.now();
+    let delay = 50;
+    for (;;) {
+      try {
+        return await withStoreTimeout(
+          this.deps.store.run(
+            settleVote,
+            [
+              keys.state,
+              keys.voteIds(roundNumber),
+              keys.ballots(roundNumber),
+              keys.reserved(roundNumber),
+              keys.admitted(roundNumber),
+            ],
+            [gameId, roundNumber, voteId, userId, imageId, produced ? '1' : '0'],
+          ),
+          this.storeTimeoutMs,
+          settleVote.name,
+        );
+      } catch (error) {
+        if (!isStoreUnavailable(error)) throw error;
+        if (performance.now() - started + delay > this.settleRetryMs) {
+          this.deps.logger.warn(
+            { err: error, voteId, produced },
+            'live store unavailable: vote left unsettled, answered VOTE_NOT_RECORDED',
+          );
+          throw gameErrors.notRecorded(error);
+        }
+        await sleep(delay);
+        delay = Math.min(delay * 2, 1_000);
+      }
+    }
   }
 }

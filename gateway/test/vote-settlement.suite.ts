@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@underdog/bus';
 import { AppError, createLogger, isAppError } from '@underdog/kit';
-import { VOTING_GRACE_MS, applyVote, gameKeys } from '@underdog/live-game';
+import { VOTING_GRACE_MS, applyVote, gameKeys, settleVote } from '@underdog/live-game';
 import { topics } from '@underdog/platform';
 import {
   GameVoteEventSchema,
@@ -58,7 +58,71 @@ export interface VoteSettlementFixture {
   bus: EventBus;
   /** How long a produce may take here before VOTE_NOT_RECORDED (a real broker needs more). */
   produceTimeoutMs: number;
+  /**
+   * The same live store as the gateway reaches it, through a link the test can cut (a TCP proxy
+   * on Redis; a wrapper failing every call as ioredis does on the memory store): an outage.
+   */
+  gatewayStore: LiveStore;
+  outage: { cut(): void; restore(): void };
   cleanup(): Promise<void>;
+}
+
+/**
+ * A gateway that dies (or freezes) after producing a vote, before settling it: its settlement
+ * does not reach the store (`died` resolves when it would have run) until `resume` (a frozen
+ * process waking up); the vote stays admitted, unsettled, meanwhile.
+ */
+export function dyingStore(store: LiveStore): {
+  store: LiveStore;
+  died: Promise<void>;
+  resume: () => void;
+} {
+  let died!: () => void;
+  const diedPromise = new Promise<void>((resolve) => (died = resolve));
+  let resume!: () => void;
+  const resumed = new Promise<void>((resolve) => (resume = resolve));
+  const run: LiveStore['run'] = async (script, keys, args) => {
+    if ((script as unknown) === settleVote) {
+      died();
+      await resumed;
+    }
+    return store.run(script, keys, args);
+  };
+  return {
+    store: new Proxy(store, {
+      get: (target, property) => {
+        if (property === 'run') return run;
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }),
+    died: diedPromise,
+    resume,
+  };
+}
+
+/** The memory store behind a link that fails every call, as ioredis does, while it is cut. */
+export function cuttableStore(store: LiveStore): {
+  store: LiveStore;
+  outage: { cut(): void; restore(): void };
+} {
+  let cut = false;
+  return {
+    store: new Proxy(store, {
+      get: (target, property) => {
+        const value = Reflect.get(target, property) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) =>
+          cut
+            ? Promise.reject(new Error('Connection is closed.'))
+            : (value as (...a: unknown[]) => unknown).apply(target, args);
+      },
+    }),
+    outage: {
+      cut: () => (cut = true),
+      restore: () => (cut = false),
+    },
+  };
 }
 
 /** The suite, run on the in-memory adapters (unit) and on real Redis and Kafka (integration). */
@@ -86,15 +150,7 @@ export function describeVoteSettlement(
       await bus.ensureTopics([topics.gameVotes]);
       slow = new SlowBus(bus, clock, 0);
       registry = new Registry();
-      games = new Games({
-        clients: {} as Pick<GatewayClients, 'game'>,
-        store,
-        bus: slow as unknown as EventBus,
-        registry,
-        logger: createLogger({ service: 'test', level: 'silent' }),
-        clock: { now: () => new Date(clock.now) },
-        produceTimeoutMs: fixture.produceTimeoutMs,
-      });
+      games = gateway({ store: fixture.gatewayStore });
       await store.hSet(keys.state, {
         tournamentStatus: 'live',
         gameId: 'game-1',
@@ -105,6 +161,23 @@ export function describeVoteSettlement(
       });
     });
     afterEach(() => fixture.cleanup());
+
+    /** A gateway on these adapters; the tests' waits are short, not the production ones. */
+    function gateway(overrides: { store?: LiveStore; bus?: EventBus } = {}): Games {
+      return new Games({
+        clients: {} as Pick<GatewayClients, 'game'>,
+        store: overrides.store ?? store,
+        bus: overrides.bus ?? (slow as unknown as EventBus),
+        registry,
+        logger: createLogger({ service: 'test', level: 'silent' }),
+        clock: { now: () => new Date(clock.now) },
+        produceTimeoutMs: fixture.produceTimeoutMs,
+        resendWaitMs: 500,
+        resendPollMs: 20,
+        settleRetryMs: 1_500,
+        storeTimeoutMs: 500,
+      });
+    }
 
     async function player(): Promise<RequestOrigin> {
       players += 1;
@@ -272,12 +345,186 @@ export function describeVoteSettlement(
       expect(await engineApplies()).toEqual(['COUNTED']);
     });
 
-    it('keeps the first vote of a player acknowledged: a second one is ALREADY_VOTED, never a second message', async () => {
+    it('keeps the first vote of a player: the same again is acknowledged (the same vote), another image is ALREADY_VOTED, never a second message', async () => {
       const origin = await player();
       clock.now = DEADLINE - 10;
       await games.vote(origin, vote);
-      expect(await refusalOf(games.vote(origin, vote))).toBe('ALREADY_VOTED');
+      await expect(games.vote(origin, vote)).resolves.toEqual(vote);
+      expect(await refusalOf(games.vote(origin, { ...vote, imageId: 'round-1-image-1' }))).toBe(
+        'ALREADY_VOTED',
+      );
       expect(await votesOnPartition()).toHaveLength(1);
+      expect(await engineApplies()).toEqual(['COUNTED']);
+    });
+
+    describe('a resend is the same vote: (game, round, player) is its identity', () => {
+      /** A vote through a gateway that produces it and dies before settling it. */
+      async function votedThroughDyingGateway(origin: RequestOrigin, produce = true) {
+        const dying = dyingStore(store);
+        const hanging = { publish: () => new Promise<void>(() => undefined) };
+        const dead = gateway({
+          store: dying.store,
+          ...(produce ? {} : { bus: hanging as unknown as EventBus }),
+        });
+        void dead.vote(origin, vote).catch(() => undefined);
+        await dying.died;
+      }
+
+      it.each([
+        ['before the deadline', DEADLINE - 5_000, false],
+        ['after the deadline, the votes closing', DEADLINE + 500, true],
+      ])(
+        '%s: the resend of a vote its gateway produced then died with is acknowledged, and counted once',
+        async (_when, resendAt, closing) => {
+          const origin = await player();
+          clock.now = DEADLINE - 6_000;
+          await votedThroughDyingGateway(origin);
+          clock.now = resendAt;
+          if (closing) await engineCloses();
+          // The engine applies the original while the resend waits for its fate.
+          const resend = games.vote(origin, vote);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          expect(await engineApplies()).toEqual(['COUNTED']);
+          await expect(resend).resolves.toEqual(vote);
+          expect(await votesOnPartition()).toHaveLength(1);
+          expect(await counted()).toBe(1);
+        },
+      );
+
+      it.each([
+        ['before the deadline', DEADLINE - 5_000, false],
+        ['after the deadline, the votes closing', DEADLINE + 500, true],
+        ['after the round resolved', DEADLINE + 5_000, 'results'],
+      ])(
+        '%s: the resend of a vote the engine already counted is acknowledged at once; another image is ALREADY_VOTED',
+        async (_when, resendAt, after) => {
+          const origin = await player();
+          clock.now = DEADLINE - 6_000;
+          await votedThroughDyingGateway(origin);
+          expect(await engineApplies()).toEqual(['COUNTED']);
+          clock.now = resendAt;
+          if (after) await engineCloses();
+          if (after === 'results') await store.hSet(keys.state, { phase: 'results' });
+          await expect(games.vote(origin, vote)).resolves.toEqual(vote);
+          expect(await refusalOf(games.vote(origin, { ...vote, imageId: 'round-1-image-3' }))).toBe(
+            'ALREADY_VOTED',
+          );
+          expect(await votesOnPartition()).toHaveLength(1);
+          expect(await counted()).toBe(1);
+        },
+      );
+
+      it('before the deadline: a vote its gateway died with before producing it is replaced by the resend, counted once', async () => {
+        const origin = await player();
+        clock.now = DEADLINE - 10_000;
+        await votedThroughDyingGateway(origin, false);
+        // Older than the longest its own gateway could take to settle it: nobody will.
+        clock.now = DEADLINE - 10_000 + fixture.produceTimeoutMs + 1_001;
+        await expect(games.vote(origin, vote)).resolves.toEqual(vote);
+        expect(await engineApplies()).toEqual(['COUNTED']);
+        expect(await counted()).toBe(1);
+      });
+
+      it('after the deadline: the resend of a vote never produced waits for its fate, then withdraws it: VOTING_CLOSED, nothing counted', async () => {
+        const origin = await player();
+        clock.now = DEADLINE - 100;
+        await votedThroughDyingGateway(origin, false);
+        clock.now = DEADLINE + 500;
+        await engineCloses();
+        expect(await refusalOf(games.vote(origin, vote))).toBe('VOTING_CLOSED');
+        expect(await votesOnPartition()).toHaveLength(0);
+        expect(await counted()).toBe(0);
+      });
+
+      it('the original produced, its resend withdrew it after the wait: the original is never counted, the resend is', async () => {
+        const origin = await player();
+        clock.now = DEADLINE - 10_000;
+        await votedThroughDyingGateway(origin);
+        clock.now = DEADLINE - 10_000 + fixture.produceTimeoutMs + 1_001;
+        // The engine lags: the resend withdraws the unsettled original and is produced itself.
+        await expect(games.vote(origin, vote)).resolves.toEqual(vote);
+        expect(await engineApplies()).toEqual(['DUPLICATE', 'COUNTED']);
+        expect(await counted()).toBe(1);
+      });
+
+      it("a resend that took the place of an original whose gateway froze: the original's late settlement is SUPERSEDED (VOTE_NOT_RECORDED), counted once", async () => {
+        const origin = await player();
+        clock.now = DEADLINE - 10_000;
+        const frozen = dyingStore(store);
+        const original = gateway({ store: frozen.store })
+          .vote(origin, vote)
+          .catch((error: unknown) => error);
+        await frozen.died;
+        clock.now += fixture.produceTimeoutMs + 1_001;
+        await expect(games.vote(origin, vote)).resolves.toEqual(vote);
+        frozen.resume();
+        const answer = await original;
+        expect(isAppError(answer) ? answer.reason : answer).toBe('VOTE_NOT_RECORDED');
+        expect(await engineApplies()).toEqual(['DUPLICATE', 'COUNTED']);
+        expect(await counted()).toBe(1);
+      });
+    });
+
+    describe('the live store unavailable (a failover): VOTE_NOT_RECORDED, never INTERNAL', () => {
+      it('answers VOTE_NOT_RECORDED while the store is unreachable; the retry after is acknowledged and counted once', async () => {
+        const origin = await player();
+        clock.now = DEADLINE - 5_000;
+        fixture.outage.cut();
+        try {
+          expect(await refusalOf(games.vote(origin, vote))).toBe('VOTE_NOT_RECORDED');
+          expect(await refusalOf(games.vote(origin, vote))).toBe('VOTE_NOT_RECORDED');
+        } finally {
+          fixture.outage.restore();
+        }
+        await waitFor(async () => {
+          try {
+            await games.vote(origin, vote);
+            return true;
+          } catch (error) {
+            if (isAppError(error) && error.reason === 'VOTE_NOT_RECORDED') return false;
+            throw error;
+          }
+        }, 'the retry acknowledged');
+        expect(await engineApplies()).toEqual(['COUNTED']);
+        expect(await counted()).toBe(1);
+      });
+
+      it('retries the settlement of a produced vote through a short outage, and acknowledges it', async () => {
+        const origin = await player();
+        clock.now = DEADLINE - 5_000;
+        slow.meanwhile = async () => {
+          fixture.outage.cut();
+          setTimeout(() => fixture.outage.restore(), 300);
+        };
+        await expect(games.vote(origin, vote)).resolves.toEqual(vote);
+        expect(await engineApplies()).toEqual(['COUNTED']);
+        expect(await counted()).toBe(1);
+      });
+
+      it('a produced vote whose settlement outlasts the outage budget is VOTE_NOT_RECORDED; the retry gets its fate, counted once', async () => {
+        const origin = await player();
+        clock.now = DEADLINE - 5_000;
+        slow.meanwhile = async () => fixture.outage.cut();
+        try {
+          expect(await refusalOf(games.vote(origin, vote))).toBe('VOTE_NOT_RECORDED');
+        } finally {
+          fixture.outage.restore();
+        }
+        slow.meanwhile = undefined;
+        // The engine counted it meanwhile: the retry is acknowledged, not a second vote.
+        expect(await engineApplies()).toEqual(['COUNTED']);
+        await waitFor(async () => {
+          try {
+            await games.vote(origin, vote);
+            return true;
+          } catch (error) {
+            if (isAppError(error) && error.reason === 'VOTE_NOT_RECORDED') return false;
+            throw error;
+          }
+        }, 'the retry acknowledged');
+        expect(await votesOnPartition()).toHaveLength(1);
+        expect(await counted()).toBe(1);
+      });
     });
 
     it('times each step of an admitted vote, so a slow acknowledgement shows where it waited', async () => {

@@ -20,6 +20,11 @@ export interface GameKeys {
   lease: string;
   /** Hash userId → imageId: the gateway's admission (first vote reserved) for round N. */
   reserved(round: number): string;
+  /**
+   * Hash userId → `voteId|castAt|P` or `…|A`: the vote the gateway admitted for the player in
+   * round N, produced or in flight (P) or acknowledged (A): a resend is answered with its fate.
+   */
+  admitted(round: number): string;
   /** Hash userId → JSON ballot: the votes the engine applied in round N (the first stands). */
   ballots(round: number): string;
   /** Hash imageId → count in round N. */
@@ -39,6 +44,7 @@ export function gameKeys(tournamentId: string): GameKeys {
     devices: `${base}:devices`,
     lease: `${base}:lease`,
     reserved: (round) => `${base}:r${round}:reserved`,
+    admitted: (round) => `${base}:r${round}:admitted`,
     ballots: (round) => `${base}:r${round}:ballots`,
     tally: (round) => `${base}:r${round}:tally`,
     voteIds: (round) => `${base}:r${round}:vote-ids`,

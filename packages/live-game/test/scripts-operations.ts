@@ -68,6 +68,7 @@ export const scriptOperation = fc.oneof(
       image,
       now: time,
       device,
+      voteId,
     }),
   },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('release' as const), user, round, image }) },
@@ -180,6 +181,7 @@ const K = {
   lease: 'g:lease',
   mark: 'g:mark',
   reserved: (r: number) => `g:reserved:${r}`,
+  admitted: (r: number) => `g:admitted:${r}`,
   ballots: (r: number) => `g:ballots:${r}`,
   tally: (r: number) => `g:tally:${r}`,
   voteIds: (r: number) => `g:voteIds:${r}`,
@@ -205,8 +207,16 @@ function step(store: LiveStore, o: ScriptOperation): Promise<unknown> {
     case 'admit':
       return store.run(
         admitVote,
-        [K.state, K.players, K.alive, K.devices, K.reserved(o.round)],
-        [o.user, o.round, o.image, o.now, o.device],
+        [
+          K.state,
+          K.players,
+          K.alive,
+          K.devices,
+          K.reserved(o.round),
+          K.ballots(o.round),
+          K.admitted(o.round),
+        ],
+        [o.user, o.round, o.image, o.now, o.device, o.voteId],
       );
     case 'release':
       return store.run(releaseVote, [K.reserved(o.round)], [o.user, o.image]);
@@ -238,7 +248,7 @@ function step(store: LiveStore, o: ScriptOperation): Promise<unknown> {
     case 'settle':
       return store.run(
         settleVote,
-        [K.state, K.voteIds(o.round), K.ballots(o.round), K.reserved(o.round)],
+        [K.state, K.voteIds(o.round), K.ballots(o.round), K.reserved(o.round), K.admitted(o.round)],
         [o.gameId, String(o.round), o.voteId, o.user, o.image, o.produced],
       );
     case 'create':
@@ -274,7 +284,7 @@ export async function runOperations(
     keys[key] = await store.hGetAll(key);
   }
   for (const r of [0, 1, 2]) {
-    for (const key of [K.reserved(r), K.ballots(r), K.tally(r)])
+    for (const key of [K.reserved(r), K.admitted(r), K.ballots(r), K.tally(r)])
       keys[key] = await store.hGetAll(key);
     keys[K.voteIds(r)] = (await store.sMembers(K.voteIds(r))).sort();
   }

@@ -63,6 +63,7 @@ function names() {
     alive: `${ns}:alive`,
     eliminated: `${ns}:eliminated`,
     reserved: `${ns}:reserved:1`,
+    admitted: `${ns}:admitted:1`,
     ballots: `${ns}:ballots:1`,
     tally: `${ns}:tally:1`,
     voteIds: `${ns}:voteIds:1`,
@@ -258,33 +259,90 @@ export function describeScriptsContract(
         round: '1',
         votingEndsAt: '1000',
       };
-      const admit = (user: string, round = 1, now = 500, device = '', image = 'round-1-image-2') =>
+      const admit = (
+        user: string,
+        round = 1,
+        now = 500,
+        device = '',
+        image = 'round-1-image-2',
+        voteId = 'v1',
+      ) =>
         run(
           admitVote,
-          [k.state, k.players, k.alive, k.devices, k.reserved],
-          [user, round, image, now, device],
+          [k.state, k.players, k.alive, k.devices, k.reserved, k.ballots, k.admitted],
+          [user, round, image, now, device, voteId],
         );
       const seedGame = (state: Record<string, string> = open) =>
         seed(store, {
           hashes: { [k.state]: state, [k.players]: { u1: 'p', u2: 'p' } },
           sets: { [k.alive]: ['u1'] },
         });
-      const sideEffects = () => snapshot(store, { hashes: [k.devices, k.reserved] });
+      const sideEffects = () => snapshot(store, { hashes: [k.devices, k.reserved, k.admitted] });
 
-      it('OK:<deadline>:<gameId>, reserving the vote and the device', async () => {
+      it('OK:<deadline>:<gameId>, reserving the vote and the device, the vote admitted by id', async () => {
         await seedGame();
         expect(await admit('u1', 1, 1000, 'd1')).toBe('OK:1000:g1');
         expect(await sideEffects()).toEqual({
           [k.devices]: { d1: 'u1' },
           [k.reserved]: { u1: 'round-1-image-2' },
+          [k.admitted]: { u1: 'v1|1000|P' },
         });
       });
 
-      it('ALREADY_VOTED for a second vote in the round, keeping the first', async () => {
+      it('ALREADY_VOTED for a second vote for another image in the round, keeping the first', async () => {
         await seedGame();
         await admit('u1');
-        expect(await admit('u1', 1, 500, '', 'round-1-image-3')).toBe('ALREADY_VOTED');
-        expect((await sideEffects())[k.reserved]).toEqual({ u1: 'round-1-image-2' });
+        expect(await admit('u1', 1, 500, '', 'round-1-image-3', 'v2')).toBe('ALREADY_VOTED');
+        expect(await sideEffects()).toMatchObject({
+          [k.reserved]: { u1: 'round-1-image-2' },
+          [k.admitted]: { u1: 'v1|500|P' },
+        });
+      });
+
+      it.each([
+        ['voting is open', open, 500, 'open'],
+        ['past the deadline', open, 1001, 'closing'],
+        ['in the grace', { ...open, phase: 'voting_ended' }, 1001, 'closing'],
+        ['the round resolved', { ...open, phase: 'results' }, 2000, 'resolved'],
+      ])(
+        'PENDING:<voteId>:<castAt>:<gameId>:<state> for the same image while the first is unsettled (%s), writing nothing',
+        async (_when, state, now, where) => {
+          await seedGame();
+          await admit('u1');
+          await store.hSet(k.state, state);
+          expect(await admit('u1', 1, now, '', 'round-1-image-2', 'v2')).toBe(
+            `PENDING:v1:500:g1:${where}`,
+          );
+          expect(await sideEffects()).toEqual({
+            [k.devices]: {},
+            [k.reserved]: { u1: 'round-1-image-2' },
+            [k.admitted]: { u1: 'v1|500|P' },
+          });
+        },
+      );
+
+      it('ACKNOWLEDGED for the same image once the first was settled acknowledged, even past the deadline', async () => {
+        await seedGame();
+        await seed(store, {
+          hashes: { [k.reserved]: { u1: 'round-1-image-2' }, [k.admitted]: { u1: 'v1|500|A' } },
+        });
+        expect(await admit('u1', 1, 1001, '', 'round-1-image-2', 'v2')).toBe('ACKNOWLEDGED');
+        expect(await admit('u1', 1, 1001, '', 'round-1-image-3', 'v2')).toBe('ALREADY_VOTED');
+      });
+
+      it('COUNTED for the same image once the engine counted the first, even eliminated since; ALREADY_VOTED for another', async () => {
+        await seedGame({ ...open, phase: 'results' });
+        await seed(store, {
+          hashes: { [k.ballots]: { u2: ballot('v1', 'u2') } },
+        });
+        expect(await admit('u2', 1, 2000, '', 'round-1-image-2', 'v2')).toBe('COUNTED');
+        expect(await admit('u2', 1, 2000, '', 'round-1-image-3', 'v2')).toBe('ALREADY_VOTED');
+      });
+
+      it('ALREADY_VOTED for a reservation without an admitted vote (the engine applied one)', async () => {
+        await seedGame();
+        await seed(store, { hashes: { [k.reserved]: { u1: 'round-1-image-2' } } });
+        expect(await admit('u1', 1, 500, '', 'round-1-image-2', 'v2')).toBe('ALREADY_VOTED');
       });
 
       it.each([
@@ -307,14 +365,22 @@ export function describeScriptsContract(
       ])('refuses %s, writing nothing', async (_what, state, user, round, now, reply) => {
         await seedGame(state);
         expect(await admit(user, round, now, 'd1')).toBe(reply);
-        expect(await sideEffects()).toEqual({ [k.devices]: {}, [k.reserved]: {} });
+        expect(await sideEffects()).toEqual({
+          [k.devices]: {},
+          [k.reserved]: {},
+          [k.admitted]: {},
+        });
       });
 
       it('DEVICE_IN_USE on a device another player holds, reserving nothing', async () => {
         await seedGame();
         await seed(store, { hashes: { [k.devices]: { d1: 'u2' } } });
         expect(await admit('u1', 1, 500, 'd1')).toBe('DEVICE_IN_USE');
-        expect(await sideEffects()).toEqual({ [k.devices]: { d1: 'u2' }, [k.reserved]: {} });
+        expect(await sideEffects()).toEqual({
+          [k.devices]: { d1: 'u2' },
+          [k.reserved]: {},
+          [k.admitted]: {},
+        });
       });
     });
 
@@ -447,10 +513,74 @@ export function describeScriptsContract(
       const settle = (voteId: string, produced: '0' | '1', gameId = 'g1', round = '1') =>
         run(
           settleVote,
-          [k.state, k.voteIds, k.ballots, k.reserved],
+          [k.state, k.voteIds, k.ballots, k.reserved, k.admitted],
           [gameId, round, voteId, 'u1', 'round-1-image-2', produced],
         );
       const all = () => snapshot(store, { hashes: [k.reserved], sets: [k.voteIds] });
+      const admitted = async () => (await snapshot(store, { hashes: [k.admitted] }))[k.admitted];
+      const reservedBy = (entry: string) => ({
+        [k.state]: open,
+        [k.reserved]: { u1: 'round-1-image-2' },
+        [k.admitted]: { u1: entry },
+      });
+
+      it('ACKNOWLEDGED marks its admitted vote acknowledged (A), so a resend is acknowledged too', async () => {
+        await seed(store, { hashes: reservedBy('v1|500|P') });
+        expect(await settle('v1', '1')).toBe('ACKNOWLEDGED');
+        expect(await admitted()).toEqual({ u1: 'v1|500|A' });
+      });
+
+      it('ACKNOWLEDGED for a vote already acknowledged, even withdrawn by a resend once the votes close: never withdrawn', async () => {
+        await seed(store, {
+          hashes: { ...reservedBy('v1|500|A'), [k.state]: { ...open, votesEndOffset: '12' } },
+        });
+        expect(await settle('v1', '0')).toBe('ACKNOWLEDGED');
+        expect(await all()).toEqual({ [k.reserved]: { u1: 'round-1-image-2' }, [k.voteIds]: [] });
+        expect(await admitted()).toEqual({ u1: 'v1|500|A' });
+      });
+
+      it('WITHDRAWN removes its own admitted vote with the reservation (a resend may vote anew)', async () => {
+        await seed(store, { hashes: reservedBy('v1|500|P') });
+        expect(await settle('v1', '0')).toBe('WITHDRAWN');
+        expect(await all()).toEqual({ [k.reserved]: {}, [k.voteIds]: ['v1'] });
+        expect(await admitted()).toEqual({});
+      });
+
+      it.each([
+        ['not applied yet', []],
+        ['withdrawn by the resend that took its place', ['v1']],
+      ])(
+        "SUPERSEDED when another vote of the player holds the admission (%s): never acknowledged, the other's reservation kept",
+        async (_when, ids) => {
+          await seed(store, {
+            hashes: reservedBy('v2|600|P'),
+            sets: { [k.voteIds]: ids },
+          });
+          expect(await settle('v1', '1')).toBe('SUPERSEDED');
+          expect(await all()).toEqual({
+            [k.reserved]: { u1: 'round-1-image-2' },
+            [k.voteIds]: ['v1'],
+          });
+          expect(await admitted()).toEqual({ u1: 'v2|600|P' });
+        },
+      );
+
+      it('COUNTED, not ACKNOWLEDGED, for a produced vote the engine applied already', async () => {
+        await seed(store, {
+          hashes: { ...reservedBy('v1|500|P'), [k.ballots]: { u1: ballot('v1') } },
+          sets: { [k.voteIds]: ['v1'] },
+        });
+        expect(await settle('v1', '1')).toBe('COUNTED');
+      });
+
+      it('NOT_COUNTED for a produced vote the engine applied and refused (it was acknowledged before)', async () => {
+        await seed(store, {
+          hashes: { ...reservedBy('v1|500|P'), [k.ballots]: { u1: ballot('v0') } },
+          sets: { [k.voteIds]: ['v0', 'v1'] },
+        });
+        expect(await settle('v1', '1')).toBe('NOT_COUNTED');
+        expect(await admitted()).toEqual({});
+      });
 
       it.each([
         ['voting', open],
