@@ -261,12 +261,17 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         ).toBe('VOTING_CLOSED');
       }
       if (round === 2) {
-        // Refusals, with their reasons: a repeat, another round, an eliminated player, a stranger.
+        // Refusals, with their reasons: a second vote, another round, an eliminated player, a
+        // stranger. The same vote again is a resend, acknowledged as the first (ADR 9).
         const [voterId, first] = [...acks][0]!;
         const voter = byId.get(voterId)!;
+        await expect(
+          games.vote(playerOrigin(voter), { tournamentId, roundNumber: 2, imageId: first }),
+        ).resolves.toEqual({ tournamentId, roundNumber: 2, imageId: first });
+        const other = first === 'round-2-image-0' ? 'round-2-image-1' : 'round-2-image-0';
         expect(
           await refusal(
-            games.vote(playerOrigin(voter), { tournamentId, roundNumber: 2, imageId: first }),
+            games.vote(playerOrigin(voter), { tournamentId, roundNumber: 2, imageId: other }),
           ),
         ).toBe('ALREADY_VOTED');
         expect(

@@ -100,8 +100,11 @@ describe('castVote over the graphql-ws socket', () => {
     return client;
   };
 
-  async function overSocket(client: Client) {
-    const answer = feedOf(client, castVote, variables);
+  /** Another image of the same round: a second vote, not a resend of the first. */
+  const another = { ...variables, imageId: 'round-1-image-1' };
+
+  async function overSocket(client: Client, vote = variables) {
+    const answer = feedOf(client, castVote, vote);
     await answer.waitForCount(1);
     return answer.values[0] as {
       data?: unknown;
@@ -109,7 +112,7 @@ describe('castVote over the graphql-ws socket', () => {
     };
   }
 
-  async function overHttp(sessionId?: string) {
+  async function overHttp(sessionId?: string, vote = variables) {
     const response = await fetch(gateway.url('/graphql'), {
       method: 'POST',
       headers: {
@@ -117,7 +120,7 @@ describe('castVote over the graphql-ws socket', () => {
         'x-device-id': DEVICE,
         ...(sessionId ? { cookie: `underdog_session=${sessionId}` } : {}),
       },
-      body: JSON.stringify({ query: castVote, variables }),
+      body: JSON.stringify({ query: castVote, variables: vote }),
     });
     return (await response.json()) as {
       data?: unknown;
@@ -140,9 +143,11 @@ describe('castVote over the graphql-ws socket', () => {
 
     expect(answer).toEqual({ data: { castVote: variables } });
     expect(await votesOnPartition()).toBe(1n);
-    // A second operation on the same socket does not look the session up again.
-    const again = await overSocket(client);
-    expect(codeOf(again)).toBe('ALREADY_VOTED');
+    // A second operation on the same socket does not look the session up again. The same vote
+    // again is a resend, answered with the first's fate; another image is a second vote.
+    expect(await overSocket(client)).toEqual({ data: { castVote: variables } });
+    expect(codeOf(await overSocket(client, another))).toBe('ALREADY_VOTED');
+    expect(await votesOnPartition()).toBe(1n);
     expect(lookups).toBe(1);
   });
 
@@ -154,8 +159,11 @@ describe('castVote over the graphql-ws socket', () => {
     expect(codeOf(await overHttp('session-unverified'))).toBe('EMAIL_NOT_VERIFIED');
 
     expect(codeOf(await overHttp('session-verified'))).toBeUndefined();
-    expect(codeOf(await overSocket(socket('session-verified')))).toBe('ALREADY_VOTED');
-    expect(codeOf(await overHttp('session-verified'))).toBe('ALREADY_VOTED');
+    expect(codeOf(await overSocket(socket('session-verified'), another))).toBe('ALREADY_VOTED');
+    expect(codeOf(await overHttp('session-verified', another))).toBe('ALREADY_VOTED');
+    // The same vote again (a resend): acknowledged, as the first, over either transport.
+    expect(codeOf(await overSocket(socket('session-verified')))).toBeUndefined();
+    expect(codeOf(await overHttp('session-verified'))).toBeUndefined();
     expect(await votesOnPartition()).toBe(1n);
   });
 
