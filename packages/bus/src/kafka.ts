@@ -228,7 +228,14 @@ export class KafkaBus implements EventBus {
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 4,
-      eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
+      eachBatch: async ({
+        batch,
+        commitOffsetsIfNecessary,
+        heartbeat,
+        isRunning,
+        isStale,
+        resolveOffset,
+      }) => {
         if (!isRunning() || isStale() || batch.messages.length === 0) return;
         if (
           !(await positions.startsWhereStored(
@@ -263,9 +270,17 @@ export class KafkaBus implements EventBus {
         positions.handled(batch.topic, batch.partition, next);
         // resolveOffset moves kafkajs's fetch position; the commit makes it survive this member.
         resolveOffset(batch.lastOffset());
-        await consumer.commitOffsets([
-          { topic: batch.topic, partition: batch.partition, offset: next },
-        ]);
+        // One attempt, at the coordinator kafkajs holds. `consumer.commitOffsets` retries that
+        // same coordinator after the group's coordinator moved (a broker killed or restarted):
+        // every attempt answered NOT_COORDINATOR for ~27 s while the partition waited, and a
+        // gateway stopped relaying game events (issue 29, the broker kill). A throw here makes
+        // kafkajs rejoin the group, which finds the new coordinator; the batch comes again from
+        // the last commit, and the handlers are idempotent.
+        await commitOffsetsIfNecessary({
+          topics: [
+            { topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] },
+          ],
+        });
         await heartbeat();
       },
     });
