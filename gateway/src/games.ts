@@ -5,6 +5,7 @@ import {
   AppError,
   commonErrors,
   isAppError,
+  isStoreUnavailable,
   systemClock,
   type Clock,
   type Logger,
@@ -27,7 +28,7 @@ import { Counter, Histogram, type Metric } from 'prom-client';
 import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
 import type { RequestOrigin } from './session';
-import { isStoreUnavailable, withStoreTimeout } from './store-unavailable';
+import { withStoreTimeout } from './store-unavailable';
 
 /** A vote as a client submits it; the same answer acknowledges it. */
 export interface VoteInput {

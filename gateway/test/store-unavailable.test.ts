@@ -1,6 +1,6 @@
-import { AppError } from '@underdog/kit';
+import { AppError, isStoreUnavailable } from '@underdog/kit';
 import { LiveStoreError } from '@underdog/store';
-import { StoreTimeoutError, isStoreUnavailable, withStoreTimeout } from '../src/store-unavailable';
+import { StoreTimeoutError, withStoreTimeout } from '../src/store-unavailable';
 
 /** What the vote path answers VOTE_NOT_RECORDED (retryable) rather than INTERNAL (issue 29). */
 describe('isStoreUnavailable', () => {

@@ -6,3 +6,4 @@ export * from './lifecycle';
 export * from './logger';
 export * from './metrics';
 export * from './request-context';
+export * from './store-errors';

@@ -1,5 +1,5 @@
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
-import { AppError, isAppError, type ErrorCode } from '@underdog/kit';
+import { AppError, isAppError, isStoreUnavailable, type ErrorCode } from '@underdog/kit';
 import { ERROR_REASON_HEADER, errorReason, rpcError } from './errors';
 
 const toConnectCode: Record<ErrorCode, Code> = {
@@ -42,6 +42,10 @@ export const appErrorInterceptor: Interceptor = (next) => async (request) => {
         ...(error.reason === undefined ? {} : { reason: error.reason }),
         cause: error,
       });
+    }
+    // A service's Redis failing over (issue 29): a retryable Unavailable, not Internal.
+    if (isStoreUnavailable(error)) {
+      throw rpcError(Code.Unavailable, 'Service unavailable, try again', { cause: error });
     }
     throw error;
   }

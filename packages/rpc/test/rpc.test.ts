@@ -115,6 +115,20 @@ describe.each([
     expect(errorReason(error)).toBeUndefined();
   });
 
+  it("reports a live store outage (the service's Redis failing over) as Unavailable, retryable", async () => {
+    const client = await clientFor(
+      tournamentRoutes(() => {
+        throw Object.assign(new Error('Reached the max retries per request limit (which is 1).'), {
+          name: 'MaxRetriesPerRequestError',
+        });
+      }),
+    );
+
+    const error: unknown = await client.getServerTime({}).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ code: Code.Unavailable });
+  });
+
   it('reports an unexpected handler failure as Internal, without its message', async () => {
     const client = await clientFor(
       tournamentRoutes(() => {
