@@ -23,9 +23,10 @@ export const gameTypeDefs = /* GraphQL */ `
     One vote per round, for one of the current round's images, before the deadline. A first vote
     in round 1 joins. Refusals (extensions.code): EMAIL_NOT_VERIFIED, NOT_PARTICIPANT, ELIMINATED,
     ALREADY_VOTED, WRONG_ROUND, VOTING_CLOSED, NO_LIVE_GAME, INVALID_IMAGE, DEVICE_IN_USE,
-    JOIN_CLOSED, VOTE_NOT_RECORDED (retryable: the vote could not be recorded in time, e.g. during
-    a broker failover, and will never count; send it again). A receipt means the vote counts; a
-    refusal means it does not.
+    JOIN_CLOSED, VOTE_NOT_RECORDED (retryable: not recorded, e.g. during a broker or Redis
+    failover; send it again). A receipt means the vote counts; a refusal means it does not. The
+    same vote sent again (same round and image: a resend after a lost answer) is answered as the
+    first: a receipt if the first counts, even after the deadline; another image is ALREADY_VOTED.
     """
     castVote(tournamentId: ID!, roundNumber: Int!, imageId: ID!): VoteReceipt!
   }
