@@ -159,8 +159,8 @@ describe('disqualification at the edge (stub services)', () => {
             });
           }
           if (request.userId !== `user-${CHEAT_EMAIL}`) {
-            throw new AppError('NOT_FOUND', 'Participant not found', {
-              reason: 'PARTICIPANT_NOT_FOUND',
+            throw new AppError('NOT_FOUND', 'This user is not a participant of the tournament', {
+              reason: 'NOT_A_PARTICIPANT',
             });
           }
           asked.push(request);
@@ -351,7 +351,7 @@ describe('disqualification at the edge (stub services)', () => {
     ).toMatchObject({ status: 404, body: { code: 'TOURNAMENT_NOT_FOUND' } });
     expect(
       await post(disqualifyPath(LIVE, 'nobody'), JSON.stringify({ reason: 'Ring' }), admin),
-    ).toMatchObject({ status: 404, body: { code: 'PARTICIPANT_NOT_FOUND' } });
+    ).toMatchObject({ status: 404, body: { code: 'NOT_A_PARTICIPANT' } });
     expect(asked).toEqual([]);
 
     const tooLong = await graphql(DISQUALIFY, { t: LIVE, u: 'x', r: 'x'.repeat(501) }, admin);

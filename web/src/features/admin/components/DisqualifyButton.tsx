@@ -89,6 +89,7 @@ export function DisqualifyButton({
       <Modal
         open={open}
         title={i18n.t('disqualify.title', { name })}
+        className="disqualify-dialog"
         onCancel={() => setOpen(false)}
         onOk={() => void submit()}
         okText={i18n.t('disqualify.confirm')}
