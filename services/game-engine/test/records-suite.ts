@@ -127,7 +127,12 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
     const eve = player('eve', true);
 
     /** Ana and Bo advance from round 1 (image 2 has the fewest votes); Bo misses round 2's vote. */
-    async function playToTheEnd(gameId: string, tournamentId: string, repeat = 1) {
+    async function playToTheEnd(
+      gameId: string,
+      tournamentId: string,
+      repeat = 1,
+      drawSeed?: string,
+    ) {
       const calls: Array<() => Promise<void>> = [
         () => records.gameStarted(started(gameId, tournamentId, [ana, bo, cy, dee])),
         () => records.participantsJoined(gameId, [eve]),
@@ -141,6 +146,7 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
             gameId,
             endedAt: at(100),
             winner: { userId: ana.userId, username: 'ana', prize: '$5,000' },
+            ...(drawSeed ? { drawSeed } : {}),
           }),
       ];
       for (const call of calls) {
@@ -429,6 +435,72 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
         ['bo', false, undefined],
         ['cy', true, 1],
       ]);
+    });
+
+    it('records disqualifications and a winner re-decided after the game (issue 28)', async () => {
+      const { gameId, tournamentId } = ids();
+      await playToTheEnd(gameId, tournamentId, 1, 'a'.repeat(64));
+      // bo, eliminated in round 2, disqualified; twice: the first reason stands.
+      await records.participantsDisqualified(gameId, [{ userId: bo.userId, reason: 'ring' }]);
+      await records.participantsDisqualified(gameId, [{ userId: bo.userId, reason: 'other' }]);
+      const game = await records.finishedGame(tournamentId);
+      expect(game).toMatchObject({
+        gameId,
+        roundsPlayed: 2,
+        winnerUserId: ana.userId,
+        drawSeed: 'a'.repeat(64),
+        draw: undefined,
+      });
+      expect(game?.participants.find((p) => p.userId === bo.userId)).toMatchObject({
+        eliminatedInRound: 2,
+        disqualificationReason: 'ring',
+      });
+      let statistics = await reads.statistics(tournamentId);
+      expect(statistics?.disqualifiedCount).toBe(1);
+      expect(statistics?.participants.find((p) => p.username === 'bo')).toMatchObject({
+        isEliminated: true,
+        eliminatedInRound: 2,
+        disqualificationReason: 'ring',
+      });
+      const details = await reads.details(tournamentId);
+      expect(details?.rounds[1]?.eliminatedPlayers).toEqual([
+        { username: 'bo', isOfflinePlayer: false, disqualificationReason: 'ring' },
+      ]);
+
+      // ana (the winner) disqualified: dee takes her place by a draw; then no one.
+      await records.participantsDisqualified(gameId, [{ userId: ana.userId, reason: 'ring' }]);
+      const draw = {
+        seed: 'a'.repeat(64),
+        candidateUserIds: [dee.userId],
+        winnerUserId: dee.userId,
+      };
+      await records.winnerRedecided({
+        gameId,
+        previousWinnerId: ana.userId,
+        lastRound: 2,
+        winner: { userId: dee.userId, username: 'dee' },
+        draw,
+      });
+      statistics = await reads.statistics(tournamentId);
+      expect(statistics?.winner).toEqual({ username: 'dee' });
+      expect(
+        statistics?.participants
+          .map((p) => `${p.username}:${p.isEliminated}:${p.eliminatedInRound}`)
+          .sort(),
+      ).toEqual(['ana:true:2', 'bo:true:2', 'cy:true:1', 'dee:false:undefined', 'eve:true:1']);
+      expect((await reads.history()).find((entry) => entry.gameId === gameId)?.winner).toEqual({
+        username: 'dee',
+      });
+      expect((await records.finishedGame(tournamentId))?.draw).toEqual(draw);
+      await records.winnerRedecided({
+        gameId,
+        previousWinnerId: dee.userId,
+        lastRound: 2,
+        winner: undefined,
+        draw: undefined,
+      });
+      expect((await reads.statistics(tournamentId))?.winner).toBeNull();
+      expect((await records.finishedGame(tournamentId))?.winnerUserId).toBeUndefined();
     });
 
     it('lists history with the most recently ended game first', async () => {
