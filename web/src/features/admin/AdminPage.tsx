@@ -33,7 +33,9 @@ import {
 import { useSession } from '../session/hooks/useSession';
 import { useTournamentList } from '../tournaments/hooks/useTournamentList';
 import { AdDialog } from './components/AdDialog';
+import { AuditLogSection } from './components/AuditLogSection';
 import { DetailsDialog } from './components/DetailsDialog';
+import { PrizePaidControl, PrizePaidMark } from './components/PrizePaidControl';
 import { TournamentDialog } from './components/TournamentDialog';
 import './admin.css';
 import {
@@ -105,7 +107,12 @@ function Dashboard({ name }: { name: string }) {
   const [adDialog, setAdDialog] = useState<Dialog<AdFieldsFragment>>({ open: false });
   const [detailsId, setDetailsId] = useState<string>();
 
-  const ok = (title: string) => toast({ title, variant: 'success' });
+  // Each successful change refreshes the audit log's first page (AuditLogSection).
+  const [changes, setChanges] = useState(0);
+  const ok = (title: string) => {
+    toast({ title, variant: 'success' });
+    setChanges((count) => count + 1);
+  };
   const fail = (title: string) => toast({ title, variant: 'destructive' });
   const refetchTournaments = { refetchQueries: ['Tournaments'] };
 
@@ -335,6 +342,17 @@ function Dashboard({ name }: { name: string }) {
                     >
                       {translate('admin.viewDetails')}
                     </Button>,
+                    <PrizePaidControl
+                      key="paid"
+                      tournamentId={item.tournament.id}
+                      title={item.tournament.title}
+                      winner={item.winner?.username}
+                      payment={item.prizePayment}
+                      onConfirmed={() => {
+                        void refetchHistory();
+                        setChanges((count) => count + 1);
+                      }}
+                    />,
                   ]}
                 >
                   <List.Item.Meta
@@ -360,6 +378,7 @@ function Dashboard({ name }: { name: string }) {
                         )}
                         <span>{item.tournament.prize || translate('common.noPrize')}</span>
                         <Tag color="green">{translate('admin.finished')}</Tag>
+                        <PrizePaidMark payment={item.prizePayment} />
                       </Space>
                     }
                   />
@@ -434,6 +453,8 @@ function Dashboard({ name }: { name: string }) {
             />
           )}
         </Card>
+
+        <AuditLogSection changeCount={changes} />
 
         <Row gutter={[12, 12]}>
           <Col xs={24} md={12}>
