@@ -12,6 +12,7 @@ import {
   type Tournament,
 } from '@underdog/proto';
 import { appErrorFromRpc } from '@underdog/rpc';
+import { identityOf, type BotIdentity } from './demo-population';
 
 /** A demo tournament to schedule, as an admin would type it. */
 export interface DemoTournamentDraft {
@@ -33,6 +34,12 @@ export interface DemoDependencies {
    */
   scheduleWarmUp(admin: Actor, draft: DemoTournamentDraft): Promise<string>;
   originOfSession(sessionId: string, deviceId: string): RequestOrigin;
+  /**
+   * Publishes a registration's fair-play signal, as the gateway's own register does (the bots
+   * register with the auth service directly); absent: none (the report then has no
+   * registration evidence).
+   */
+  registered?(origin: RequestOrigin, userId: string): void;
   admin: { email: string; password: string };
   bots: number;
   /**
@@ -107,8 +114,14 @@ interface Bot {
   email: string;
   deviceId: string;
   sessionId: string;
-  strategy: Strategy;
+  /** How it plays: a strategy of its own, or as one of the ring's accounts. */
+  strategy: Strategy | 'ring';
+  /** Where it plays from (demo-population.ts). */
+  origin: BotIdentity;
 }
+
+/** The ring's votes of a round go one after the other, this far apart (ms, at random). */
+const RING_VOTE_GAP_MS = { min: 150, max: 500 };
 
 /**
  * The standalone demo (DEMO=off disables it): bot players — clearly named "Bot NNN" — that join
@@ -291,18 +304,24 @@ export class Demo {
       deviceId,
     });
     const sessionId = answer.session?.id ?? '';
+    const signUpOrigin = identityOf(index, this.deps.bots);
+    if (answer.user) {
+      this.deps.registered?.(this.withIdentity(sessionId, deviceId, signUpOrigin), answer.user.id);
+    }
     for (let attempt = 0; attempt < MAILBOX_ATTEMPTS && !this.stopped; attempt += 1) {
       const { messages } = await clients.notification.listMailbox({});
       const message = messages.find((candidate) => candidate.to === email);
       const code = message && /\b(\d{6})\b/.exec(message.text)?.[1];
       if (code) {
         await clients.auth.verifyEmail({ proof: { case: 'code', value: code }, sessionId });
+        const origin = identityOf(index, this.deps.bots, true);
         return {
           index,
           email,
           deviceId,
           sessionId,
-          strategy: strategies[index % strategies.length] ?? 'random',
+          strategy: origin.ring ? 'ring' : (strategies[index % strategies.length] ?? 'random'),
+          origin,
         };
       }
       await sleep(MAILBOX_POLL_MS);
@@ -411,9 +430,14 @@ export class Demo {
       this.votesPlanned.set(key, planned);
       const out = this.out.get(tournamentId) ?? new Set<number>();
       this.out.set(tournamentId, out);
+      const ring: Bot[] = [];
       for (const bot of this.bots) {
         if (!joined.has(bot.index) || out.has(bot.index) || planned.has(bot.index)) continue;
         planned.add(bot.index);
+        if (bot.strategy === 'ring') {
+          ring.push(bot);
+          continue;
+        }
         const option = pickImage(bot.strategy, Math.random);
         if (option === undefined) continue;
         const image = game.images[option];
@@ -427,7 +451,34 @@ export class Demo {
         );
         this.timers.add(timer);
       }
+      this.planRingVotes(ring, tournamentId, game.roundNumber, game.images, window, out);
     }
+  }
+
+  /**
+   * The ring votes as a covering set: its accounts one after the other, each on another image
+   * (turning with the round), so one of them is always on the least popular image.
+   */
+  private planRingVotes(
+    ring: Bot[],
+    tournamentId: string,
+    roundNumber: number,
+    images: readonly { id: string }[],
+    window: number,
+    out: Set<number>,
+  ): void {
+    if (ring.length === 0 || images.length === 0) return;
+    const span = ring.length * RING_VOTE_GAP_MS.max;
+    let at = 200 + Math.random() * Math.max(0, window - span);
+    ring.forEach((bot, k) => {
+      const image = images[(k + roundNumber) % images.length]!;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void this.vote(bot, tournamentId, roundNumber, image.id, out);
+      }, at);
+      this.timers.add(timer);
+      at += RING_VOTE_GAP_MS.min + Math.random() * (RING_VOTE_GAP_MS.max - RING_VOTE_GAP_MS.min);
+    });
   }
 
   private async vote(
@@ -448,7 +499,16 @@ export class Demo {
   }
 
   private originOf(bot: Bot): RequestOrigin {
-    return this.deps.originOfSession(bot.sessionId, bot.deviceId);
+    return this.withIdentity(bot.sessionId, bot.deviceId, bot.origin);
+  }
+
+  /** The bot's session, as if from its own network and browser (see demo-population.ts). */
+  private withIdentity(sessionId: string, deviceId: string, identity: BotIdentity): RequestOrigin {
+    return {
+      ...this.deps.originOfSession(sessionId, deviceId),
+      ip: identity.ip,
+      userAgent: identity.userAgent,
+    };
   }
 }
 

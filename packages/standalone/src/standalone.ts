@@ -1,7 +1,12 @@
 import { adsService } from '@underdog/ads';
 import { authService } from '@underdog/auth';
 import { gameEngineService } from '@underdog/game-engine';
-import { createGatewayClients, createGatewayModule, gatewaySettings } from '@underdog/gateway';
+import {
+  PlayerSignals,
+  createGatewayClients,
+  createGatewayModule,
+  gatewaySettings,
+} from '@underdog/gateway';
 import {
   ComponentGroup,
   createMetricsRegistry,
@@ -91,9 +96,10 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
     notification: { mode: 'in-process', routes: notification.registerRpc ?? (() => undefined) },
   });
   // The gateway logs as the process does (no service field), as it always has.
+  const settings = gatewaySettings(env, options.nodeEnv);
   const { gateway, listen } = await createGatewayModule(
     { ...context('gateway'), logger },
-    { settings: gatewaySettings(env, options.nodeEnv) },
+    { settings },
     { clients, webRoot: options.webRoot },
   );
   const http = listen({ port: options.port, host: options.host, logger });
@@ -103,6 +109,11 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
     http,
   );
   if (options.demo) {
+    const signals = new PlayerSignals({
+      bus: infrastructure.bus,
+      secret: settings.integritySecret,
+      logger,
+    });
     const demo = new Demo({
       logger: logger.child({ component: 'demo' }),
       clients,
@@ -110,6 +121,8 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
       scheduleWarmUp: async (admin, draft) =>
         (await tournament.tournaments.create(admin, draft)).id,
       originOfSession: (sessionId, deviceId) => gateway.originOfSession(sessionId, deviceId),
+      // The bots' registrations, signalled as the gateway's register does (the same secret).
+      registered: (origin, userId) => signals.registered(origin, userId),
       admin: options.demo.admin,
       bots: options.demo.bots,
       nextGameAfterMs: options.demo.nextGameAfterMs,
