@@ -89,17 +89,27 @@ export class AdminActions {
   /** The clients with every admin mutation audited; reads and players' calls are untouched. */
   wrap(clients: GatewayClients): GatewayClients {
     const { tournament, ads, game } = clients;
+    // `named` looks up, before the call, the title of what it names (gone after a delete):
+    // only for the summary, so a failed lookup leaves the id there instead.
     const audited =
       <Req extends { actor?: ActorFields }, Res, Options>(
         call: (request: Req, options?: Options) => Promise<Res>,
-        describe: (request: Req, response: Res) => Described | undefined,
+        describe: (request: Req, response: Res, title: string | undefined) => Described | undefined,
+        named?: (request: Req) => Promise<string | undefined>,
       ) =>
       async (request: Req, options?: Options): Promise<Res> => {
+        const title = named ? await named(request).catch(() => undefined) : undefined;
         const response = await call(request, options);
-        const described = describe(request, response);
+        const described = describe(request, response, title);
         if (described) await this.publish(request.actor, described);
         return response;
       };
+    const tournamentTitle = async (id: string | undefined) =>
+      (await tournament.getTournament({ id: id ?? '' })).tournament?.title;
+    const adTitle = async (request: { actor?: ActorFields; id?: string }) =>
+      (await ads.listAdvertisements({ actor: request.actor })).advertisements.find(
+        (ad) => ad.id === request.id,
+      )?.title;
     const auditedTournament: Partial<GatewayClients['tournament']> = {
       createTournament: audited(tournament.createTournament, (_req, res) => ({
         kind: {
@@ -115,29 +125,37 @@ export class AdminActions {
         },
         summary: `Updated tournament ${quoted(res.tournament?.title ?? req.title ?? '')}`,
       })),
-      deleteTournament: audited(tournament.deleteTournament, (req) => ({
-        kind: { case: 'tournamentDeleted', value: { tournamentId: req.id ?? '' } },
-        summary: `Deleted tournament ${req.id ?? ''}`,
-      })),
-      confirmPrizePaid: audited(tournament.confirmPrizePaid, (req, res) => {
-        // A repeat confirms nothing new: the first confirmation is the one audited.
-        if (res.alreadyConfirmed) return undefined;
-        const payment = res.payment;
-        const winner = payment?.winnerUsername || payment?.winnerUserId || '';
-        const prize = payment?.prize ? ` (${payment.prize})` : '';
-        return {
-          kind: {
-            case: 'prizePaidConfirmed',
-            value: {
-              tournamentId: req.tournamentId ?? '',
-              winnerUserId: payment?.winnerUserId ?? '',
-              winnerUsername: payment?.winnerUsername ?? '',
-              ...(payment?.prize === undefined ? {} : { prize: payment.prize }),
+      deleteTournament: audited(
+        tournament.deleteTournament,
+        (req, _res, title) => ({
+          kind: { case: 'tournamentDeleted', value: { tournamentId: req.id ?? '' } },
+          summary: `Deleted tournament ${title ? quoted(title) : (req.id ?? '')}`,
+        }),
+        (req) => tournamentTitle(req.id),
+      ),
+      confirmPrizePaid: audited(
+        tournament.confirmPrizePaid,
+        (req, res, title) => {
+          // A repeat confirms nothing new: the first confirmation is the one audited.
+          if (res.alreadyConfirmed) return undefined;
+          const payment = res.payment;
+          const winner = payment?.winnerUsername || payment?.winnerUserId || '';
+          const prize = payment?.prize ? ` (${payment.prize})` : '';
+          return {
+            kind: {
+              case: 'prizePaidConfirmed',
+              value: {
+                tournamentId: req.tournamentId ?? '',
+                winnerUserId: payment?.winnerUserId ?? '',
+                winnerUsername: payment?.winnerUsername ?? '',
+                ...(payment?.prize === undefined ? {} : { prize: payment.prize }),
+              },
             },
-          },
-          summary: `Confirmed the prize${prize} of tournament ${req.tournamentId ?? ''} paid to ${winner}`,
-        };
-      }),
+            summary: `Confirmed the prize${prize} of ${title ? quoted(title) : `tournament ${req.tournamentId ?? ''}`} paid to ${winner}`,
+          };
+        },
+        (req) => tournamentTitle(req.tournamentId),
+      ),
     };
     const auditedAds: Partial<GatewayClients['ads']> = {
       createAdvertisement: audited(ads.createAdvertisement, (_req, res) => ({
@@ -157,10 +175,14 @@ export class AdminActions {
         },
         summary: `Updated advertisement ${quoted(res.advertisement?.title ?? req.id ?? '')}`,
       })),
-      deleteAdvertisement: audited(ads.deleteAdvertisement, (req) => ({
-        kind: { case: 'advertisementDeleted', value: { advertisementId: req.id ?? '' } },
-        summary: `Deleted advertisement ${req.id ?? ''}`,
-      })),
+      deleteAdvertisement: audited(
+        ads.deleteAdvertisement,
+        (req, _res, title) => ({
+          kind: { case: 'advertisementDeleted', value: { advertisementId: req.id ?? '' } },
+          summary: `Deleted advertisement ${title ? quoted(title) : (req.id ?? '')}`,
+        }),
+        adTitle,
+      ),
     };
     const auditedGame: Partial<GatewayClients['game']> = {
       disqualifyParticipant: audited(game.disqualifyParticipant, (req, res) => ({
