@@ -458,8 +458,13 @@ describe('disqualification end to end', () => {
       const { overflowAt360 } = await shootBothWidths(playerPage, shots, 'player-disqualified');
       expect(overflowAt360).toBe(false);
 
-      // The details dialog lists them with the reason once the game is over.
+      // The details dialog lists them with the reason once the game is over, and so does the
+      // public statistics view.
       await finished(admin, id);
+      await playerPage.goto(`${base}/game/${id}?mode=results`);
+      const stats = playerPage.getByTestId('statistics-disqualified');
+      await stats.getByText('Disqualified players: 1').waitFor();
+      await stats.getByText(`${cheatUser.username}: ${REASON}`).waitFor();
       await page.goto(`${base}/admin`);
       await page.getByTestId(`history-${id}`).getByRole('button', { name: 'View Details' }).click();
       const listed = page.getByRole('dialog').getByTestId('details-disqualified');
