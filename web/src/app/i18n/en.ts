@@ -512,7 +512,7 @@ export const en = {
     actionOf: 'Disqualify {{name}}',
     title: 'Disqualify {{name}}',
     explain:
-      'During the game, the player goes out at the end of the current round and is shown the reason. After the game, the disqualification is recorded and the winner is decided again.',
+      'During the game, the player goes out at the end of the round under way (the next one if its votes are already being counted) and is shown the reason. After the game, the disqualification is recorded and the winner is decided again.',
     reason: 'Reason (shown to the player)',
     reasonRequired: 'Enter a reason',
     reasonTooLong: 'At most {{max}} characters',
