@@ -92,6 +92,20 @@ describe('statistics, history and details at the edge (stub services)', () => {
           }
           return { tournament };
         },
+        // Issue 28: the played game's prize was confirmed paid (the history's prizePayment).
+        listPrizePayments: () => ({
+          payments: [
+            {
+              tournamentId: 'played',
+              winnerUserId: 'user-ann',
+              winnerUsername: 'ann',
+              prize: '$5,000',
+              paidAt: timestampFromDate(at(200)),
+              paidByUserId: 'admin-1',
+              paidByUsername: 'root',
+            },
+          ],
+        }),
       },
       game: {
         // Before its game, the engine counts who joined live and who registered offline.
@@ -271,12 +285,21 @@ describe('statistics, history and details at the edge (stub services)', () => {
         totalPlayers: 3,
         totalRounds: 2,
         endedAt: at(100).toISOString(),
+        prizePayment: {
+          tournamentId: 'played',
+          winnerUserId: 'user-ann',
+          winnerUsername: 'ann',
+          prize: '$5,000',
+          paidAt: at(200).toISOString(),
+          paidBy: { userId: 'admin-1', username: 'root' },
+        },
       },
       {
         tournament: { id: 'older', title: 'Friday Cup', prize: null, startAt: T0.toISOString() },
         totalPlayers: 2,
         totalRounds: 1,
         endedAt: at(50).toISOString(),
+        prizePayment: null,
       },
     ]);
   });
