@@ -37,16 +37,16 @@ const requested = process.env.FAULT_SCENARIOS?.split(',').map((name) => name.tri
  */
 const playerCount = Number(process.env.FAULT_PLAYERS ?? (requested ? 300 : 100));
 /**
- * The scenarios `npm test` runs: those that pass reliably today — none yet. Every scenario fails
- * on an open defect at least some of the time (docs/reliability.md, "The fault suite"): a vote
- * whose answer died with gateway 2 and that the player sent again is refused VOTING_CLOSED yet
- * counted (the gateway kill, one vote in CI's run of 3bedc9d); votes lost and refused INTERNAL
- * around a broker or Redis primary kill; the end of a game taken over in round 1 (fixed in
- * 6d365ec, confirmed once for engine-stop). So the e2e tier skips them by name, visibly (jest
- * lists them as skipped, and starts no server for them), and `pnpm faults` (FAULT_SCENARIOS=all)
- * runs every one. Add a scenario here once it passes reliably.
+ * The scenarios `npm test` runs: those that passed at least three full runs in a row
+ * (docs/reliability.md, "The last run"). Still out, each for a reason told there: `kafka` (round 1
+ * closed 8.5 s after its deadline in one run of three: the killed broker was also the active
+ * KRaft controller, and the partition had no leader for 7.6 s; the harness's controller timeouts
+ * are shorter since, not yet proven three times) and `redis` (after the failover a gateway's
+ * /readyz stayed failing and the game's end was not seen). The e2e tier skips them by name,
+ * visibly (jest lists them as skipped and starts no server for them); `pnpm faults`
+ * (FAULT_SCENARIOS=all) runs every one. Add a scenario here once it passes reliably.
  */
-const passingToday: string[] = [];
+const passingToday: string[] = ['gateway', 'engine-kill', 'engine-stop', 'tournament'];
 const only = requested?.includes('all') ? undefined : (requested ?? passingToday);
 const roundSeconds = 6;
 const graceMs = 1000;
