@@ -1,0 +1,159 @@
+import { createMemoryBus, type EventBus } from '@underdog/bus';
+import { startRedisSentinelGroup, type RedisSentinelGroup } from '@underdog/harness';
+import { createLogger, isAppError } from '@underdog/kit';
+import { applyVote, gameKeys } from '@underdog/live-game';
+import { topics } from '@underdog/platform';
+import { GameVoteEventSchema, UserSchema, create, fromBinary } from '@underdog/proto';
+import { createRedisStore, type LiveStore } from '@underdog/store';
+import { Registry } from 'prom-client';
+import type { GatewayClients } from '../src/clients';
+import { Games } from '../src/games';
+import { RequestSession, SessionCookie, type RequestOrigin } from '../src/session';
+
+/**
+ * Votes through a real Sentinel failover (issue 29, the fault suite's Redis kill: 116 votes
+ * answered INTERNAL): the gateway's live store follows the Sentinels; the primary is SIGKILLed
+ * while players vote, each retrying a retryable answer as a client does. Every answer is an
+ * acknowledgement or the retryable VOTE_NOT_RECORDED, never INTERNAL; every player ends
+ * acknowledged, and the engine counts each player's vote once.
+ */
+describe('votes through a Redis Sentinel failover', () => {
+  let group: RedisSentinelGroup;
+  let store: LiveStore;
+  let bus: EventBus;
+  const TOURNAMENT = 'tournament-failover';
+  const keys = gameKeys(TOURNAMENT);
+
+  beforeAll(async () => {
+    group = await startRedisSentinelGroup({ replicas: 1, sentinels: 1 });
+    store = await createRedisStore({
+      url: 'redis://127.0.0.1:1/0',
+      sentinel: { sentinels: group.sentinels, name: group.name },
+    });
+    bus = createMemoryBus();
+    await bus.ensureTopics([topics.gameVotes]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await bus?.close();
+    await store?.close();
+    await group?.stop();
+  });
+
+  function origin(id: string): RequestOrigin {
+    const session = new RequestSession(
+      {} as GatewayClients['auth'],
+      new SessionCookie(false),
+      undefined,
+      () => undefined,
+    );
+    session.started(
+      `session-${id}`,
+      create(UserSchema, { id, username: id, isEmailVerified: true }),
+    );
+    return { ip: '127.0.0.1', deviceId: `device-${id}`, session };
+  }
+
+  it('answers VOTE_NOT_RECORDED (never INTERNAL) while the primary fails over; the retries are acknowledged and counted once', async () => {
+    const players = Array.from({ length: 40 }, (_, i) => `player-${i}`);
+    await store.hSet(keys.state, {
+      tournamentStatus: 'live',
+      gameId: 'game-1',
+      phase: 'voting',
+      round: '1',
+      votingEndsAt: String(Date.now() + 120_000),
+      votesEndOffset: '',
+    });
+    await store.hSet(
+      keys.players,
+      Object.fromEntries(players.map((id) => [id, JSON.stringify({ userId: id })])),
+    );
+    await store.sAdd(keys.alive, ...players);
+    const games = new Games({
+      clients: {} as Pick<GatewayClients, 'game'>,
+      store,
+      bus,
+      registry: new Registry(),
+      logger: createLogger({ service: 'test', level: 'silent' }),
+    });
+
+    const answers = new Map<string, string[]>();
+    const vote = async (id: string, delayMs: number) => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const seen: string[] = [];
+      answers.set(id, seen);
+      const imageId = `round-1-image-${Number(id.split('-')[1]) % 4}`;
+      for (;;) {
+        try {
+          await games.vote(origin(id), { tournamentId: TOURNAMENT, roundNumber: 1, imageId });
+          seen.push('ack');
+          return;
+        } catch (error) {
+          const code = isAppError(error) ? error.publicCode : `raw: ${String(error)}`;
+          seen.push(code);
+          if (code !== 'VOTE_NOT_RECORDED' || seen.length > 200) return;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    };
+    // A few votes before the kill, the rest spread over the failover (a few seconds).
+    await group.replicated();
+    const voting = players.map((id, i) => vote(id, i < 5 ? 0 : 100 + i * 100));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await group.killPrimary();
+    await Promise.all(voting);
+
+    const all = [...answers.values()].flat();
+    expect(all.filter((a) => a !== 'ack' && a !== 'VOTE_NOT_RECORDED')).toEqual([]);
+    expect([...answers.values()].every((seen) => seen.at(-1) === 'ack')).toBe(true);
+    // The outage was seen (else this proves nothing about it).
+    expect(all.filter((a) => a === 'VOTE_NOT_RECORDED').length).toBeGreaterThan(0);
+
+    // The engine applies every message on the partition: each player counted once.
+    const messages: Array<{ voteId: string; userId: string; imageId: string; gameId: string }> = [];
+    const subscription = await bus.subscribe({
+      groupId: 'engine',
+      topics: [topics.gameVotes.name],
+      fromBeginning: true,
+      handleBatch: async (batch) => {
+        for (const message of batch) {
+          const event = fromBinary(GameVoteEventSchema, message.value!);
+          if (event.kind.case === 'voteCast') messages.push(event.kind.value);
+        }
+      },
+    });
+    const deadline = Date.now() + 10_000;
+    while (messages.length < players.length && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await subscription.stop();
+    const replies: string[] = [];
+    for (const m of messages) {
+      replies.push(
+        await store.run(
+          applyVote,
+          [
+            keys.state,
+            keys.alive,
+            keys.ballots(1),
+            keys.tally(1),
+            keys.voteIds(1),
+            keys.reserved(1),
+          ],
+          [
+            m.gameId,
+            m.voteId,
+            m.userId,
+            1,
+            m.imageId,
+            0,
+            JSON.stringify({ imageId: m.imageId, castAt: 0, voteId: m.voteId, username: m.userId }),
+          ],
+        ),
+      );
+    }
+    expect(replies.filter((r) => r === 'COUNTED')).toHaveLength(players.length);
+    expect(Object.keys(await store.hGetAll(keys.ballots(1))).sort()).toEqual([...players].sort());
+    expect(Number(await store.hGet(keys.state, 'totalVotes'))).toBe(players.length);
+  }, 120_000);
+});
