@@ -578,6 +578,36 @@ describe('disqualification at the edge (stub services)', () => {
         expect.objectContaining({ __typename: 'GameSnapshot' }),
         { __typename: 'RoundCompleted', roundNumber: 2 },
       ]);
+
+      // Again after the game (the sockets' users are known now): still the player alone.
+      await publish(
+        {
+          case: 'participantDisqualified',
+          value: {
+            userId: `user-${CHEAT_EMAIL}`,
+            username: 'cheat',
+            reason: 'Ring of accounts',
+            afterGame: true,
+          },
+        },
+        {
+          case: 'roundCompleted',
+          value: { roundNumber: 3, eliminatedCount: 0, remainingCount: 1 },
+        },
+      );
+      const isThird = (m: ServerMessageLike) => m.type === 'round_completed' && m.roundNumber === 3;
+      for (const { client } of [mine, theirs, visitor]) await client.waitFor(isThird);
+      expect(mine.client.messages.filter((m) => m.type === 'player_disqualified')).toHaveLength(2);
+      for (const { client } of [theirs, visitor]) {
+        expect(client.messages.map((m) => m.type)).not.toContain('player_disqualified');
+      }
+      await Promise.all([myFeed.waitForCount(5), theirFeed.waitForCount(3)]);
+      expect(myFeed.values[3]?.data?.gameEvents).toMatchObject({
+        __typename: 'ParticipantDisqualified',
+        afterGame: true,
+        roundNumber: 0,
+      });
+      expect(theirFeed.values).toHaveLength(3);
     });
 
     it("carries the reason in the player's snapshot (PlayerView.disqualification_reason)", async () => {

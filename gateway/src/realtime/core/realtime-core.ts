@@ -36,7 +36,7 @@ export class Connection {
    * Who is signed in on it, as its session resolved it (the protocol sets this): how a message
    * meant for one player (`recipientUserId`) finds their sockets. Unset: a visitor's.
    */
-  userOf: (() => Promise<string | undefined>) | undefined;
+  userOf: (() => string | undefined | Promise<string | undefined>) | undefined;
 
   constructor(
     readonly socket: CoreSocket,
@@ -243,14 +243,31 @@ export class RealtimeCore implements RealtimeListener {
     }
   }
 
-  /** The subscribers whose socket is signed in as `userId` (none for an empty id). */
+  /**
+   * The subscribers whose socket is signed in as `userId` (none for an empty id): known at once
+   * for the sockets whose session is resolved, awaited for the others.
+   */
   private async socketsOf(userId: string, subscribers: Set<Subscriber>): Promise<Subscriber[]> {
     if (!userId) return [];
-    const candidates = [...subscribers];
-    const owners = await Promise.all(
-      candidates.map(async ({ connection }) => connection.userOf?.().catch(() => undefined)),
-    );
-    return candidates.filter((_, at) => owners[at] === userId);
+    const found: Subscriber[] = [];
+    const pending: Promise<void>[] = [];
+    for (const subscriber of subscribers) {
+      const owner = subscriber.connection.userOf?.();
+      if (owner === undefined || typeof owner === 'string') {
+        if (owner === userId) found.push(subscriber);
+        continue;
+      }
+      pending.push(
+        owner.then(
+          (id) => {
+            if (id === userId) found.push(subscriber);
+          },
+          () => undefined,
+        ),
+      );
+    }
+    if (pending.length > 0) await Promise.all(pending);
+    return found;
   }
 
   async tournamentChange(change: TournamentChange, list: TournamentView[] | null): Promise<void> {
