@@ -67,6 +67,9 @@ export class GameEventHandler {
       case 'roundResults':
       case 'advertisementStarted':
       case 'roundCompleted':
+      // A disqualification after the game changes the winner, not the tournament: the prizes
+      // consumer (prizes-consumer.ts, its own group) records it.
+      case 'participantDisqualified':
       case undefined:
         // Not this service's business (undefined: a kind this version does not know).
         return;
