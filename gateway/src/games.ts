@@ -12,7 +12,8 @@ import {
   type Registry,
   withTimeout,
 } from '@underdog/kit';
-import { TOTAL_ROUNDS, admitVote, gameKeys, isImageOfRound, settleVote } from '@underdog/live-game';
+import { admitVote, gameKeys, settleVote } from '@underdog/live-game';
+import { TOTAL_ROUNDS, isImageOfRound, isRoundNumber } from '@underdog/rules';
 import { topics } from '@underdog/platform';
 import {
   GameVoteEventSchema,
@@ -158,11 +159,6 @@ export interface GamesDependencies {
   logger: Logger;
   /** The server clock; default: the system clock. */
   clock?: Clock;
-  /**
-   * Not used since the acknowledgement is settled in the live store (docs/adr/0009); kept until
-   * VOTE_ACK_MARGIN_MS leaves the gateway's settings.
-   */
-  ackMarginMs?: number;
   /**
    * How long a vote's produce may take before the vote is answered VOTE_NOT_RECORDED (retryable;
    * default `DEFAULT_VOTE_PRODUCE_TIMEOUT_MS`): a broker or leader failover is not waited out.
@@ -342,7 +338,7 @@ export class Games {
     stageDone('actor');
     if (!actor.isEmailVerified) throw commonErrors.emailNotVerified();
     const { tournamentId, roundNumber, imageId } = vote;
-    if (!Number.isInteger(roundNumber) || roundNumber < 1 || roundNumber > TOTAL_ROUNDS) {
+    if (!isRoundNumber(roundNumber)) {
       throw gameErrors.invalidRound();
     }
     if (!isImageOfRound(imageId, roundNumber)) throw gameErrors.invalidImage(roundNumber);
@@ -364,7 +360,17 @@ export class Games {
             keys.admitted(roundNumber),
           ],
           [actor.userId, roundNumber, imageId, now, origin.deviceId, voteId],
-        ),
+        ).catch((error: unknown) => {
+          // The admission may have run with its answer lost (or run when ioredis reconnects and
+          // sends it again): withdraw it once the store answers, so the retry is not held up by
+          // a vote that was never produced. Best effort; the retry resolves it otherwise.
+          if (isAppError(error) && error.reason === 'VOTE_NOT_RECORDED') {
+            this.settle(keys, '', roundNumber, voteId, actor.userId, imageId, false).catch(
+              () => undefined,
+            );
+          }
+          throw error;
+        }),
       );
     const settle = (gameId: string, id: string, produced: boolean) =>
       this.settle(keys, gameId, roundNumber, id, actor.userId, imageId, produced);

@@ -328,7 +328,9 @@ return reply
  *   Also the reply for a vote already settled so;
  * - COUNTED: the engine already counted it (acknowledge it too);
  * - WITHDRAWN: the engine had not applied it; its id is now taken, so it never will (a late or
- *   unrecorded vote), and the reservation is released so the player may vote again;
+ *   unrecorded vote), and its admission (the reservation and its `admitted` entry) is released so
+ *   the player may vote again. A reservation this vote did not make (no `admitted` entry of its
+ *   id: the engine's, for a vote it applied) is kept;
  * - NOT_COUNTED: the engine applied it and refused it (released likewise);
  * - SUPERSEDED: another vote of the player holds the admission (a resend took this one's place
  *   after withdrawing it): this one is not counted, the other one answers for the player.
@@ -352,9 +354,9 @@ if ARGV[6] == '1' and not other then
   end
 end
 local release = function()
-  if other then return end
+  if not mine then return end
   if redis.call('HGET', KEYS[4], ARGV[4]) == ARGV[5] then redis.call('HDEL', KEYS[4], ARGV[4]) end
-  if mine then redis.call('HDEL', KEYS[5], ARGV[4]) end
+  redis.call('HDEL', KEYS[5], ARGV[4])
 end
 if redis.call('SADD', KEYS[2], ARGV[3]) == 1 then
   release()
@@ -387,9 +389,9 @@ return 'NOT_COUNTED'
       }
     }
     const release = () => {
-      if (other) return;
+      if (!mine) return;
       if (redis.hGet(reserved, user) === image) redis.hDel(reserved, user);
-      if (mine) redis.hDel(admitted, user);
+      redis.hDel(admitted, user);
     };
     if (redis.sAdd(voteIds, voteId) === 1) {
       release();

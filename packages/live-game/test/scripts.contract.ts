@@ -609,15 +609,35 @@ export function describeScriptsContract(
         'WITHDRAWN when %s and not applied: the id taken, the reservation released',
         async (_what, state, produced, gameId, round) => {
           await seed(store, {
-            hashes: { [k.state]: state, [k.reserved]: { u1: 'round-1-image-2' } },
+            hashes: {
+              [k.state]: state,
+              [k.reserved]: { u1: 'round-1-image-2' },
+              [k.admitted]: { u1: 'v1|500|P' },
+            },
           });
           expect(await settle('v1', produced, gameId, round)).toBe('WITHDRAWN');
           expect(await all()).toEqual({ [k.reserved]: {}, [k.voteIds]: ['v1'] });
+          expect(await admitted()).toEqual({});
         },
       );
 
+      it('WITHDRAWN keeps a reservation it did not make (no admitted vote of its id: the engine applied another)', async () => {
+        await seed(store, { hashes: { [k.state]: open, [k.reserved]: { u1: 'round-1-image-2' } } });
+        expect(await settle('v1', '0')).toBe('WITHDRAWN');
+        expect(await all()).toEqual({
+          [k.reserved]: { u1: 'round-1-image-2' },
+          [k.voteIds]: ['v1'],
+        });
+      });
+
       it('WITHDRAWN keeps a reservation for another image', async () => {
-        await seed(store, { hashes: { [k.state]: open, [k.reserved]: { u1: 'round-1-image-0' } } });
+        await seed(store, {
+          hashes: {
+            [k.state]: open,
+            [k.reserved]: { u1: 'round-1-image-0' },
+            [k.admitted]: { u1: 'v1|500|P' },
+          },
+        });
         expect(await settle('v1', '0')).toBe('WITHDRAWN');
         expect(await all()).toEqual({
           [k.reserved]: { u1: 'round-1-image-0' },
@@ -647,11 +667,13 @@ export function describeScriptsContract(
             [k.state]: open,
             [k.ballots]: { u1: ballot('v0') },
             [k.reserved]: { u1: 'round-1-image-2' },
+            [k.admitted]: { u1: 'v1|500|P' },
           },
           sets: { [k.voteIds]: ['v0', 'v1'] },
         });
         expect(await settle('v1', '0')).toBe('NOT_COUNTED');
         expect(await all()).toEqual({ [k.reserved]: {}, [k.voteIds]: ['v0', 'v1'] });
+        expect(await admitted()).toEqual({});
       });
 
       it('NOT_COUNTED with no ballot at all', async () => {
