@@ -148,7 +148,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     bus: options.bus,
     registry: options.registry,
     logger,
-    ackMarginMs: settings.voteAckMarginMs,
   });
   // Tests may stand a stub in for the real-time edges; GraphQL's mutations use the real one.
   const liveGames: LiveGamePort = options.games ?? games;

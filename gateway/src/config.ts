@@ -3,18 +3,10 @@ import { hostname } from 'node:os';
 import { ConfigError, envFields, parseEnv, type Environment } from '@underdog/kit';
 import { parseAll } from '@underdog/platform';
 import { z } from 'zod';
-import { VOTING_GRACE_MS } from '@underdog/live-game';
 import type { RateLimitRule } from './rate-limiter';
 
 /** A replica's id when INSTANCE_ID is unset: unique per process on a host. */
 const defaultInstanceId = `${hostname()}-${process.pid}`;
-
-/**
- * The default of VOTE_ACK_MARGIN_MS: a vote is acknowledged only if its produce completed at
- * least this long before deadline + grace, when the engine captures the partition's end; it
- * covers the skew between the gateway's clock and the engine's.
- */
-export const DEFAULT_VOTE_ACK_MARGIN_MS = 250;
 
 /**
  * The default of WEBSOCKET_MAX_CONNECTIONS_PER_IP: open sockets (`/ws` and graphql-ws together)
@@ -99,12 +91,6 @@ const settingsShape = {
   // The key of the fair-play hashes (address prefixes, user agents): required in distributed
   // mode (gatewayConfig), made at boot when unset in standalone mode (settingsFrom).
   INTEGRITY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  VOTE_ACK_MARGIN_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(VOTING_GRACE_MS)
-    .default(DEFAULT_VOTE_ACK_MARGIN_MS),
 };
 
 export interface RateLimits {
@@ -135,8 +121,6 @@ export interface GatewaySettings {
   rateLimits: RateLimits;
   /** Whether `POST /api/benchmark/players` exists (BENCHMARK_SEED=on; never in production). */
   benchmarkSeed: boolean;
-  /** How long before deadline + grace a vote's produce must complete to be acknowledged. */
-  voteAckMarginMs: number;
   /**
    * The key of the fair-play signals' address-prefix and user-agent hashes (INTEGRITY_SECRET).
    * Every replica and every restart must share it, or the same network stops linking accounts.
@@ -192,7 +176,6 @@ function settingsFrom(
     devMailbox: nodeEnv !== 'production',
     introspection: nodeEnv !== 'production',
     suggestions: nodeEnv !== 'production',
-    voteAckMarginMs: parsed.VOTE_ACK_MARGIN_MS,
     integritySecret: parsed.INTEGRITY_SECRET ?? randomBytes(32).toString('hex'),
     integritySecretGenerated: parsed.INTEGRITY_SECRET === undefined,
     webSocket: {

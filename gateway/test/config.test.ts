@@ -38,7 +38,6 @@ describe('gateway configuration', () => {
       introspection: true,
       suggestions: true,
       benchmarkSeed: false,
-      voteAckMarginMs: 250,
       integritySecret: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
       integritySecretGenerated: true,
       webSocket: {
@@ -145,11 +144,6 @@ describe('gateway configuration', () => {
       gatewaySettings({ HTTP_MAX_BODY_BYTES: '4096', HTTP_BODY_TIMEOUT_MS: '2500' }, 'test').http,
     ).toEqual({ maxBodyBytes: 4096, bodyTimeoutMs: 2500 });
     expect(() => gatewaySettings({ HTTP_BODY_TIMEOUT_MS: '5' }, 'test')).toThrow(ConfigError);
-  });
-
-  it('takes the vote acknowledgement margin from the environment, within the 1 s grace', () => {
-    expect(gatewaySettings({ VOTE_ACK_MARGIN_MS: '400' }, 'test').voteAckMarginMs).toBe(400);
-    expect(() => gatewaySettings({ VOTE_ACK_MARGIN_MS: '1500' }, 'test')).toThrow(ConfigError);
   });
 
   it('needs every service URL, Redis and Kafka in distributed mode, listing all that are missing', () => {

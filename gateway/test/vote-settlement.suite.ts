@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@underdog/bus';
 import { AppError, createLogger, isAppError } from '@underdog/kit';
-import { VOTING_GRACE_MS, applyVote, gameKeys, settleVote } from '@underdog/live-game';
+import { applyVote, gameKeys, settleVote } from '@underdog/live-game';
+import { VOTING_GRACE_MS } from '@underdog/rules';
 import { topics } from '@underdog/platform';
 import {
   GameVoteEventSchema,

@@ -1,3 +1,4 @@
+import { VOTING_GRACE_MS } from '@underdog/rules';
 import type { PlayerOutcome } from './players';
 
 /** The nearest-rank percentile of `values` (0 when empty). */
@@ -28,8 +29,8 @@ export interface RoundSummary {
   resultsWithin1s: number;
 }
 
-/** The engine's grace after the deadline (game-engine `ruleTimings.graceMs`). */
-export const VOTING_GRACE_MS = 1000;
+/** The engine's grace after the deadline (@underdog/rules). */
+export { VOTING_GRACE_MS };
 
 export interface Spread {
   p50: number;

@@ -1,3 +1,4 @@
+import { countsShownIn } from '@underdog/rules';
 import type { TournamentView } from '../tournaments';
 import type { AdvertisementView } from '../ads';
 import type {
@@ -318,7 +319,7 @@ export function gameEventMessages(view: GameEventView): ServerMessage[] {
 
 /** The snapshot message a client gets when it subscribes (or resubscribes) to a tournament. */
 export function snapshotMessage(game: LiveGameView): ServerMessage {
-  const resolved = game.phase !== 'voting';
+  const resolved = countsShownIn(game.phase);
   return {
     type: 'game_state_update',
     tournamentId: game.tournamentId,

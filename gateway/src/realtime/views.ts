@@ -9,6 +9,7 @@ import {
   type Timestamp,
   type TournamentLifecycleEvent,
 } from '@underdog/proto';
+import { countsShownIn } from '@underdog/rules';
 import { toAdvertisementView, type AdvertisementView } from '../ads';
 import { toTournamentView, type TournamentView } from '../tournaments';
 
@@ -232,8 +233,8 @@ export function toLiveGameView(game: LiveGame, now: Date): LiveGameView {
     participantCount: game.participantCount,
     offlineParticipantCount: game.offlineParticipantCount,
     remainingCount: game.remainingCount,
-    // Per-image counts stay hidden while voting is open, whatever the engine sent.
-    results: phase === 'voting' ? [] : game.results.map(resultView),
+    // Per-image counts stay hidden until the round is resolved, whatever the engine sent.
+    results: countsShownIn(phase) ? game.results.map(resultView) : [],
     advertisement: game.advertisement ? toAdvertisementView(game.advertisement) : null,
     winner: game.winner
       ? {

@@ -1,12 +1,14 @@
-/** How many images a round offers, and the sample pictures shipped with the web app. */
-export const IMAGES_PER_ROUND = 4;
-export const TOTAL_ROUNDS = 17;
-/**
- * After a round's deadline, how long votes in flight may still arrive (server rules: ≤ 1 s). The
- * engine captures the end of the round's `game.votes` partition when it ends; the gateway
- * acknowledges a vote only if its produce completed before then (minus its safety margin).
- */
-export const VOTING_GRACE_MS = 1000;
+import { IMAGES_PER_ROUND, roundImageId } from '@underdog/rules';
+
+// The game's rules live in @underdog/rules; re-exported for the engine's and the gateway's
+// existing imports.
+export {
+  IMAGES_PER_ROUND,
+  TOTAL_ROUNDS,
+  VOTING_GRACE_MS,
+  isImageOfRound,
+  roundImageId,
+} from '@underdog/rules';
 
 /** The eight sample pictures' alt texts, by picture number K (`/images/sample-K.svg`). */
 export const sampleAltTexts = [
@@ -28,10 +30,6 @@ export interface RoundImageInfo {
   alt: string;
 }
 
-export function roundImageId(roundNumber: number, position: number): string {
-  return `round-${roundNumber}-image-${position}`;
-}
-
 /** Round N's four images: image M shows sample picture (M + N) mod 8 (server rules). */
 export function roundImages(roundNumber: number): RoundImageInfo[] {
   return Array.from({ length: IMAGES_PER_ROUND }, (_, position) => {
@@ -42,12 +40,4 @@ export function roundImages(roundNumber: number): RoundImageInfo[] {
       alt: sampleAltTexts[picture]!,
     };
   });
-}
-
-/** Whether `imageId` is one of round N's images. */
-export function isImageOfRound(imageId: string, roundNumber: number): boolean {
-  const match = /^round-(\d+)-image-(\d+)$/.exec(imageId);
-  if (!match) return false;
-  const position = Number(match[2]);
-  return Number(match[1]) === roundNumber && position >= 0 && position < IMAGES_PER_ROUND;
 }

@@ -1,5 +1,6 @@
 import type { LiveGameSnapshot, PlayerSnapshot, StoredPhase } from '@underdog/live-game';
 import { roundImages } from '@underdog/live-game';
+import { TOTAL_ROUNDS, countsShownIn } from '@underdog/rules';
 import {
   AdvertisementSchema,
   GamePhase,
@@ -37,10 +38,8 @@ export function toPlayerView(player: PlayerSnapshot): PlayerView {
 export function toLiveGame(tournamentId: string, snapshot: LiveGameSnapshot, now: Date): LiveGame {
   const state = snapshot.state!;
   const phase = state.gameId ? phases[state.phase] : GamePhase.WAITING;
-  const showsResults =
-    phase === GamePhase.RESULTS ||
-    phase === GamePhase.ADVERTISEMENT ||
-    phase === GamePhase.FINISHED;
+  // Per-image counts only once the round is resolved (@underdog/rules).
+  const showsResults = state.gameId !== '' && countsShownIn(state.phase);
   const hasDeadline =
     state.gameId !== '' && phase !== GamePhase.WAITING && phase !== GamePhase.FINISHED;
   const ad = state.advertisement;
@@ -49,7 +48,7 @@ export function toLiveGame(tournamentId: string, snapshot: LiveGameSnapshot, now
     gameId: state.gameId,
     phase,
     roundNumber: state.round,
-    totalRounds: state.totalRounds || 17,
+    totalRounds: state.totalRounds || TOTAL_ROUNDS,
     roundTimeSeconds: state.roundTimeSeconds,
     images: state.round > 0 ? roundImages(state.round) : [],
     ...(hasDeadline && state.phaseEndsAt > 0

@@ -6,6 +6,7 @@ import {
   type StoredAdvertisement,
 } from '@underdog/live-game';
 import { timestampFromDate, type Advertisement } from '@underdog/proto';
+import { offlinePickImageId } from '@underdog/rules';
 import type { AdPosition, AdsCatalog } from '../adapters/ads-catalog';
 import type { GameEventKind, GameEventsPublisher } from '../adapters/game-events';
 import {
@@ -514,7 +515,7 @@ export class GameRunner {
             userId,
             username: names.get(userId) ?? '',
             roundNumber: state.round,
-            imageId: `round-${state.round}-image-${picks[state.round - 1] ?? '0'}`,
+            imageId: offlinePickImageId(state.round, picks[state.round - 1]),
             castAt: state.roundStartedAt,
             offline: true,
           }),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BusMessage } from '@underdog/bus';
 import type { Clock, Logger } from '@underdog/kit';
-import { TOTAL_ROUNDS } from '@underdog/live-game';
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import { timestampDate, type Tournament, type TournamentLifecycleEvent } from '@underdog/proto';
 import type { LiveGames } from '../adapters/live-games';
 import type { GameRunners } from './runners';

@@ -1,4 +1,10 @@
-import { VOTING_GRACE_MS } from '@underdog/live-game';
+import {
+  RECORDS_DELAY_MS,
+  RESULTS_MS,
+  ROUND_TIME_SECONDS,
+  VOTE_TOTAL_EVERY_MS,
+  VOTING_GRACE_MS,
+} from '@underdog/rules';
 
 /** The phases' fixed durations (server rules); the round time is the tournament's own. */
 export interface GameTimings {
@@ -23,13 +29,13 @@ export interface GameTimings {
 
 export const ruleTimings: GameTimings = {
   graceMs: VOTING_GRACE_MS,
-  resultsMs: 10_000,
-  voteTotalEveryMs: 1_000,
-  recordsDelayMs: 1_000,
+  resultsMs: RESULTS_MS,
+  voteTotalEveryMs: VOTE_TOTAL_EVERY_MS,
+  recordsDelayMs: RECORDS_DELAY_MS,
 };
 
 /** The shortest round the rules give a tournament (the tournament service refuses shorter). */
-export const RULES_MIN_ROUND_SECONDS = 5;
+export const RULES_MIN_ROUND_SECONDS = ROUND_TIME_SECONDS.min;
 
 /**
  * The timings of a game with rounds of `roundTimeSeconds`: the rules' own, except for rounds

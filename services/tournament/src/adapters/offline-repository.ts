@@ -7,7 +7,8 @@ import {
   type DocumentOf,
   type DocumentStore,
 } from '@underdog/documents';
-import { IMAGES_PER_ROUND, ROUNDS_PER_TOURNAMENT, type OfflineChoice } from '../domain/offline';
+import { OFFLINE_POSITIONS, TOTAL_ROUNDS } from '@underdog/rules';
+import type { OfflineChoice } from '../domain/offline';
 
 const required = <T>(type: T) => ({ type, required: true }) as const;
 
@@ -17,13 +18,9 @@ const choicesCollection = defineCollection({
   schema: new Schema({
     userId: required(String),
     tournamentId: required(String),
-    roundNumber: { type: Number, required: true, min: 1, max: ROUNDS_PER_TOURNAMENT },
-    /** One of the round's image options, "0" to "3". */
-    selectedImageId: {
-      type: String,
-      required: true,
-      enum: Array.from({ length: IMAGES_PER_ROUND }, (_, position) => String(position)),
-    },
+    roundNumber: { type: Number, required: true, min: 1, max: TOTAL_ROUNDS },
+    /** One of the round's image options, "0" to "3" (OFFLINE_POSITIONS). */
+    selectedImageId: { type: String, required: true, enum: [...OFFLINE_POSITIONS] },
     createdAt: required(Date),
     updatedAt: required(Date),
   }),

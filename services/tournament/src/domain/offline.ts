@@ -1,7 +1,5 @@
 import type { Tournament } from './tournament';
 
-export const ROUNDS_PER_TOURNAMENT = 17;
-export const IMAGES_PER_ROUND = 4;
 /** The offline window closes this long before the start. */
 export const OFFLINE_WINDOW_CLOSES_BEFORE_START_MS = 5 * 60_000;
 

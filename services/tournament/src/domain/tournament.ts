@@ -1,4 +1,5 @@
 import { commonErrors } from '@underdog/kit';
+import { ROUND_TIME_SECONDS } from '@underdog/rules';
 import { tournamentErrors } from './errors';
 import type { ParsedDraft } from './validation';
 
@@ -24,7 +25,7 @@ export type LifecycleKind = 'created' | 'updated' | 'deleted' | 'live' | 'finish
 export const TITLE_MAX_LENGTH = 120;
 export const DESCRIPTION_MAX_LENGTH = 2000;
 export const PRIZE_MAX_LENGTH = 100;
-export const ROUND_TIME_SECONDS = { default: 15, min: 5, max: 120 } as const;
+export { ROUND_TIME_SECONDS };
 
 /** What an admin submits when creating or editing a tournament, before validation (validation.ts). */
 export interface TournamentDraft {

@@ -1,6 +1,7 @@
 import { commonErrors, parseInput } from '@underdog/kit';
 import { z } from 'zod';
-import { IMAGES_PER_ROUND, ROUNDS_PER_TOURNAMENT, type OfflineChoice } from './offline';
+import { IMAGES_PER_ROUND, OFFLINE_POSITIONS, TOTAL_ROUNDS, isRoundNumber } from '@underdog/rules';
+import type { OfflineChoice } from './offline';
 import {
   DESCRIPTION_MAX_LENGTH,
   PRIZE_MAX_LENGTH,
@@ -51,23 +52,19 @@ export type ParsedDraft = z.infer<typeof draftInput>;
 /** Parses a draft (see `draftInput`). */
 export const parseDraft = (draft: TournamentDraft): ParsedDraft => parseInput(draftInput, draft);
 
-const validOptions = new Set(
-  Array.from({ length: IMAGES_PER_ROUND }, (_, position) => String(position)),
-);
+const validOptions = new Set(OFFLINE_POSITIONS);
 
-/** A full set of choices: every round 1..17 exactly once, each an option "0".."3"; by round. */
+/** A full set of choices: every round 1..TOTAL_ROUNDS exactly once, each an option "0".."3"; by round. */
 export function validateOfflineChoices(choices: readonly OfflineChoice[]): OfflineChoice[] {
   const rounds = new Set<number>();
   for (const { roundNumber } of choices) {
-    const inRange =
-      Number.isInteger(roundNumber) && roundNumber >= 1 && roundNumber <= ROUNDS_PER_TOURNAMENT;
-    if (!inRange || rounds.has(roundNumber)) {
-      throw commonErrors.invalid(`Round numbers must be 1 to ${ROUNDS_PER_TOURNAMENT}, each once`);
+    if (!isRoundNumber(roundNumber) || rounds.has(roundNumber)) {
+      throw commonErrors.invalid(`Round numbers must be 1 to ${TOTAL_ROUNDS}, each once`);
     }
     rounds.add(roundNumber);
   }
-  if (rounds.size !== ROUNDS_PER_TOURNAMENT) {
-    throw commonErrors.invalid(`Offline choices must cover all ${ROUNDS_PER_TOURNAMENT} rounds`);
+  if (rounds.size !== TOTAL_ROUNDS) {
+    throw commonErrors.invalid(`Offline choices must cover all ${TOTAL_ROUNDS} rounds`);
   }
   if (!choices.every((choice) => validOptions.has(choice.selectedImageId))) {
     throw commonErrors.invalid(

@@ -1,6 +1,6 @@
-import { TOTAL_ROUNDS } from '../tournaments/rules';
+import { TOTAL_ROUNDS, offlinePosition } from '@underdog/rules';
 
-/** Picks by round number (1-17) → zero-based option position. */
+/** Picks by round number (1..TOTAL_ROUNDS) → zero-based option position. */
 export type Choices = ReadonlyMap<number, number>;
 
 export function withChoice(choices: Choices, round: number, option: number): Choices {
@@ -28,5 +28,5 @@ export function nextOpenRound(choices: Choices, round: number): number | undefin
 export function choicesInput(choices: Choices) {
   return [...choices.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([roundNumber, option]) => ({ roundNumber, selectedImageId: String(option) }));
+    .map(([roundNumber, option]) => ({ roundNumber, selectedImageId: offlinePosition(option) }));
 }

@@ -10,7 +10,6 @@ export const OFFLINE_WINDOW_CLOSES_BEFORE_MS = 5 * 60_000;
 export const LIVE_COUNTDOWN_MS = 60 * 60_000;
 /** Spec §2: the home screen lists the first 5 finished tournaments. */
 export const PREVIOUS_TOURNAMENTS_SHOWN = 5;
-export const TOTAL_ROUNDS = 17;
 
 export function startOf(tournament: Tournament): number {
   return Date.parse(tournament.startAt);

@@ -12,7 +12,8 @@ import {
 } from '../../../gql/operations';
 import { AdView, type Ad } from '../../ads/components/AdView';
 import { altOf, sampleImageOf } from '../../images/sampleImages';
-import { TOTAL_ROUNDS, type Tournament } from '../../tournaments/rules';
+import { TOTAL_ROUNDS } from '@underdog/rules';
+import type { Tournament } from '../../tournaments/rules';
 import {
   choicesInput,
   isComplete,

@@ -1,0 +1,3 @@
+export * from './rounds';
+export * from './timings';
+export * from './visibility';
