@@ -5,8 +5,8 @@ import { z } from 'zod';
  * The auditable draw. When several players survive the last round, the engine picks the winner
  * with a seed fixed before the game: candidates sorted, index = the first 48 bits of
  * SHA-256("underdog-draw:" + seed) modulo their count (the prefix keeps it apart from the
- * commitment SHA-256(seed), which is public from the start) (`drawWinner` of services/game-engine/src/domain/resolution.ts,
- * reproduced here byte for byte and proven equal by test). The game's first event publishes
+ * commitment SHA-256(seed), which is public from the start). The engine draws with this very
+ * function (services/game-engine/src/domain/resolution.ts imports it). The game's first event publishes
  * SHA-256(seed) (`drawSeedSha256`); `GameEnded` reveals the seed, so anyone can check that the seed
  * was not chosen after the votes and recompute the winner. docs/fairness.md, "Recomputing a draw".
  */

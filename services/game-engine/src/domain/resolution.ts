@@ -1,4 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { drawWinner } from '@underdog/fair-play';
+import { randomBytes } from 'node:crypto';
+
+// The seeded draw and its commitment are @underdog/fair-play's, the code an auditor reruns
+// (docs/fairness.md): the engine draws with exactly that.
+export { drawSeedCommitment, drawWinner } from '@underdog/fair-play';
 
 /**
  * Resolving a round (server rules, "Resolving a round"). Pure: the same input always gives the
@@ -108,26 +113,7 @@ function gameEnd(advanced: string[], input: RoundInput): GameEnd | undefined {
   };
 }
 
-/**
- * The seeded uniform draw among several survivors: candidates sorted, index = the first 48 bits
- * of SHA-256("underdog-draw:" + seed) modulo their count. Anyone holding the revealed seed and
- * the candidates can redo it (packages/fair-play's `drawWinner`, the same by test). The prefix
- * keeps the draw's hash apart from the commitment published at the start, SHA-256(seed): were
- * they the same, the draw's number would be public before the first vote.
- */
-export function drawWinner(seed: string, candidates: readonly string[]): string {
-  if (candidates.length === 0) throw new Error('a draw needs at least one candidate');
-  const sorted = [...candidates].sort();
-  const value = createHash('sha256').update(`underdog-draw:${seed}`).digest().readUIntBE(0, 6);
-  return sorted[value % sorted.length]!;
-}
-
 /** A new game's draw seed: 32 random bytes, lower-case hex. */
 export function newDrawSeed(): string {
   return randomBytes(32).toString('hex');
-}
-
-/** The commitment to a seed published in `GameStarted`: SHA-256 of its UTF-8 bytes, hex. */
-export function drawSeedCommitment(seed: string): string {
-  return createHash('sha256').update(seed).digest('hex');
 }
