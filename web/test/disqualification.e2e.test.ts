@@ -416,7 +416,14 @@ describe('disqualification end to end', () => {
       await loginAs(page, base);
       await page.goto(`${base}/admin`);
       const row = page.getByTestId(`tournament-${id}`);
-      await row.getByRole('button', { name: 'View Details' }).click();
+      // The list shows the tournament live (and with it View Details) once it has heard so.
+      const details = row.getByRole('button', { name: 'View Details' });
+      for (let attempt = 0; !(await details.isVisible()); attempt += 1) {
+        if (attempt === 30) throw new Error('the live tournament has no View Details');
+        await page.waitForTimeout(1_000);
+        if (attempt % 5 === 4) await page.reload();
+      }
+      await details.click();
       const dialog = page.getByRole('dialog');
       const member = dialog.locator(
         `[data-testid="integrity-member"][data-name="${cheatUser.username}"]`,
