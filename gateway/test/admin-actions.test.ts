@@ -37,7 +37,9 @@ function stubClients(): GatewayClients {
       }),
     },
     ads: {},
-    game: {},
+    game: {
+      disqualifyParticipant: async () => ({ duringGame: true, effectiveRound: 2 }),
+    },
     auth: {},
     notification: {},
   } as unknown as GatewayClients;
@@ -104,6 +106,12 @@ describe('AdminActions', () => {
     );
     await clients.tournament.deleteTournament({ actor: admin, id: 't-1' });
     await clients.tournament.confirmPrizePaid({ actor: admin, tournamentId: 't-1' });
+    await clients.game.disqualifyParticipant({
+      actor: admin,
+      tournamentId: 't-1',
+      userId: 'u-9',
+      reason: 'One of a ring',
+    });
     // Not audited: a read, a call the service refused, a repeated confirmation.
     await clients.tournament.listTournaments({});
     await expect(clients.tournament.updateTournament({ actor: admin, id: 't-1' })).rejects.toThrow(
@@ -111,12 +119,23 @@ describe('AdminActions', () => {
     );
     await clients.tournament.confirmPrizePaid({ actor: admin, tournamentId: 'paid-before' });
 
-    await waitFor(() => seen.length >= 3, 'three events');
+    await waitFor(() => seen.length >= 4, 'four events');
     expect(seen.map(({ event }) => [event.kind.case, event.summary])).toEqual([
       ['tournamentCreated', 'Created tournament "Friday Cup"'],
       ['tournamentDeleted', 'Deleted tournament "Friday Cup"'],
       ['prizePaidConfirmed', 'Confirmed the prize of "Friday Cup" paid to ann'],
+      [
+        'participantDisqualified',
+        'Disqualified user u-9 from tournament t-1 (out after round 2): One of a ring',
+      ],
     ]);
+    expect(seen[3]?.event.kind.value).toMatchObject({
+      tournamentId: 't-1',
+      userId: 'u-9',
+      reason: 'One of a ring',
+      duringGame: true,
+      effectiveRound: 2,
+    });
     expect(seen[0]?.event).toMatchObject({
       actorUserId: 'admin-1',
       actorUsername: 'admin',
@@ -125,11 +144,11 @@ describe('AdminActions', () => {
     });
     expect(seen[0]?.requestId).toBe('req-42');
     expect(seen[0]?.event.occurredAt?.seconds).toBe(BigInt(clock.now().getTime() / 1000));
-    expect(new Set(seen.map(({ id }) => id)).size).toBe(3);
+    expect(new Set(seen.map(({ id }) => id)).size).toBe(4);
     // A later marker proves nothing more was published for the unaudited calls.
     await clients.tournament.deleteTournament({ actor: admin, id: 'marker' });
-    await waitFor(() => seen.length >= 4, 'the marker');
-    expect(seen).toHaveLength(4);
+    await waitFor(() => seen.length >= 5, 'the marker');
+    expect(seen).toHaveLength(5);
   });
 
   it('never fails the admin’s call on a bus failure: retried until the bus takes it', async () => {
