@@ -4,6 +4,7 @@ import {
   type GameStatistics,
   type RecordedTournament,
   type TournamentHistoryItem,
+  type Actor,
 } from '@underdog/proto';
 import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
@@ -23,7 +24,10 @@ export interface ParticipantStandingView {
   isOfflinePlayer: boolean;
   /** Disqualified by an administrator (issue 28): out at a round boundary, or after the game. */
   isDisqualified: boolean;
-  /** The administrator's reason, when disqualified; null otherwise. */
+  /**
+   * The administrator's reason, when disqualified and the caller is an administrator or the
+   * participant themself; null otherwise.
+   */
   disqualificationReason: string | null;
 }
 
@@ -99,7 +103,7 @@ export class GameRecordsReads {
       this.tournaments.get(tournamentId),
       delegate(this.clients.game.getTournamentStatistics({ actor, tournamentId })),
     ]);
-    if (statistics) return toStatisticsView(tournament, statistics);
+    if (statistics) return toStatisticsView(tournament, statistics, actor);
     return noGameStatistics(tournament, await this.registrants(actor, tournamentId));
   }
 
@@ -157,9 +161,19 @@ function asItsGameEnded(tournament: TournamentView, gameFinished: boolean): Tour
     : tournament;
 }
 
+/**
+ * The statistics are public, a disqualification's reason is not: anyone sees that a participant
+ * was disqualified; the reason (an administrator's words about a person) only an administrator
+ * and the participant themself.
+ */
+function mayReadReason(actor: Actor, username: string): boolean {
+  return actor.role === 'admin' || (actor.username !== '' && actor.username === username);
+}
+
 function toStatisticsView(
   tournament: TournamentView,
   statistics: GameStatistics,
+  actor: Actor,
 ): TournamentStatisticsView {
   return {
     tournament: asItsGameEnded(tournament, statistics.finished),
@@ -177,7 +191,9 @@ function toStatisticsView(
       eliminatedInRound: participant.eliminatedInRound === 0 ? null : participant.eliminatedInRound,
       isOfflinePlayer: participant.isOfflinePlayer,
       isDisqualified: participant.isDisqualified,
-      disqualificationReason: participant.disqualificationReason ?? null,
+      disqualificationReason: mayReadReason(actor, participant.username)
+        ? (participant.disqualificationReason ?? null)
+        : null,
     })),
     disqualifiedCount: statistics.disqualifiedCount,
   };

@@ -404,7 +404,7 @@ describe('disqualification at the edge (stub services)', () => {
   });
 
   it('shows who was disqualified and why in the statistics and the details, REST and GraphQL', async () => {
-    const statistics = await get(`/api/tournaments/${PLAYED}/statistics`);
+    const statistics = await get(`/api/tournaments/${PLAYED}/statistics`, admin);
     expect(statistics.status).toBe(200);
     expect(statistics.body).toMatchObject({
       disqualifiedCount: 1,
@@ -419,6 +419,25 @@ describe('disqualification at the edge (stub services)', () => {
         },
         { username: 'cat', isDisqualified: false },
       ],
+    });
+    // The statistics are public; the administrator's reason is not.
+    const asVisitor = await get(`/api/tournaments/${PLAYED}/statistics`);
+    expect(asVisitor.body).toMatchObject({
+      disqualifiedCount: 1,
+      participants: [
+        { username: 'ben', isDisqualified: false, disqualificationReason: null },
+        { username: 'cheat', isDisqualified: true, disqualificationReason: null },
+        { username: 'cat', isDisqualified: false },
+      ],
+    });
+    const asPlayer = await get(`/api/tournaments/${PLAYED}/statistics`, player);
+    expect(asPlayer.body).toMatchObject({
+      participants: [{}, { username: 'cheat', disqualificationReason: null }, {}],
+    });
+    // ... but the participant themself reads it.
+    const asThemself = await get(`/api/tournaments/${PLAYED}/statistics`, cheat);
+    expect(asThemself.body).toMatchObject({
+      participants: [{}, { username: 'cheat', disqualificationReason: 'Ring of accounts' }, {}],
     });
     const details = await get(`/api/admin/tournaments/${PLAYED}/details`, admin);
     expect(details.body).toMatchObject({

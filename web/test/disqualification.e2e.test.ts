@@ -301,7 +301,8 @@ describe('disqualification end to end', () => {
         eliminatedInRound: 1,
         isOfflinePlayer: false,
         isDisqualified: true,
-        disqualificationReason: REASON,
+        // A visitor sees that they were disqualified, not the administrator's words about them.
+        disqualificationReason: null,
       });
       const viaGraphql = await admin.graphql<{
         tournamentStatistics: { disqualifiedCount: number; participants: Standing[] };

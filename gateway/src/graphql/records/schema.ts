@@ -18,7 +18,7 @@ export const recordsTypeDefs = /* GraphQL */ `
     isOfflinePlayer: Boolean!
     "Disqualified by an administrator (issue 28): out at a round boundary, or after the game"
     isDisqualified: Boolean!
-    "The administrator's reason, when disqualified"
+    "The administrator's reason, when disqualified: shown to administrators and the participant themself only"
     disqualificationReason: String
   }
 

@@ -130,10 +130,13 @@ export function StatisticsView({ tournamentId }: { tournamentId: string }) {
                 .filter((p) => p.isDisqualified)
                 .map((p) => (
                   <li key={p.username}>
-                    {t('game.disqualifiedPlayer', {
-                      name: p.username,
-                      reason: p.disqualificationReason ?? '',
-                    })}
+                    {/* The reason reaches only administrators and the player themself. */}
+                    {p.disqualificationReason
+                      ? t('game.disqualifiedPlayer', {
+                          name: p.username,
+                          reason: p.disqualificationReason,
+                        })
+                      : p.username}
                   </li>
                 ))}
             </ul>
