@@ -1,5 +1,4 @@
 export * from './disqualification';
-export * from './images';
 export * from './keys';
 export * from './scripts';
 export * from './snapshot';

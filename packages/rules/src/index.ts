@@ -1,3 +1,4 @@
+export * from './images';
 export * from './rounds';
 export * from './timings';
 export * from './visibility';

@@ -17,5 +17,8 @@ export const VOTE_TOTAL_EVERY_MS = 1000;
 /** How long a record write waits after it is asked for (default; GAME_RECORDS_DELAY_MS). */
 export const RECORDS_DELAY_MS = 1000;
 
+/** Offline choices may be saved until this long before a tournament's start (spec §4, §9). */
+export const OFFLINE_WINDOW_CLOSES_BEFORE_START_MS = 5 * 60_000;
+
 /** A tournament's round time in seconds: its default and the bounds an administrator may set. */
 export const ROUND_TIME_SECONDS = { default: 15, min: 5, max: 120 } as const;

@@ -1,6 +1,5 @@
 import type { LiveGameSnapshot, PlayerSnapshot, StoredPhase } from '@underdog/live-game';
-import { roundImages } from '@underdog/live-game';
-import { TOTAL_ROUNDS, countsShownIn } from '@underdog/rules';
+import { TOTAL_ROUNDS, countsShownIn, roundImages } from '@underdog/rules';
 import {
   AdvertisementSchema,
   GamePhase,

@@ -1,4 +1,4 @@
-import { isImageOfRound, roundImages } from '@underdog/live-game';
+import { isImageOfRound, roundImages } from '@underdog/rules';
 
 describe('round images', () => {
   it('names image M of round N round-N-image-M with picture (M + N) mod 8', () => {

@@ -1,12 +1,7 @@
 import type { Clock, Logger } from '@underdog/kit';
-import {
-  VOTES_CLOSING,
-  roundImages,
-  type GameState,
-  type StoredAdvertisement,
-} from '@underdog/live-game';
+import { VOTES_CLOSING, type GameState, type StoredAdvertisement } from '@underdog/live-game';
 import { timestampFromDate, type Advertisement } from '@underdog/proto';
-import { offlinePickImageId } from '@underdog/rules';
+import { offlinePickImageId, roundImages } from '@underdog/rules';
 import type { AdPosition, AdsCatalog } from '../adapters/ads-catalog';
 import type { GameEventKind, GameEventsPublisher } from '../adapters/game-events';
 import {

@@ -1,7 +1,5 @@
+import { OFFLINE_WINDOW_CLOSES_BEFORE_START_MS } from '@underdog/rules';
 import type { Tournament } from './tournament';
-
-/** The offline window closes this long before the start. */
-export const OFFLINE_WINDOW_CLOSES_BEFORE_START_MS = 5 * 60_000;
 
 /** One pre-registered pick: the zero-based position ("0".."3") of the image in that round. */
 export interface OfflineChoice {

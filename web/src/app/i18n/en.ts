@@ -209,7 +209,7 @@ export const en = {
     createAccount: 'Create Account',
     pitchTitle: 'Think different. Win big.',
     pitchText:
-      'In Underdog the least popular choice wins. Four images, one pick per round, 17 rounds: outguess the crowd to be the last one standing.',
+      'In Underdog the least popular choice wins. Four images, one pick per round, {{totalRounds}} rounds: outguess the crowd to be the last one standing.',
     loggedOut: 'Logged out',
     logoutFailed: 'Logout failed',
   },
@@ -241,7 +241,7 @@ export const en = {
   rules: {
     title: 'How Underdog Works',
     intro:
-      'Pick the image you think the fewest players will pick. The least popular image wins the round; everyone who chose a more popular one is eliminated. A tournament has 17 rounds, and the last player standing takes the prize.',
+      'Pick the image you think the fewest players will pick. The least popular image wins the round; everyone who chose a more popular one is eliminated. A tournament has {{totalRounds}} rounds, and the last player standing takes the prize.',
     demoTitle: 'See it in action',
     step: 'Step {{step}}:',
     step1Title: '4 images appear',
@@ -263,7 +263,7 @@ export const en = {
     strategy3: 'Watch how the crowd thinks and change it up between rounds.',
     offline: 'Offline Mode',
     offlineText:
-      "Can't be there live? Pre-register all 17 choices before the tournament starts (until 5 minutes before). Your choices are played for you automatically.",
+      "Can't be there live? Pre-register all {{totalRounds}} choices before the tournament starts (until 5 minutes before). Your choices are played for you automatically.",
     example: 'Example',
     exampleText:
       '{{players}} players start. In round {{round}}, {{firstVotes}} pick the {{first}}, {{secondVotes}} the {{second}}, {{thirdVotes}} the {{third}} and only {{leastVotes}} the {{least}}: those {{leastVotes}} advance. A few rounds later, 48 players have dropped to 3.',
@@ -322,7 +322,7 @@ export const en = {
     goToLogin: 'Go to Login',
     title: 'Offline Mode',
     howItWorks: 'How it works',
-    step1: 'Pre-submit your choices for all 17 rounds before the tournament starts.',
+    step1: 'Pre-submit your choices for all {{totalRounds}} rounds before the tournament starts.',
     step2: 'Auto-play: your choices are played for you automatically, round by round.',
     step3: 'Win prizes if your picks outguess the crowd to the end.',
     upcoming: 'Upcoming Tournaments',
@@ -335,13 +335,13 @@ export const en = {
     error: 'Error',
     errorText: 'Failed to save your offline choices. Please try again.',
     complete: 'Registration Complete!',
-    allComplete: 'All 17 Rounds Complete!',
+    allComplete: 'All {{totalRounds}} Rounds Complete!',
     continue: 'Continue',
     participation: 'Pre-Tournament Participation',
-    roundOf: 'Round {{round}} of 17',
+    roundOf: 'Round {{round}} of {{totalRounds}}',
     pending: 'Pending',
     selected: 'Selected',
-    progress: '{{count}}/17 rounds',
+    progress: '{{count}}/{{totalRounds}} rounds',
     roundsChosen: 'Rounds chosen',
     instruction: 'Choose the image you believe will be the LEAST popular.',
     finalRound: 'Final round! Make your last choice.',
@@ -350,7 +350,7 @@ export const en = {
     resetAll: 'Reset All',
     cancel: 'Cancel Pre-Registration',
     saving: 'Saving your choices…',
-    percent: '{{done}}/17 rounds ({{percent}}%)',
+    percent: '{{done}}/{{totalRounds}} rounds ({{percent}}%)',
     option: 'Option {{option}}: {{alt}}',
     // Spec §2: the already-registered message is Persian, whatever the language.
     alreadyRegistered: 'شما قبلاً برای این تورنمنت ثبت‌نام کرده‌اید و انتخاب‌های شما ذخیره شده است.',

@@ -2,6 +2,7 @@
 // laid out right to left. The choice is remembered on the device (localStorage).
 import i18next, { type TFunction } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import { en } from './en';
 import { fa } from './fa';
 
@@ -43,7 +44,8 @@ void i18n.use(initReactI18next).init({
   lng: storedLanguage(),
   fallbackLng: 'en',
   supportedLngs: [...LANGUAGES],
-  interpolation: { escapeValue: false },
+  // The game's numbers come from its rules, never from a catalog: `{{totalRounds}}` in any string.
+  interpolation: { escapeValue: false, defaultVariables: { totalRounds: TOTAL_ROUNDS } },
   initAsync: false,
   returnNull: false,
 });

@@ -1,11 +1,10 @@
 import type { TournamentFieldsFragment } from '../../gql/operations';
+import { OFFLINE_WINDOW_CLOSES_BEFORE_START_MS } from '@underdog/rules';
 import { i18n } from '../../app/i18n';
 
 export type Tournament = TournamentFieldsFragment;
 export type DisplayStatus = 'upcoming' | 'live' | 'finished';
 
-/** Spec §4/§9: the offline window closes 5 minutes before the start. */
-export const OFFLINE_WINDOW_CLOSES_BEFORE_MS = 5 * 60_000;
 /** Spec §4: a live tournament's countdown ends 1 hour after its start. */
 export const LIVE_COUNTDOWN_MS = 60 * 60_000;
 /** Spec §2: the home screen lists the first 5 finished tournaments. */
@@ -28,7 +27,8 @@ export function displayStatusOf(tournament: Tournament, now: number): DisplaySta
 /** Open only while the tournament is upcoming and it is earlier than 5 minutes before start. */
 export function isOfflineWindowOpen(tournament: Tournament, now: number): boolean {
   return (
-    tournament.status === 'upcoming' && now < startOf(tournament) - OFFLINE_WINDOW_CLOSES_BEFORE_MS
+    tournament.status === 'upcoming' &&
+    now < startOf(tournament) - OFFLINE_WINDOW_CLOSES_BEFORE_START_MS
   );
 }
 
