@@ -1,3 +1,4 @@
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -361,7 +362,7 @@ export async function registerOffline(
           userId: player.id,
           username: player.username,
           deviceId: `device-${player.id}`,
-          choices: Array.from({ length: 17 }, (_, r) => ({
+          choices: Array.from({ length: TOTAL_ROUNDS }, (_, r) => ({
             roundNumber: r + 1,
             selectedImageId: String(i % 4),
           })),

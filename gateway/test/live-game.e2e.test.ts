@@ -1,3 +1,4 @@
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import { randomUUID } from 'node:crypto';
 import { votesCollection } from '@underdog/game-engine';
 import { isAppError } from '@underdog/kit';
@@ -182,7 +183,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
     let killedAt:
       | { round: number; deadline: number; engine: string; leaseHolder: boolean; at: number }
       | undefined;
-    for (let round = 1; round <= 17; round += 1) {
+    for (let round = 1; round <= TOTAL_ROUNDS; round += 1) {
       await waitFor(
         () => roundStarted(round) !== undefined || events.of('gameEnded').length > 0,
         `round ${round}`,

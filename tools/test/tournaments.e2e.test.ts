@@ -1,3 +1,4 @@
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ interface TournamentJson {
 
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 const allRounds = (option = '1') =>
-  Array.from({ length: 17 }, (_, i) => ({ roundNumber: i + 1, selectedImageId: option }));
+  Array.from({ length: TOTAL_ROUNDS }, (_, i) => ({ roundNumber: i + 1, selectedImageId: option }));
 
 /**
  * Tournaments, offline pre-registration and advertisements on the distributed stack: the gateway
@@ -138,7 +139,7 @@ describe('tournaments, offline choices and ads on the distributed stack', () => 
   });
 
   describe('offline choices', () => {
-    it('saves 17 choices once for a verified user, counts the participant, and refuses a second save', async () => {
+    it('saves a full set of choices once for a verified user, counts the participant, and refuses a second save', async () => {
       const tournament = await createTournament({ title: 'Offline cup', startAt: inMinutes(30) });
       const path = `/api/tournaments/${tournament.id}`;
       expect((await player.call('GET', `${path}/has-offline-choices`)).body).toEqual({
@@ -151,7 +152,7 @@ describe('tournaments, offline choices and ads on the distributed stack', () => 
         hasChoices: true,
       });
       const choices = (await player.call('GET', `${path}/offline-choices`)).body as unknown[];
-      expect(choices).toHaveLength(17);
+      expect(choices).toHaveLength(TOTAL_ROUNDS);
       const list = (await visitor.call('GET', '/api/tournaments')).body as TournamentJson[];
       expect(list.find((t) => t.id === tournament.id)?.participantCount).toBe(1);
 

@@ -1,3 +1,4 @@
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import {
   isOfflineWindowOpen,
   offlineCardActionOf,
@@ -68,10 +69,10 @@ describe('offline choices', () => {
     let choices = withChoice(new Map(), 1, 2);
     choices = withChoice(choices, 1, 3);
     expect(choicesInput(choices)).toEqual([{ roundNumber: 1, selectedImageId: '3' }]);
-    expect(progressOf(choices)).toEqual({ done: 1, percent: 6 });
+    expect(progressOf(choices)).toEqual({ done: 1, percent: Math.round(100 / TOTAL_ROUNDS) });
     expect(nextOpenRound(choices, 1)).toBe(2);
-    for (let round = 2; round <= 17; round += 1) choices = withChoice(choices, round, 0);
-    expect(nextOpenRound(choices, 17)).toBeUndefined();
-    expect(progressOf(choices)).toEqual({ done: 17, percent: 100 });
+    for (let round = 2; round <= TOTAL_ROUNDS; round += 1) choices = withChoice(choices, round, 0);
+    expect(nextOpenRound(choices, TOTAL_ROUNDS)).toBeUndefined();
+    expect(progressOf(choices)).toEqual({ done: TOTAL_ROUNDS, percent: 100 });
   });
 });

@@ -1,3 +1,4 @@
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import { createLogger } from '@underdog/kit';
 import { createStandalone, type Standalone } from '../src';
 import {
@@ -36,8 +37,8 @@ interface AdvertisementJson {
 const admin = { email: 'admin@example.com', password: 'admin-password1' };
 const password = 'correct-horse1';
 const minutes = (count: number) => new Date(Date.now() + count * 60_000).toISOString();
-/** Round N's pick: a full, valid set of 17 offline choices. */
-const allRounds = Array.from({ length: 17 }, (_, index) => ({
+/** Round N's pick: a full, valid set of offline choices. */
+const allRounds = Array.from({ length: TOTAL_ROUNDS }, (_, index) => ({
   roundNumber: index + 1,
   selectedImageId: String(index % 4),
 }));
@@ -246,7 +247,7 @@ describe('tournaments, offline choices and ads end to end (standalone, real serv
     const save = (client: Browser, id: string, choices: unknown = allRounds): Promise<Answer> =>
       client.post(`/api/tournaments/${id}/offline-choices`, { choices });
 
-    it('saves 17 choices once for a verified user, who then counts as a participant', async () => {
+    it('saves a full set of choices once for a verified user, who then counts as a participant', async () => {
       const { id } = await createdTournament();
       const player = await registeredUser({ verified: true });
       expect(await player.get(`/api/tournaments/${id}/has-offline-choices`)).toEqual({
@@ -302,13 +303,16 @@ describe('tournaments, offline choices and ads end to end (standalone, real serv
       const player = await registeredUser({ verified: true });
       expect(await save(player, id, allRounds.slice(1))).toEqual({
         status: 400,
-        body: invalid('Offline choices must cover all 17 rounds'),
+        body: invalid(`Offline choices must cover all ${TOTAL_ROUNDS} rounds`),
       });
       expect(
-        await save(player, id, [...allRounds.slice(1), { roundNumber: 18, selectedImageId: '0' }]),
+        await save(player, id, [
+          ...allRounds.slice(1),
+          { roundNumber: TOTAL_ROUNDS + 1, selectedImageId: '0' },
+        ]),
       ).toEqual({
         status: 400,
-        body: invalid('Round numbers must be 1 to 17, each once'),
+        body: invalid(`Round numbers must be 1 to ${TOTAL_ROUNDS}, each once`),
       });
       expect(
         await save(player, id, [{ roundNumber: 1, selectedImageId: '4' }, ...allRounds.slice(1)]),

@@ -1,3 +1,4 @@
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import { randomUUID } from 'node:crypto';
 import { topics } from '@underdog/platform';
 import type { GameEvent } from '@underdog/proto';
@@ -62,7 +63,7 @@ describe('game engine on the in-memory adapters', () => {
           userId: 'olive',
           username: 'olive',
           deviceId: 'device-olive',
-          choices: Array.from({ length: 17 }, (_, i) => ({
+          choices: Array.from({ length: TOTAL_ROUNDS }, (_, i) => ({
             roundNumber: i + 1,
             selectedImageId: '0',
           })),

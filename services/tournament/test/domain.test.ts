@@ -1,3 +1,4 @@
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import { isOfflineWindowOpen } from '../src/domain/offline';
 import { validateOfflineChoices } from '../src/domain/validation';
 import { compareForListing, isSameStart, type Tournament } from '../src/domain/tournament';
@@ -32,22 +33,21 @@ describe('the offline window', () => {
 
 describe('offline choices', () => {
   it('come back ordered by round', () => {
-    const choices = [17, 3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16].map((round) => ({
+    const rounds = Array.from({ length: TOTAL_ROUNDS }, (_, i) => i + 1);
+    const choices = [...rounds.slice(2).reverse(), ...rounds.slice(0, 2)].map((round) => ({
       roundNumber: round,
       selectedImageId: '2',
     }));
-    expect(validateOfflineChoices(choices).map((c) => c.roundNumber)).toEqual(
-      Array.from({ length: 17 }, (_, i) => i + 1),
-    );
+    expect(validateOfflineChoices(choices).map((c) => c.roundNumber)).toEqual(rounds);
   });
 
   it('refuse a fractional round number', () => {
-    const choices = Array.from({ length: 17 }, (_, i) => ({
+    const choices = Array.from({ length: TOTAL_ROUNDS }, (_, i) => ({
       roundNumber: i === 0 ? 1.5 : i + 1,
       selectedImageId: '0',
     }));
     expect(() => validateOfflineChoices(choices)).toThrow(
-      'Round numbers must be 1 to 17, each once',
+      `Round numbers must be 1 to ${TOTAL_ROUNDS}, each once`,
     );
   });
 });

@@ -1,3 +1,4 @@
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import type { Actor } from '@underdog/proto';
 import {
   HOUR,
@@ -136,15 +137,15 @@ describe('offline choices', () => {
   });
 
   describe('what may be saved', () => {
-    const coverAll = 'Offline choices must cover all 17 rounds';
-    const roundsOnce = 'Round numbers must be 1 to 17, each once';
+    const coverAll = `Offline choices must cover all ${TOTAL_ROUNDS} rounds`;
+    const roundsOnce = `Round numbers must be 1 to ${TOTAL_ROUNDS}, each once`;
     const options = 'Each choice must be an option from "0" to "3"';
     const withChoice = (round: number, selectedImageId: string) =>
       fullChoices().map((c) => (c.roundNumber === round ? { ...c, selectedImageId } : c));
 
     it.each([
       ['no choices', [], coverAll],
-      ['16 rounds', fullChoices().slice(1), coverAll],
+      ['one round short', fullChoices().slice(1), coverAll],
       [
         'a round twice',
         [...fullChoices().slice(1), { roundNumber: 2, selectedImageId: '0' }],
@@ -156,14 +157,18 @@ describe('offline choices', () => {
         roundsOnce,
       ],
       [
-        'round 18',
-        [...fullChoices().slice(1), { roundNumber: 18, selectedImageId: '0' }],
+        'a round after the last',
+        [...fullChoices().slice(1), { roundNumber: TOTAL_ROUNDS + 1, selectedImageId: '0' }],
         roundsOnce,
       ],
-      ['18 choices', [...fullChoices(), { roundNumber: 18, selectedImageId: '1' }], roundsOnce],
+      [
+        'one choice too many',
+        [...fullChoices(), { roundNumber: TOTAL_ROUNDS + 1, selectedImageId: '1' }],
+        roundsOnce,
+      ],
       ['option "4"', withChoice(3, '4'), options],
       ['option "-1"', withChoice(3, '-1'), options],
-      ['an empty option', withChoice(17, ''), options],
+      ['an empty option', withChoice(TOTAL_ROUNDS, ''), options],
       ['an image id instead of a position', withChoice(1, 'round-1-image-0'), options],
     ])('refuses %s', async (_case, choices, message) => {
       expect(await failureOf(save(actors.user('ann'), choices))).toEqual(invalid(message));
@@ -272,7 +277,7 @@ describe('offline choices', () => {
         actor: actors.user('ann'),
         tournamentId,
       });
-      expect(choices).toHaveLength(17);
+      expect(choices).toHaveLength(TOTAL_ROUNDS);
     });
   });
 

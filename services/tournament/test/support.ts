@@ -1,3 +1,4 @@
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import type { EventBus } from '@underdog/bus';
 import { ComponentGroup, createMetricsRegistry, type Logger } from '@underdog/kit';
 import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
@@ -36,9 +37,9 @@ const registry = createMetricsRegistry('tournament-test');
 export const inFuture = (clock: TestClock, ms: number) => new Date(clock.now().getTime() + ms);
 export const timestampAt = (date: Date) => timestampFromDate(date);
 
-/** 17 valid choices, option `option(round)` in each round. */
+/** A full set of valid choices, option `option(round)` in each round. */
 export function fullChoices(option: (round: number) => string = (round) => String(round % 4)) {
-  return Array.from({ length: 17 }, (_, i) => ({
+  return Array.from({ length: TOTAL_ROUNDS }, (_, i) => ({
     roundNumber: i + 1,
     selectedImageId: option(i + 1),
   }));
