@@ -500,7 +500,7 @@ export const en = {
     actionParticipantDisqualified: 'Participant disqualified',
     actionPrizePaidConfirmed: 'Prize paid',
     markPaid: 'Mark prize paid',
-    markPaidOf: 'Mark the prize of {{title}} paid',
+    markPaidOf: 'Mark prize paid: {{title}}',
     confirmPaid: 'Confirm that the prize of {{title}} was paid to {{winner}}?',
     confirm: 'Confirm',
     paidBy: 'Paid · confirmed by {{name}} on {{when}}',

@@ -503,7 +503,7 @@ export const fa: Catalog = {
     actionParticipantDisqualified: 'محرومیت شرکت‌کننده',
     actionPrizePaidConfirmed: 'پرداخت جایزه',
     markPaid: 'ثبت پرداخت جایزه',
-    markPaidOf: 'ثبت پرداخت جایزهٔ {{title}}',
+    markPaidOf: 'ثبت پرداخت جایزه: {{title}}',
     confirmPaid: 'تأیید می‌کنید که جایزهٔ {{title}} به {{winner}} پرداخت شد؟',
     confirm: 'تأیید',
     paidBy: 'پرداخت‌شده · تأیید {{name}} در {{when}}',
