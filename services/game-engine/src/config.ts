@@ -18,7 +18,12 @@ export function gameEngineConfig(env: Environment) {
       GAME_KAFKA_HEARTBEAT_MS: ms(2000, 100),
       // Put before the engine's consumer group names: tests sharing one broker keep theirs apart.
       GAME_KAFKA_GROUP_PREFIX: z.string().default(''),
-      GAME_RESULTS_SECONDS: z.coerce.number().int().min(1).max(60).default(RESULTS_MS / 1000),
+      GAME_RESULTS_SECONDS: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(60)
+        .default(RESULTS_MS / 1000),
       // How long a record write waits after it is asked for (GameTimings.recordsDelayMs).
       GAME_RECORDS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(RECORDS_DELAY_MS),
     },
