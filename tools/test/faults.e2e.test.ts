@@ -12,6 +12,7 @@ import {
   type RedisSentinelGroup,
 } from '@underdog/harness';
 import { topics } from '@underdog/platform';
+import { VOTING_GRACE_MS } from '@underdog/rules';
 import { partitionOf } from '../../load/driver/bench';
 import { startStack, type Stack, type StackProcess } from '../stack/stack';
 import { Players, retryableCodes, seededRandom, type SeededPlayer } from './fault-players';
@@ -47,7 +48,7 @@ const playerCount = Number(process.env.FAULT_PLAYERS ?? (requested ? 300 : 100))
 const passingToday: string[] = ['gateway', 'engine-kill', 'engine-stop', 'tournament', 'kafka'];
 const only = requested?.includes('all') ? undefined : (requested ?? passingToday);
 const roundSeconds = 6;
-const graceMs = 1000;
+const graceMs = VOTING_GRACE_MS;
 const votingRounds = 2;
 const admin = { email: 'faults-admin@underdog.test', password: 'faults-admin-1' };
 
@@ -227,7 +228,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
     sentinelRedis = new Redis({ sentinels: redis.sentinels, name: redis.name });
     sentinelRedis.on('error', () => undefined);
     console.log(
-      `fault suite: seed ${seed} (replay: FAULT_SEED=${seed}), ${playerCount} players, logs ${logDir}, kafka logs ${cluster.logDir}`,
+      `fault suite: seed ${seed} (replay: FAULT_SEED=${seed}), ${playerCount} players, logs ${logDir}, kafka logs ${cluster.logDir}, redis and sentinel log (after the run) ${redis.logFile}`,
     );
   }, 300_000);
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,6 +26,8 @@ export interface RedisSentinelGroup {
   primaryNow(): Promise<number>;
   /** Resolves once every replica has every write the primary had when called. */
   replicated(): Promise<void>;
+  /** The servers' and Sentinels' combined log; kept after `stop` (the data is removed). */
+  readonly logFile: string;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startRedisSentinelGroup(
   const name = options.name ?? 'underdog';
   const dir = mkdtempSync(join(tmpdir(), 'underdog-sentinel-'));
   const log = openSync(join(dir, 'servers.log'), 'a');
+  const logFile = `${dir}.log`;
   const processes = new Map<number, ChildProcess>();
   const start = (port: number, args: string[]) => {
     const child = spawn(binary, args, { cwd: dir, stdio: ['ignore', log, log] });
@@ -108,6 +111,11 @@ export async function startRedisSentinelGroup(
   const stop = async () => {
     for (const child of processes.values()) child.kill('SIGKILL');
     await sleep(100);
+    try {
+      copyFileSync(join(dir, 'servers.log'), logFile);
+    } catch {
+      // nothing logged
+    }
     rmSync(dir, { recursive: true, force: true });
   };
 
@@ -160,6 +168,7 @@ export async function startRedisSentinelGroup(
     primaryPort,
     primaryNow,
     replicated,
+    logFile,
     killPrimary: async () => {
       const port = await primaryNow();
       processes.get(port)?.kill('SIGKILL');
