@@ -7,6 +7,7 @@
 //   offline choices from the home card, then play a live game to its end against a second
 //   player while a visitor watches: countdown, results, the ad between rounds, a reload mid-round,
 //   the champion and the elimination.
+import { TOTAL_ROUNDS } from '@underdog/rules';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
   artifactsDir,
@@ -254,8 +255,8 @@ function screensOf(role: Role): Screen[] {
           return;
         }
         // Spec §2's offline-setup phase: the 17-round picker, right on the game screen.
-        await sees(page, 'Pre-Tournament Participation', 'Round 1 of 17', 'Pending');
-        await sees(page, '0/17 rounds (0%)');
+        await sees(page, 'Pre-Tournament Participation', `Round 1 of ${TOTAL_ROUNDS}`, 'Pending');
+        await sees(page, `0/${TOTAL_ROUNDS} rounds (0%)`);
         expect(await page.locator('.picker__option').count()).toBe(4);
         await button(page, 'Reset All').waitFor();
         await button(page, 'Cancel Pre-Registration').waitFor();
@@ -384,11 +385,11 @@ describe("a player's evening in the browser", () => {
     await button(hero, 'PLAY OFFLINE').click();
     await p1.waitForURL(`${base}/game/${evening}?mode=offline`);
     await sees(p1, 'Pre-Tournament Participation');
-    for (let round = 1; round <= 17; round += 1) {
-      await sees(p1, `Round ${round} of 17`);
-      if (round === 17) await sees(p1, 'Final round! Make your last choice.');
+    for (let round = 1; round <= TOTAL_ROUNDS; round += 1) {
+      await sees(p1, `Round ${round} of ${TOTAL_ROUNDS}`);
+      if (round === TOTAL_ROUNDS) await sees(p1, 'Final round! Make your last choice.');
       if (round === 9) {
-        await sees(p1, '8/17 rounds (47%)');
+        await sees(p1, `8/${TOTAL_ROUNDS} rounds (${Math.round(800 / TOTAL_ROUNDS)}%)`);
         await shootBothWidths(p1, shots, 'flow-offline-picker');
       }
       await p1
@@ -396,7 +397,7 @@ describe("a player's evening in the browser", () => {
         .nth(round % 4)
         .click();
     }
-    await sees(p1, 'Registration Complete!', 'All 17 Rounds Complete!');
+    await sees(p1, 'Registration Complete!', `All ${TOTAL_ROUNDS} Rounds Complete!`);
     await sees(p1, 'Success!');
     await sees(p1, '✓ Pre-Registered for Tournament', 'Pre-Registration Complete!');
     const { offlineChoices } = await gqlData<{
@@ -404,7 +405,7 @@ describe("a player's evening in the browser", () => {
     }>(p1, 'query($t:ID!){offlineChoices(tournamentId:$t){roundNumber selectedImageId}}', {
       t: evening,
     });
-    expect(offlineChoices).toHaveLength(17);
+    expect(offlineChoices).toHaveLength(TOTAL_ROUNDS);
     await p1.goto(`${base}/`);
     const registered = button(p1.locator('.hero'), 'ALREADY REGISTERED');
     await registered.waitFor();
