@@ -425,6 +425,8 @@ export async function startReadsGateway(options: {
           getTournament: () => ({
             tournament: { ...tournamentMessage(fixture, status), participantCount },
           }),
+          // The admin history shows each game's prize payment (issue 28): none confirmed here.
+          listPrizePayments: () => ({ payments: [] }),
         }),
     },
     ads: { mode: 'in-process', routes: (router) => router.service(AdsService, {}) },

@@ -450,6 +450,9 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         isEliminated: eliminatedIn.has(player.id),
         eliminatedInRound: eliminatedIn.get(player.id) ?? null,
         isOfflinePlayer: isOffline.has(player.id),
+        // Nobody is disqualified in this game (issue 28).
+        isDisqualified: false,
+        disqualificationReason: null,
       });
       const byName = (a: { username: string }, b: { username: string }) =>
         a.username.localeCompare(b.username);
@@ -469,6 +472,7 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         winner,
         participantCount: 200,
         participants: accounts.map(standing).sort(byName),
+        disqualifiedCount: 0,
       });
 
       const history = await historyNow();
@@ -484,6 +488,8 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         totalPlayers: 200,
         totalRounds: roundCount,
         endedAt: expect.any(String) as unknown,
+        // No prize confirmed as paid (issue 28).
+        prizePayment: null,
       });
 
       const details = await getJson(
