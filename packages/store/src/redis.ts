@@ -66,8 +66,28 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
     throw lastError ?? error;
   }
 
+  // Once connected, never give up. ioredis ends the client for good (status `end`, every command
+  // "Connection is closed.") when a reconnect attempt's connector fails rather than its socket:
+  // with Sentinel, a failover announced (+switch-master) while the connector is still asking the
+  // Sentinels where the primary is makes that attempt throw, and no retry is scheduled. Connect
+  // again after a pause, until `close`.
+  let closed = false;
+  let restart: NodeJS.Timeout | undefined;
+  client.on('end', () => {
+    if (closed || restart) return;
+    restart = setTimeout(() => {
+      restart = undefined;
+      if (closed || client.status !== 'end') return;
+      options.onConnectionError?.(new Error('the Redis client ended; connecting again'));
+      // A failed attempt ends the client again, which schedules the next one.
+      client.connect().catch(() => undefined);
+    }, 500);
+  });
+
   let closing: Promise<void> | undefined;
   const quit = async (): Promise<void> => {
+    closed = true;
+    if (restart) clearTimeout(restart);
     // quit() lets pending replies arrive; without a live connection there is nothing to wait for.
     if (client.status === 'ready') await client.quit();
     // Also after quit(): with Sentinel, quit() leaves the failover detector's subscriptions to

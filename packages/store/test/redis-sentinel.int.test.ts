@@ -1,3 +1,4 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
 import { startRedisSentinelGroup, type RedisSentinelGroup } from '@underdog/harness';
 import { createRedisStore, incrementIfBelow, type LiveStore } from '../src';
 
@@ -63,5 +64,110 @@ describe('redis store through Sentinel', () => {
     );
     expect(counted).toBe(2);
     expect(await store.get('before')).toBe('failover');
+  }, 90_000);
+});
+
+/**
+ * A TCP proxy to a Sentinel that can hold new connections: accepted, but nothing is forwarded
+ * until `release`, as a Sentinel that is slow to answer. Connections made before `hold` flow on.
+ */
+async function startHoldingProxy(target: {
+  host: string;
+  port: number;
+}): Promise<{ port: number; hold(): void; release(): void; close(): Promise<void> }> {
+  let holding = false;
+  const held: Array<() => void> = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => undefined);
+    const pipe = () => {
+      const upstream = connect(target.port, target.host);
+      sockets.add(upstream);
+      upstream.on('close', () => sockets.delete(upstream));
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      client.pipe(upstream).pipe(client);
+    };
+    if (holding) {
+      client.pause();
+      held.push(pipe);
+    } else pipe();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no proxy port');
+  return {
+    port: address.port,
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      for (const pipe of held.splice(0)) pipe();
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * ioredis ends a client for good when a reconnect attempt's connector throws: here the failover
+ * is announced (+switch-master) while the attempt is still waiting for a Sentinel's answer, which
+ * then comes too late ("Connection is closed."). The store connects again and goes on.
+ */
+describe('redis store through Sentinel, a failover announced while it asks a slow Sentinel', () => {
+  let group: RedisSentinelGroup;
+  let proxy: Awaited<ReturnType<typeof startHoldingProxy>>;
+  let store: LiveStore;
+
+  beforeAll(async () => {
+    group = await startRedisSentinelGroup({ replicas: 1, sentinels: 1, name: 'slow' });
+    const [sentinel] = group.sentinels;
+    if (!sentinel) throw new Error('no Sentinel');
+    proxy = await startHoldingProxy(sentinel);
+    store = await createRedisStore({
+      url: 'redis://127.0.0.1:1/0',
+      // The proxy first: the store asks it first; the failover detector also listens directly.
+      sentinel: {
+        sentinels: [{ host: '127.0.0.1', port: proxy.port }, sentinel],
+        name: group.name,
+      },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.close();
+    await proxy?.close();
+    await group?.stop();
+  });
+
+  it('connects again after ioredis ended its client, and goes on on the new primary', async () => {
+    expect(await store.set('before', 'failover')).toBe(true);
+    await group.replicated();
+
+    proxy.hold();
+    const killed = await group.killPrimary();
+    await eventually(
+      () => group.primaryNow().catch(() => killed),
+      (port) => port !== killed,
+      'the Sentinel to promote the replica',
+      30_000,
+    );
+    // The announcement has reached the store's failover detector by now; the reconnect attempt
+    // still waits for the held Sentinel. Its answer now comes after the attempt was cancelled.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    proxy.release();
+
+    const value = await eventually(
+      () => store.get('before').catch(() => null),
+      (got) => got !== null,
+      'the store to answer on the new primary',
+      20_000,
+    );
+    expect(value).toBe('failover');
   }, 90_000);
 });
