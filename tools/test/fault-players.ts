@@ -49,7 +49,7 @@ export interface PlayersOptions {
   votingRounds: number;
   /** The share of the voting window votes are spread over (0–1). */
   voteSpread: number;
-  /** After the deadline plus this, a vote is not sent or resent (the grace). */
+  /** After the deadline plus this, a vote is not sent (the grace); a resend goes on (`send`). */
   graceMs: number;
 }
 
@@ -171,12 +171,20 @@ class Player {
     this.timers.add(timer);
   }
 
-  /** Sends (or resends) the round's vote while the window and grace are open. */
+  /**
+   * Sends the round's vote while the window and grace are open, and resends one answered
+   * `VOTE_NOT_RECORDED`/`UNAVAILABLE` or unanswered (its socket died) until it gets a final
+   * answer, even after the grace: a resend is answered with the vote's fate at any time in the
+   * round (ADR 9, 3), and a vote left unsettled during a failover may still count. It stops at
+   * the next round's opening (or the game's end).
+   */
   private send(round: number, deadline: number): void {
-    if (this.closed || Date.now() > deadline + this.crowd.options.graceMs) return;
+    if (this.closed) return;
     const vote = this.votes.get(round)!;
     const last = vote.attempts.at(-1);
+    if (!last && Date.now() > deadline + this.crowd.options.graceMs) return;
     if (last && (last.answer === undefined || !this.shouldRetry(last.answer))) return;
+    if (this.crowd.rounds.has(round + 1) || this.crowd.endedGameIds.size > 0) return;
     if (!this.subscribed || this.socket?.readyState !== WebSocket.OPEN || this.pending) {
       this.later(() => this.send(round, deadline), 100);
       return;
