@@ -26,6 +26,7 @@ import { StatisticsView } from './components/StatisticsView';
 import { TournamentHeader } from './components/TournamentHeader';
 import { WinnerScreen } from './components/WinnerScreen';
 import { useLiveGame } from './hooks/useLiveGame';
+import { sendVoteRetrying } from './voteRetry';
 import './game.css';
 import { screenOf, type LiveGameView, type Viewer } from './state';
 
@@ -176,10 +177,19 @@ export default function GamePage() {
   }, [mode, user, id, join, reload]);
 
   const [castVote, { loading: voting }] = useMutation(CastVoteDocument);
+  // What a retry checks before sending again: the round it was cast in still open, the socket up.
+  const latest = useRef({ roundNumber: game?.roundNumber, socket });
+  latest.current = { roundNumber: game?.roundNumber, socket };
   const onVote = useCallback(
     (imageId: string) => {
       if (!game || socket !== 'connected') return;
-      castVote({ variables: { tournamentId: id, roundNumber: game.roundNumber, imageId } }).then(
+      const { roundNumber } = game;
+      // A vote answered "not recorded yet" during a failover is sent again until a final answer,
+      // so what the player is told agrees with the count (issue 29).
+      sendVoteRetrying(() => castVote({ variables: { tournamentId: id, roundNumber, imageId } }), {
+        stillCurrent: () =>
+          latest.current.roundNumber === roundNumber && latest.current.socket === 'connected',
+      }).then(
         ({ data }) => data && setOwnVote(data.castVote.imageId),
         (error: unknown) =>
           toast({
