@@ -23,7 +23,7 @@ export interface RateLimitSlots {
  * expiry. A counter that expired meanwhile stays gone instead of coming back negative and
  * without an expiry.
  */
-const releaseSlot = defineScript<number>({
+export const releaseSlot = defineScript<number>({
   name: 'gatewayReleaseRateLimitSlot',
   lua: `
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -39,7 +39,7 @@ return 0
 });
 
 /** KEYS: [counter]. Milliseconds until the counter's window ends (negative: no window). */
-const windowLeft = defineScript<number>({
+export const windowLeft = defineScript<number>({
   name: 'gatewayRateLimitWindowLeft',
   lua: `return redis.call('PTTL', KEYS[1])`,
   memory: (redis, [counter = '']) => redis.ttlMs(counter),

@@ -9,16 +9,18 @@ import { sha256 } from './secrets';
 
 /**
  * KEYS: [session, userSessions]. ARGV: [userId, deviceId, createdAt, lastSeenAt, ttlMs,
- * userSessionsTtlMs, username, role, verified]. Writes the session with its claims and its
- * expiry and lists it under its user, in one step, so no session ever exists without an expiry
- * or outside its user's list.
+ * userSessionsTtlMs, username, role, verified, sessionKey]. Writes the session with its claims
+ * and its expiry and lists it under its user, in one step, so no session ever exists without an
+ * expiry or outside its user's list. The list holds `sessionKey` as the caller names it, not
+ * KEYS[1]: on Redis KEYS[1] carries the adapter's key prefix, which the commands reading the list
+ * back would add a second time.
  */
-const createSessionScript = defineScript<number>({
+export const createSessionScript = defineScript<number>({
   name: 'authCreateSession',
   lua: `
 redis.call('HSET', KEYS[1], 'userId', ARGV[1], 'deviceId', ARGV[2], 'createdAt', ARGV[3], 'lastSeenAt', ARGV[4], 'username', ARGV[7], 'role', ARGV[8], 'verified', ARGV[9])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('SADD', KEYS[2], KEYS[1])
+redis.call('SADD', KEYS[2], ARGV[10])
 redis.call('PEXPIRE', KEYS[2], ARGV[6])
 return 1
 `,
@@ -35,11 +37,12 @@ return 1
       username = '',
       role = '',
       verified = '',
+      sessionKey = '',
     ],
   ) => {
     redis.hSet(session, { userId, deviceId, createdAt, lastSeenAt, username, role, verified });
     redis.expire(session, Number(ttlMs));
-    redis.sAdd(userSessions, session);
+    redis.sAdd(userSessions, sessionKey);
     redis.expire(userSessions, Number(listTtlMs));
     return 1;
   },
@@ -49,7 +52,7 @@ return 1
  * KEYS: [session]. ARGV: [lastSeenAt, ttlMs]. Records a use and extends the expiry only if the
  * session still exists: a logout racing with a request must not bring the session back.
  */
-const touchSessionScript = defineScript<number>({
+export const touchSessionScript = defineScript<number>({
   name: 'authTouchSession',
   lua: `
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -71,7 +74,7 @@ return 1
  * KEYS: [session]. ARGV: [username, role, verified]. Rewrites the claims only if the session
  * still exists: a logout racing with a verification must not bring the session back.
  */
-const setClaimsScript = defineScript<number>({
+export const setClaimsScript = defineScript<number>({
   name: 'authSetSessionClaims',
   lua: `
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -125,6 +128,7 @@ export class SessionStore {
         remainingMs(session, session.lastSeenAt),
         sessionRules.absoluteTimeoutMs,
         ...claimArguments(session.claims),
+        key,
       ],
     );
     await this.forgetEnded(list, key);
