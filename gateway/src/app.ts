@@ -148,6 +148,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     bus: options.bus,
     registry: options.registry,
     logger,
+    withdrawalReplicas: settings.voteWithdrawal.replicas,
+    withdrawalWaitMs: settings.voteWithdrawal.waitMs,
   });
   // Tests may stand a stub in for the real-time edges; GraphQL's mutations use the real one.
   const liveGames: LiveGamePort = options.games ?? games;

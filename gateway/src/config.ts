@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { ConfigError, envFields, parseEnv, type Environment } from '@underdog/kit';
 import { parseAll } from '@underdog/platform';
 import { z } from 'zod';
+import { DEFAULT_WITHDRAWAL_WAIT_MS } from './games';
 import type { RateLimitRule } from './rate-limiter';
 
 /** A replica's id when INSTANCE_ID is unset: unique per process on a host. */
@@ -87,6 +88,15 @@ const settingsShape = {
     .min(1024)
     .default(100 * 1024),
   HTTP_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  // Replicas of the live store that must confirm a vote's withdrawal before VOTING_CLOSED
+  // (Redis WAIT; 0 = no wait), and how long it waits for them.
+  VOTE_WITHDRAWAL_REPLICAS: z.coerce.number().int().min(0).max(10).default(0),
+  VOTE_WITHDRAWAL_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(DEFAULT_WITHDRAWAL_WAIT_MS),
   BENCHMARK_SEED: z.enum(['on', 'off']).default('off'),
   // The key of the fair-play hashes (address prefixes, user agents): required in distributed
   // mode (gatewayConfig), made at boot when unset in standalone mode (settingsFrom).
@@ -144,6 +154,13 @@ export interface GatewaySettings {
     /** The N of that close reason: how long a refused client should wait before it retries. */
     fullRetrySeconds: number;
   };
+  /**
+   * A vote's withdrawal (a vote produced after its round began closing) is answered with the
+   * final VOTING_CLOSED only once this many replicas of the live store confirmed it (Redis
+   * WAIT), within `waitMs`; otherwise with the retryable VOTE_NOT_RECORDED, so a failover that
+   * loses the withdrawal cannot count a vote the player was told was refused. 0: no wait.
+   */
+  voteWithdrawal: { replicas: number; waitMs: number };
   http: {
     /** The largest request body read; past it the request is refused with 413 and closed. */
     maxBodyBytes: number;
@@ -189,6 +206,10 @@ function settingsFrom(
         parsed.WEBSOCKET_CAPACITY ??
         (parsed.BENCHMARK_SEED === 'on' ? 0 : DEFAULT_WEBSOCKET_CAPACITY),
       fullRetrySeconds: parsed.WEBSOCKET_FULL_RETRY_SECONDS,
+    },
+    voteWithdrawal: {
+      replicas: parsed.VOTE_WITHDRAWAL_REPLICAS,
+      waitMs: parsed.VOTE_WITHDRAWAL_WAIT_MS,
     },
     http: {
       maxBodyBytes: parsed.HTTP_MAX_BODY_BYTES,

@@ -185,6 +185,16 @@ export interface GamesDependencies {
    * sent holds it until the reconnect.
    */
   storeTimeoutMs?: number;
+  /**
+   * How many replicas of the live store must confirm a vote's withdrawal (Redis `WAIT`) before
+   * it is answered with the final VOTING_CLOSED (default 0: no wait). Fewer within
+   * `withdrawalWaitMs` (a primary that may die with the withdrawal unreplicated, and the
+   * promoted replica count the vote) is answered the retryable VOTE_NOT_RECORDED instead: the
+   * resend is answered with the vote's true fate (docs/adr/0009).
+   */
+  withdrawalReplicas?: number;
+  /** How long a withdrawal waits for `withdrawalReplicas` (default `DEFAULT_WITHDRAWAL_WAIT_MS`). */
+  withdrawalWaitMs?: number;
 }
 
 /** The default of `GamesDependencies.produceTimeoutMs`. */
@@ -195,6 +205,8 @@ export const DEFAULT_RESEND_WAIT_MS = 5_000;
 export const DEFAULT_SETTLE_RETRY_MS = 8_000;
 /** The default of `GamesDependencies.storeTimeoutMs`. */
 export const DEFAULT_VOTE_STORE_TIMEOUT_MS = 1_500;
+/** The default of `GamesDependencies.withdrawalWaitMs`. */
+export const DEFAULT_WITHDRAWAL_WAIT_MS = 500;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -246,6 +258,8 @@ export class Games {
   private readonly resendPollMs: number;
   private readonly settleRetryMs: number;
   private readonly storeTimeoutMs: number;
+  private readonly withdrawalReplicas: number;
+  private readonly withdrawalWaitMs: number;
 
   constructor(private readonly deps: GamesDependencies) {
     this.clock = deps.clock ?? systemClock;
@@ -254,6 +268,8 @@ export class Games {
     this.resendPollMs = deps.resendPollMs ?? 100;
     this.settleRetryMs = deps.settleRetryMs ?? DEFAULT_SETTLE_RETRY_MS;
     this.storeTimeoutMs = deps.storeTimeoutMs ?? DEFAULT_VOTE_STORE_TIMEOUT_MS;
+    this.withdrawalReplicas = deps.withdrawalReplicas ?? 0;
+    this.withdrawalWaitMs = deps.withdrawalWaitMs ?? DEFAULT_WITHDRAWAL_WAIT_MS;
     this.metrics = voteMetrics(deps.registry);
   }
 
@@ -439,6 +455,9 @@ export class Games {
     if (admission.kind === 'refused') {
       const refuse = refusals[admission.reply as Refusal] as (() => AppError) | undefined;
       if (!refuse) throw new Error(`unexpected vote admission reply ${admission.reply}`);
+      // A refusal is final: after withdrawing the original here, only once that withdrawal
+      // cannot be lost with the primary (the original may be on game.votes).
+      if (withdrawn > 0) await this.withdrawalReplicated(voteId);
       throw refuse();
     }
     const { votingEndsAt, gameId } = admission;
@@ -480,11 +499,44 @@ export class Games {
     // Not produced, or a resend took its place (that one answers for the player): retryable.
     if (!produced || settled === 'SUPERSEDED') throw gameErrors.notRecorded();
     // Produced after the engine began closing the round's votes, and withdrawn (or refused).
+    // VOTING_CLOSED is final (no retry comes): only once the withdrawal cannot be lost with the
+    // primary, or the promoted replica would count the vote.
+    await this.withdrawalReplicated(voteId);
     this.deps.logger.warn(
       { tournamentId, voteId, roundNumber, late: this.now() - votingEndsAt, settled },
       'vote produced after the round began closing; not counted',
     );
     throw refusals.VOTING_CLOSED();
+  }
+
+  /**
+   * Waits for `withdrawalReplicas` replicas to confirm the store's writes so far (the
+   * withdrawal among them); fewer, or a store that does not answer, is VOTE_NOT_RECORDED.
+   */
+  private async withdrawalReplicated(voteId: string): Promise<void> {
+    if (this.withdrawalReplicas === 0) return;
+    let confirmed: number;
+    try {
+      confirmed = await withStoreTimeout(
+        this.deps.store.waitForReplicas(this.withdrawalReplicas, this.withdrawalWaitMs),
+        this.withdrawalWaitMs + this.storeTimeoutMs,
+        'waitForReplicas',
+      );
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      this.deps.logger.warn(
+        { err: error, voteId },
+        'live store unavailable while waiting for a withdrawal to replicate; answered VOTE_NOT_RECORDED',
+      );
+      throw gameErrors.notRecorded(error);
+    }
+    if (confirmed < this.withdrawalReplicas) {
+      this.deps.logger.warn(
+        { voteId, confirmed, wanted: this.withdrawalReplicas, waitedMs: this.withdrawalWaitMs },
+        'a withdrawal was not confirmed by enough replicas; answered VOTE_NOT_RECORDED',
+      );
+      throw gameErrors.notRecorded();
+    }
   }
 
   /**

@@ -164,7 +164,9 @@ export function describeVoteSettlement(
     afterEach(() => fixture.cleanup());
 
     /** A gateway on these adapters; the tests' waits are short, not the production ones. */
-    function gateway(overrides: { store?: LiveStore; bus?: EventBus } = {}): Games {
+    function gateway(
+      overrides: { store?: LiveStore; bus?: EventBus; withdrawalReplicas?: number } = {},
+    ): Games {
       return new Games({
         clients: {} as Pick<GatewayClients, 'game'>,
         store: overrides.store ?? store,
@@ -177,6 +179,8 @@ export function describeVoteSettlement(
         resendPollMs: 20,
         settleRetryMs: 1_500,
         storeTimeoutMs: 500,
+        withdrawalReplicas: overrides.withdrawalReplicas ?? 0,
+        withdrawalWaitMs: 50,
       });
     }
 
@@ -300,6 +304,45 @@ export function describeVoteSettlement(
       // The message is on the partition; the engine, reading it afterwards, does not count it.
       expect(await engineApplies()).toEqual(['DUPLICATE']);
       expect(await counted()).toBe(0);
+    });
+
+    describe('a withdrawal waits for the replicas (WAIT) before the final VOTING_CLOSED', () => {
+      /** The gateway's store, with `waitForReplicas` answering `confirmed` (a replica caught up). */
+      const replicasConfirming = (confirmed: number): LiveStore =>
+        new Proxy(fixture.gatewayStore, {
+          get: (target, property) => {
+            if (property === 'waitForReplicas') return async () => confirmed;
+            const value = Reflect.get(target, property) as unknown;
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+
+      it('no replica confirms the withdrawal: VOTE_NOT_RECORDED, not VOTING_CLOSED; nothing counted; the resend is answered VOTING_CLOSED', async () => {
+        // This store has no replica: WAIT 1 answers 0 after its timeout.
+        games = gateway({ store: fixture.gatewayStore, withdrawalReplicas: 1 });
+        const origin = await player();
+        clock.now = DEADLINE - 10;
+        slow.produceMs = VOTING_GRACE_MS * 20;
+        slow.meanwhile = engineCloses;
+        expect(await refusalOf(games.vote(origin, vote))).toBe('VOTE_NOT_RECORDED');
+        expect(await engineApplies()).toEqual(['DUPLICATE']);
+        expect(await counted()).toBe(0);
+        // The resend: the withdrawal stands, so the true fate is the refusal (no write, no wait).
+        slow.meanwhile = undefined;
+        expect(await refusalOf(games.vote(origin, vote))).toBe('VOTING_CLOSED');
+        expect(await counted()).toBe(0);
+      });
+
+      it('the replica confirms the withdrawal: VOTING_CLOSED', async () => {
+        games = gateway({ store: replicasConfirming(1), withdrawalReplicas: 1 });
+        clock.now = DEADLINE - 10;
+        slow.produceMs = VOTING_GRACE_MS * 20;
+        slow.meanwhile = engineCloses;
+        expect(await refusalOf(games.vote(await player(), vote))).toBe('VOTING_CLOSED');
+        expect(await engineApplies()).toEqual(['DUPLICATE']);
+        expect(await counted()).toBe(0);
+      });
+
     });
 
     it('acknowledges a late produce the engine has already counted', async () => {
@@ -434,6 +477,21 @@ export function describeVoteSettlement(
         await engineCloses();
         expect(await refusalOf(games.vote(origin, vote))).toBe('VOTING_CLOSED');
         expect(await votesOnPartition()).toHaveLength(0);
+        expect(await counted()).toBe(0);
+      });
+
+      it('a resend that withdrew its produced original after the deadline: VOTE_NOT_RECORDED until a replica confirms, never counted', async () => {
+        const origin = await player();
+        clock.now = DEADLINE - 100;
+        await votedThroughDyingGateway(origin);
+        clock.now = DEADLINE + 500;
+        await engineCloses();
+        // The withdrawal is to be confirmed by a replica this store does not have.
+        games = gateway({ store: fixture.gatewayStore, withdrawalReplicas: 1 });
+        expect(await refusalOf(games.vote(origin, vote))).toBe('VOTE_NOT_RECORDED');
+        // The original is on the partition, withdrawn: the engine does not count it.
+        expect(await engineApplies()).toEqual(['DUPLICATE']);
+        expect(await refusalOf(games.vote(origin, vote))).toBe('VOTING_CLOSED');
         expect(await counted()).toBe(0);
       });
 

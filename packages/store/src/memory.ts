@@ -47,6 +47,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LiveStore {
     ping: async () => {
       open();
     },
+    // One process, no replica: nothing is ever confirmed elsewhere.
+    waitForReplicas: async () => {
+      open();
+      return 0;
+    },
     close: async () => {
       closed = true;
     },

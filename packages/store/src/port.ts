@@ -93,6 +93,13 @@ export interface LiveStore extends Asynchronous<SyncCommands> {
   ): Promise<R>;
   /** Resolves when the store answers; rejects otherwise. */
   ping(): Promise<void>;
+  /**
+   * Waits until `replicas` replicas have acknowledged every write this store's connection made so
+   * far, or `timeoutMs` has passed (Redis `WAIT`; a positive timeout, since 0 waits for ever), and
+   * resolves with how many did: fewer than asked means a failover now may lose those writes.
+   * Asking for 0 answers at once. The memory adapter has no replicas: it answers 0 at once.
+   */
+  waitForReplicas(replicas: number, timeoutMs: number): Promise<number>;
   /** Releases the connection; commands reject afterwards. Safe to call twice. */
   close(): Promise<void>;
 }

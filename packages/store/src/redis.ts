@@ -146,6 +146,17 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
       call(async () => {
         await client.ping();
       }),
+    waitForReplicas: (replicas, timeoutMs) =>
+      call(async () => {
+        if (!Number.isInteger(replicas) || replicas < 0) {
+          throw new RangeError(`replicas must be a whole number ≥ 0, got ${replicas}`);
+        }
+        if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+          // WAIT's 0 blocks for ever.
+          throw new RangeError(`timeoutMs must be a whole number ≥ 1, got ${timeoutMs}`);
+        }
+        return replicas === 0 ? 0 : client.wait(replicas, timeoutMs);
+      }),
     // Memoised: a second quit() before the socket has gone would be refused.
     close: () => (closing ??= quit()),
   };

@@ -14,6 +14,8 @@ export interface LiveStoreFixture {
   connectAnother(): Promise<LiveStore>;
   /** Closes every client the fixture opened and removes what the test wrote. */
   cleanup(): Promise<void>;
+  /** How many replicas the store's server has (default 0: a lone server, or the memory store). */
+  replicas?: number;
 }
 
 // Short enough to keep the suite fast, long enough that a busy machine does not expire a key
@@ -338,6 +340,20 @@ export function describeLiveStoreContract(
         await store.hSet(key('h'), { f: 'v' });
         expect(await store.set(key('h'), 'now a string')).toBe(true);
         expect(await store.get(key('h'))).toBe('now a string');
+      });
+    });
+
+    describe('replication', () => {
+      it('answers at once when asked to wait for no replica', async () => {
+        await store.set(key('w'), 'written');
+        expect(await store.waitForReplicas(0, 1_000)).toBe(0);
+      });
+
+      it('answers how many replicas confirmed the writes, fewer than asked when none can', async () => {
+        const replicas = fixture.replicas ?? 0;
+        await store.set(key('w'), 'written');
+        // One more than there are: WAIT gives up after the timeout with those it has.
+        expect(await store.waitForReplicas(replicas + 1, 50)).toBe(replicas);
       });
     });
 

@@ -40,6 +40,14 @@ describe('redis store through Sentinel', () => {
     await group?.stop();
   });
 
+  it('waits for the replica to confirm a write (WAIT)', async () => {
+    expect(await store.set('waited', 'for the replica')).toBe(true);
+    // The replica is connected and streaming: it confirms well within the timeout.
+    expect(await store.waitForReplicas(1, 10_000)).toBe(1);
+    // There is one replica: asking for two answers the one there is once the timeout has passed.
+    expect(await store.waitForReplicas(2, 50)).toBe(1);
+  }, 30_000);
+
   it('follows the primary the Sentinels promote when the old one is killed', async () => {
     expect(await store.set('before', 'failover')).toBe(true);
     expect(await store.run(incrementIfBelow, ['counter'], [100])).toBe(1);
