@@ -569,6 +569,16 @@ describe('charts/underdog', () => {
         sentinelPort: usesRedis,
       });
     }
+    // A failover may lose an unreplicated withdrawal: the gateway waits for one replica (WAIT).
+    const withdrawal = (rendering: Manifest[]) => {
+      const data = find<ConfigMap>(rendering, 'ConfigMap', 'underdog-gateway').data;
+      return [data.VOTE_WITHDRAWAL_REPLICAS, data.VOTE_WITHDRAWAL_WAIT_MS];
+    };
+    expect(withdrawal(manifests)).toEqual(['1', '500']);
+    expect(withdrawal(defaults)).toEqual(['0', '500']);
+    const explicit = join(helm.workDir, 'sentinel-withdrawal.yaml');
+    writeFileSync(explicit, 'gateway:\n  voteWithdrawal:\n    replicas: 2\n    waitMs: 250\n');
+    expect(withdrawal(parseManifests(render('--values', explicit)))).toEqual(['2', '250']);
     const enabledWithoutHosts = join(helm.workDir, 'sentinel-without-hosts.yaml');
     writeFileSync(enabledWithoutHosts, 'redis:\n  sentinel:\n    enabled: true\n');
     expect(() => render('--values', enabledWithoutHosts)).toThrow(/hosts/);

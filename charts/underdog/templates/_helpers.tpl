@@ -186,6 +186,13 @@ Secret in "underdog.secretEnv".
 {{- $_ := set $env "WEBSOCKET_MAX_CONNECTIONS_PER_IP" (toString $v.webSocketMaxConnectionsPerIp) }}
 {{- $_ := set $env "WEBSOCKET_CAPACITY" (toString $v.webSocketCapacity) }}
 {{- $_ := set $env "WEBSOCKET_FULL_RETRY_SECONDS" (toString $v.webSocketFullRetrySeconds) }}
+{{- /* A withdrawal waits for one replica by default once Redis fails over (Sentinel). */}}
+{{- $withdrawalReplicas := $v.voteWithdrawal.replicas }}
+{{- if kindIs "invalid" $withdrawalReplicas }}
+{{- $withdrawalReplicas = ternary 1 0 $root.Values.redis.sentinel.enabled }}
+{{- end }}
+{{- $_ := set $env "VOTE_WITHDRAWAL_REPLICAS" (toString $withdrawalReplicas) }}
+{{- $_ := set $env "VOTE_WITHDRAWAL_WAIT_MS" (toString $v.voteWithdrawal.waitMs) }}
 {{- /* The session cookie gets Secure and the __Host- prefix whenever the ingress serves HTTPS. */}}
 {{- $_ := set $env "COOKIE_SECURE" (ternary "true" "false" (and $root.Values.ingress.enabled (gt (len $root.Values.ingress.tls) 0))) }}
 {{- /* The pages that may open a WebSocket and the CSP's connect-src: the ingress's hosts. */}}
