@@ -1,4 +1,4 @@
-import type { BusMessage, EventBus, Subscription } from '@underdog/bus';
+import { batchConsumer, type BusMessage, type EventBus } from '@underdog/bus';
 import { systemClock, type Clock, type Component, type Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
@@ -63,24 +63,21 @@ export class RealtimeHub {
     this.listeners.push(listener);
   }
 
-  /** The consumer as a lifecycle component: joins its group on start, leaves on stop. */
+  /**
+   * The consumer as a lifecycle component: joins its group on start, leaves on stop. Not an
+   * `eventConsumer`: it reads two topics in one group (so a tournament's game events and
+   * lifecycle changes reach its listeners in one loop), drops redelivered event ids and never
+   * throws, so it keeps its own batch loop under the bus's `batchConsumer`.
+   */
   component(): Component {
-    let subscription: Subscription | undefined;
-    return {
+    return batchConsumer(this.options.bus, {
       name: 'realtime-consumer',
-      start: async () => {
-        subscription = await this.options.bus.subscribe({
-          groupId: this.groupId,
-          topics: [topics.gameEvents.name, topics.tournamentLifecycle.name],
-          // A new group: only what happens from now on; the snapshot covers the past.
-          fromBeginning: false,
-          handleBatch: (batch) => this.handleBatch(batch),
-        });
-      },
-      stop: async () => {
-        await subscription?.stop();
-      },
-    };
+      groupId: this.groupId,
+      topics: [topics.gameEvents.name, topics.tournamentLifecycle.name],
+      // A new group: only what happens from now on; the snapshot covers the past.
+      fromBeginning: false,
+      handleBatch: (batch) => this.handleBatch(batch),
+    });
   }
 
   /** One partition's messages, in order. Never throws: a bad event is logged and skipped. */

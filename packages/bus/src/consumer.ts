@@ -1,5 +1,5 @@
 import type { Component, Logger } from '@underdog/kit';
-import type { BusMessage, EventBus, Subscription } from './port';
+import type { BusMessage, EventBus, SubscribeOptions, Subscription } from './port';
 
 /**
  * The one decode-and-dispatch loop of every event consumer (auth's `player.outcomes`, the
@@ -72,23 +72,40 @@ export function decodingBatchHandler<E>(
   };
 }
 
-/** An event consumer as a process component: joins its group on start, leaves on stop. */
-export function eventConsumer<E>(bus: EventBus, options: EventConsumerOptions<E>): Component {
-  const handleBatch = decodingBatchHandler(options);
+/** A batch consumer: a subscription with a name, as a process component (see `batchConsumer`). */
+export interface BatchConsumerOptions extends SubscribeOptions {
+  /** The component's name (logs, `/readyz`). */
+  name: string;
+}
+
+/**
+ * Any batch consumer as a process component: joins its group on start, leaves on stop. The one
+ * wrapper under `eventConsumer` and under consumers whose batch handler is their own (one write
+ * per batch, offsets kept in Redis, several topics, per-message metrics).
+ */
+export function batchConsumer(bus: EventBus, options: BatchConsumerOptions): Component {
+  const { name, ...subscribe } = options;
   let subscription: Subscription | undefined;
   return {
-    name: options.name,
+    name,
     start: async () => {
-      subscription = await bus.subscribe({
-        groupId: options.groupId,
-        topics: [options.topic],
-        fromBeginning: options.fromBeginning ?? true,
-        handleBatch,
-      });
+      subscription = await bus.subscribe(subscribe);
     },
     stop: async () => {
-      await subscription?.stop();
+      const stopping = subscription;
       subscription = undefined;
+      await stopping?.stop();
     },
   };
+}
+
+/** An event consumer as a process component: joins its group on start, leaves on stop. */
+export function eventConsumer<E>(bus: EventBus, options: EventConsumerOptions<E>): Component {
+  return batchConsumer(bus, {
+    name: options.name,
+    groupId: options.groupId,
+    topics: [options.topic],
+    fromBeginning: options.fromBeginning ?? true,
+    handleBatch: decodingBatchHandler(options),
+  });
 }

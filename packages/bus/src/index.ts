@@ -8,9 +8,11 @@ export {
   withRequestIdHeader,
 } from './request-context';
 export {
+  batchConsumer,
   decodingBatchHandler,
   eventConsumer,
   messageLogContext,
+  type BatchConsumerOptions,
   type EventConsumerOptions,
 } from './consumer';
 export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox';

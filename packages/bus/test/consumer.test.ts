@@ -1,6 +1,12 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Component } from '@underdog/kit';
-import { createMemoryBus, decodingBatchHandler, eventConsumer, type BusMessage } from '../src';
+import {
+  batchConsumer,
+  createMemoryBus,
+  decodingBatchHandler,
+  eventConsumer,
+  type BusMessage,
+} from '../src';
 
 /*
  * The one decode-and-dispatch loop, on the in-memory bus. The events are JSON here (the helper
@@ -186,5 +192,47 @@ describe('eventConsumer (the one decode-and-dispatch loop)', () => {
     await bus.publish(topic, [{ key: 'c', value: encode({ kind: 'added', id: 'later' }) }]);
     await until(() => attempts.get('later') === 1, 'the next event');
     expect(attempts.get('flaky')).toBe(2);
+  });
+});
+
+describe('batchConsumer (a subscription as a component)', () => {
+  const bus = createMemoryBus();
+  beforeAll(() => bus.ensureTopics([{ name: topic, partitions: 1 }]));
+  afterAll(() => bus.close());
+
+  it('joins its group on start with its own batch handler, and leaves on stop', async () => {
+    const batches: string[][] = [];
+    const consumer = batchConsumer(bus, {
+      name: 'batches',
+      groupId: 'group-batches',
+      topics: [topic],
+      fromBeginning: false,
+      handleBatch: async (batch) => {
+        batches.push(batch.map((message) => message.key));
+      },
+    });
+    expect(consumer.name).toBe('batches');
+    await consumer.start?.();
+    await bus.publish(topic, [{ key: 'a', value: encode({ kind: 'added', id: 'a' }) }]);
+    await until(() => batches.flat().includes('a'), 'the first message');
+    await consumer.stop?.();
+    await consumer.stop?.();
+
+    // Stopped: the group has no member, so a later message waits for the next one to join.
+    await bus.publish(topic, [{ key: 'b', value: encode({ kind: 'added', id: 'b' }) }]);
+    const next: string[] = [];
+    const rejoined = batchConsumer(bus, {
+      name: 'batches',
+      groupId: 'group-batches',
+      topics: [topic],
+      handleBatch: async (batch) => {
+        next.push(...batch.map((message) => message.key));
+      },
+    });
+    await rejoined.start?.();
+    await until(() => next.includes('b'), 'the message published while stopped');
+    await rejoined.stop?.();
+    expect(batches.flat()).toEqual(['a']);
+    expect(next).toEqual(['b']);
   });
 });

@@ -1,4 +1,4 @@
-import { inMessageContext, type BusMessage, type EventBus, type Subscription } from '@underdog/bus';
+import { batchConsumer, inMessageContext, type BusMessage, type EventBus } from '@underdog/bus';
 import { systemClock, type Clock, type Component, type Logger, type Registry } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
@@ -201,27 +201,23 @@ export class NotificationRequestHandler {
   }
 }
 
-/** The consumer as a process component: joins group `notification` on start, leaves on stop. */
+/**
+ * The consumer as a process component: joins group `notification` on start, leaves on stop. Not
+ * an `eventConsumer`: its handler classifies every request (sent, expired, invalid, …) for the
+ * outcome metric and logs without the values this topic carries, so it keeps its own batch loop
+ * under the bus's `batchConsumer`.
+ */
 export function notificationRequestsConsumer(options: NotificationConsumerOptions): Component {
   const handler = new NotificationRequestHandler(options);
-  let subscription: Subscription | undefined;
-  return {
+  return batchConsumer(options.bus, {
     name: 'notification-requests-consumer',
-    start: async () => {
-      subscription = await options.bus.subscribe({
-        groupId: notificationGroupId,
-        topics: [topics.notificationRequests.name],
-        // A new group starts at the oldest retained request, so none made before the first
-        // deployment is lost; the ones whose code has expired since are skipped.
-        fromBeginning: true,
-        handleBatch: (batch) => handler.handleBatch(batch),
-      });
-    },
-    stop: async () => {
-      await subscription?.stop();
-      subscription = undefined;
-    },
-  };
+    groupId: notificationGroupId,
+    topics: [topics.notificationRequests.name],
+    // A new group starts at the oldest retained request, so none made before the first
+    // deployment is lost; the ones whose code has expired since are skipped.
+    fromBeginning: true,
+    handleBatch: (batch) => handler.handleBatch(batch),
+  });
 }
 
 function publicUrlOf(publicUrl: PublicUrl): string {

@@ -1,10 +1,10 @@
 import {
+  batchConsumer,
   decodingBatchHandler,
   messageLogContext,
   type BusMessage,
   type EventBus,
   type EventConsumerOptions,
-  type Subscription,
 } from '@underdog/bus';
 import { DocumentValidationError } from '@underdog/documents';
 import type { Component, Logger } from '@underdog/kit';
@@ -110,7 +110,7 @@ function eventIdOf(message: BusMessage): string {
 /**
  * A consumer of one topic that turns each event into at most one row and stores a whole batch's
  * rows at once: `eventConsumer`'s decode-and-skip rules per message, then one write per batch
- * (the batch is committed only after it).
+ * (the batch is committed only after it), wrapped as a component by the bus's `batchConsumer`.
  */
 function rowsConsumer<E>(
   bus: EventBus,
@@ -143,22 +143,13 @@ function rowsConsumer<E>(
       }
     }
   };
-  let subscription: Subscription | undefined;
-  return {
+  return batchConsumer(bus, {
     name: options.name,
-    start: async () => {
-      subscription = await bus.subscribe({
-        groupId: options.groupId,
-        topics: [options.topic],
-        fromBeginning: options.fromBeginning ?? true,
-        handleBatch,
-      });
-    },
-    stop: async () => {
-      await subscription?.stop();
-      subscription = undefined;
-    },
-  };
+    groupId: options.groupId,
+    topics: [options.topic],
+    fromBeginning: options.fromBeginning ?? true,
+    handleBatch,
+  });
 }
 
 /** The two consumers as process components. */
