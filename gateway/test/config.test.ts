@@ -46,6 +46,7 @@ describe('gateway configuration', () => {
         capacity: 10_000,
         fullRetrySeconds: 10,
       },
+      voteWithdrawal: { replicas: 0, waitMs: 500 },
       http: { maxBodyBytes: 102_400, bodyTimeoutMs: 10_000 },
       rateLimits: {
         loginFailuresPerAccount: { limit: 10, windowMs: window },
@@ -144,6 +145,16 @@ describe('gateway configuration', () => {
       gatewaySettings({ HTTP_MAX_BODY_BYTES: '4096', HTTP_BODY_TIMEOUT_MS: '2500' }, 'test').http,
     ).toEqual({ maxBodyBytes: 4096, bodyTimeoutMs: 2500 });
     expect(() => gatewaySettings({ HTTP_BODY_TIMEOUT_MS: '5' }, 'test')).toThrow(ConfigError);
+  });
+
+  it('takes the replicas a vote withdrawal waits for, and how long, from the environment', () => {
+    expect(
+      gatewaySettings({ VOTE_WITHDRAWAL_REPLICAS: '1', VOTE_WITHDRAWAL_WAIT_MS: '250' }, 'test')
+        .voteWithdrawal,
+    ).toEqual({ replicas: 1, waitMs: 250 });
+    expect(() => gatewaySettings({ VOTE_WITHDRAWAL_REPLICAS: '-1' }, 'test')).toThrow(ConfigError);
+    // WAIT's 0 would block for ever.
+    expect(() => gatewaySettings({ VOTE_WITHDRAWAL_WAIT_MS: '0' }, 'test')).toThrow(ConfigError);
   });
 
   it('needs every service URL, Redis and Kafka in distributed mode, listing all that are missing', () => {

@@ -342,7 +342,6 @@ export function describeVoteSettlement(
         expect(await engineApplies()).toEqual(['DUPLICATE']);
         expect(await counted()).toBe(0);
       });
-
     });
 
     it('acknowledges a late produce the engine has already counted', async () => {
