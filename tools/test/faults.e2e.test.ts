@@ -224,6 +224,8 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
         BENCHMARK_SEED: 'on',
         REDIS_SENTINELS: redis.sentinels.map((s) => `${s.host}:${s.port}`).join(','),
         REDIS_SENTINEL_NAME: redis.name,
+        // As the chart with Sentinel: a withdrawal is final only once the replica confirmed it.
+        VOTE_WITHDRAWAL_REPLICAS: '1',
         GAME_RESULTS_SECONDS: '2',
         GAME_KAFKA_SESSION_TIMEOUT_MS: '3000',
         GAME_KAFKA_HEARTBEAT_MS: '500',
