@@ -54,6 +54,58 @@ describe('votes through a Redis Sentinel failover', () => {
     return { ip: '127.0.0.1', deviceId: `device-${id}`, session };
   }
 
+  it('answers a vote withdrawn after the votes began closing VOTING_CLOSED once the real replica confirmed the withdrawal (WAIT), VOTE_NOT_RECORDED when fewer replicas can', async () => {
+    const late = gameKeys('tournament-withdrawal');
+    const players = ['late-1', 'late-2'];
+    await store.hSet(late.state, {
+      tournamentStatus: 'live',
+      gameId: 'game-1',
+      phase: 'voting',
+      round: '1',
+      votingEndsAt: String(Date.now() + 120_000),
+      votesEndOffset: '',
+    });
+    await store.hSet(
+      late.players,
+      Object.fromEntries(players.map((id) => [id, JSON.stringify({ userId: id })])),
+    );
+    await store.sAdd(late.alive, ...players);
+    // The produce completes after the engine began closing the round's votes (a slow broker).
+    const lateBus = {
+      publish: async (topic: string, messages: Parameters<EventBus['publish']>[1]) => {
+        await bus.publish(topic, messages);
+        await store.hSet(late.state, { phase: 'voting_ended', votesEndOffset: 'closing' });
+      },
+    } as unknown as EventBus;
+    const gateway = (withdrawalReplicas: number) =>
+      new Games({
+        clients: {} as Pick<GatewayClients, 'game'>,
+        store,
+        bus: lateBus,
+        registry: new Registry(),
+        logger: createLogger({ service: 'test', level: 'silent' }),
+        withdrawalReplicas,
+        withdrawalWaitMs: 2_000,
+      });
+    const answer = (games: Games, id: string) =>
+      games
+        .vote(origin(id), {
+          tournamentId: 'tournament-withdrawal',
+          roundNumber: 1,
+          imageId: 'round-1-image-0',
+        })
+        .then(
+          () => 'ack',
+          (error: unknown) => (isAppError(error) ? error.reason : String(error)),
+        );
+    // One replica, attached and in sync, asked for one: it confirms the withdrawal; final.
+    await group.replicated();
+    expect(await answer(gateway(1), 'late-1')).toBe('VOTING_CLOSED');
+    await store.hSet(late.state, { phase: 'voting', votesEndOffset: '' });
+    // Asked for two, there is one: not confirmed in time, so retryable.
+    expect(await answer(gateway(2), 'late-2')).toBe('VOTE_NOT_RECORDED');
+  }, 30_000);
+
   it('answers VOTE_NOT_RECORDED (never INTERNAL) while the primary fails over; the retries are acknowledged and counted once', async () => {
     const players = Array.from({ length: 40 }, (_, i) => `player-${i}`);
     await store.hSet(keys.state, {
