@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Component } from '@underdog/kit';
+import { waitFor } from '@underdog/test-support';
 import {
   batchConsumer,
   createMemoryBus,
@@ -43,14 +44,6 @@ function capturingLogger() {
   return { logger: createLogger({ service: 'test', level: 'debug', destination }), lines };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe('eventConsumer (the one decode-and-dispatch loop)', () => {
   const bus = createMemoryBus();
   let running: Component[] = [];
@@ -88,7 +81,7 @@ describe('eventConsumer (the one decode-and-dispatch loop)', () => {
       { key: 'k', value: encode({ kind: 'removed', id: '1' }) },
       { key: 'k', value: encode({ kind: 'added', id: '2' }) },
     ]);
-    await until(() => seen.length === 3, 'three events');
+    await waitFor(() => seen.length === 3, 'three events');
     expect(seen).toEqual(['added:1:k', 'removed:1:k', 'added:2:k']);
   });
 
@@ -113,7 +106,7 @@ describe('eventConsumer (the one decode-and-dispatch loop)', () => {
       { key: 'g', value: garbage, headers: { 'event-id': 'bad-1' } },
       { key: 'g', value: encode({ kind: 'added', id: 'after-garbage' }) },
     ]);
-    await until(() => seen.length === 1, 'the message after the garbage');
+    await waitFor(() => seen.length === 1, 'the message after the garbage');
     expect(seen).toEqual(['after-garbage']);
     const skipped = lines.filter((line) => line.msg === 'undecodable test event; skipped');
     expect(skipped).toHaveLength(1);
@@ -183,14 +176,14 @@ describe('eventConsumer (the one decode-and-dispatch loop)', () => {
     const first = consumer();
     await start(first);
     await bus.publish(topic, [{ key: 'c', value: encode({ kind: 'added', id: 'flaky' }) }]);
-    await until(() => attempts.get('flaky') === 2, 'the failed event delivered again');
+    await waitFor(() => attempts.get('flaky') === 2, 'the failed event delivered again');
 
     // The group's position is past the handled event: a new member does not see it again.
     await first.stop?.();
     running = [];
     await start(consumer());
     await bus.publish(topic, [{ key: 'c', value: encode({ kind: 'added', id: 'later' }) }]);
-    await until(() => attempts.get('later') === 1, 'the next event');
+    await waitFor(() => attempts.get('later') === 1, 'the next event');
     expect(attempts.get('flaky')).toBe(2);
   });
 });
@@ -214,7 +207,7 @@ describe('batchConsumer (a subscription as a component)', () => {
     expect(consumer.name).toBe('batches');
     await consumer.start?.();
     await bus.publish(topic, [{ key: 'a', value: encode({ kind: 'added', id: 'a' }) }]);
-    await until(() => batches.flat().includes('a'), 'the first message');
+    await waitFor(() => batches.flat().includes('a'), 'the first message');
     await consumer.stop?.();
     await consumer.stop?.();
 
@@ -230,7 +223,7 @@ describe('batchConsumer (a subscription as a component)', () => {
       },
     });
     await rejoined.start?.();
-    await until(() => next.includes('b'), 'the message published while stopped');
+    await waitFor(() => next.includes('b'), 'the message published while stopped');
     await rejoined.stop?.();
     expect(batches.flat()).toEqual(['a']);
     expect(next).toEqual(['b']);

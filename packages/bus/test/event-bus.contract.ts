@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { currentRequestId, runWithRequestId } from '@underdog/kit';
+import { waitFor } from '@underdog/test-support';
 import type { BusMessage, EventBus, Subscription } from '../src';
 
 export interface BusFixture {
@@ -10,18 +11,6 @@ export interface BusFixture {
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array | null) =>
   bytes === null ? '(tombstone)' : new TextDecoder().decode(bytes);
-
-export async function waitFor(
-  condition: () => boolean,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Messages `key:seq` so a test can check order per key and which ones arrived. */
 function sequence(keys: number, perKey: number, startAt = 0) {

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createLogger, createMetricsRegistry, type Registry } from '@underdog/kit';
+import { eventually, waitFor } from '@underdog/test-support';
 import { createKafkaBus, type BusMessage } from '../src';
-import { describeEventBusContract, waitFor } from './event-bus.contract';
+import { describeEventBusContract } from './event-bus.contract';
 
 function brokers(): string[] {
   const value = process.env.UNDERDOG_TEST_KAFKA_BROKERS;
@@ -73,15 +74,6 @@ describe('KafkaBus consumer lag metric', () => {
     return metric?.values.find((v) => v.labels.topic === topic && v.labels.group === group)?.value;
   }
 
-  async function eventually(read: () => Promise<number | undefined>, want: number, what: string) {
-    let last: number | undefined;
-    const deadline = Date.now() + 60_000;
-    while ((last = await read()) !== want) {
-      if (Date.now() > deadline) throw new Error(`${what}: lag ${String(last)}, want ${want}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-
   it('reports the messages a group has not committed yet, per topic and group, down to 0', async () => {
     const registry = createMetricsRegistry('lag-test');
     const bus = createKafkaBus({ brokers: brokers(), clientId: 'lag-test', logger, registry });
@@ -106,13 +98,23 @@ describe('KafkaBus consumer lag metric', () => {
           handled += batch.length;
         },
       });
-      await eventually(() => lagOf(registry, topic, groupId), 5, 'while the handler is held');
+      await eventually(
+        () => lagOf(registry, topic, groupId),
+        (lag) => lag === 5,
+        'the lag of 5 while the handler is held',
+        60_000,
+      );
       expect(await registry.metrics()).toContain(
         `underdog_consumer_lag_messages{topic="${topic}",group="${groupId}",service="lag-test"} 5`,
       );
       release();
       await waitFor(() => handled === 5, 'the five messages to be handled', 60_000);
-      await eventually(() => lagOf(registry, topic, groupId), 0, 'after the commits');
+      await eventually(
+        () => lagOf(registry, topic, groupId),
+        (lag) => lag === 0,
+        'the lag of 0 after the commits',
+        60_000,
+      );
       await subscription.stop();
     } finally {
       release();

@@ -1,4 +1,5 @@
 import { createLogger } from '@underdog/kit';
+import { waitFor } from '@underdog/test-support';
 import { createMemoryBus, createOutboxRelay, type BusMessage, type EventBus } from '../src';
 
 /*
@@ -33,14 +34,6 @@ function controllableBus(inner: EventBus) {
     }
   };
   return { state, publish };
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 describe('createOutboxRelay (the one outbox mechanism)', () => {
@@ -86,7 +79,7 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
     const { store, relay } = relayOn();
     store.write('a');
     expect(await relay.publishNow('a')).toBe(true);
-    await until(() => published.length === 1, 'the event');
+    await waitFor(() => published.length === 1, 'the event');
     expect(published).toEqual(['a']);
     expect(await store.pendingIds()).toEqual([]);
   });
@@ -102,7 +95,7 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
 
     broker.state.down = false;
     expect(await relay.sweep()).toBe(1);
-    await until(() => published.length === 1, 'the swept event');
+    await waitFor(() => published.length === 1, 'the swept event');
     expect(await relay.sweep()).toBe(0);
     expect(published).toEqual(['a']);
   });
@@ -127,7 +120,7 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
     expect(await store.pendingIds()).toEqual(['a']);
     markFails = false;
     expect(await relay.sweep()).toBe(1);
-    await until(() => published.length === 2, 'the repeat');
+    await waitFor(() => published.length === 2, 'the repeat');
     expect(await store.pendingIds()).toEqual([]);
   });
 
@@ -139,12 +132,12 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
     broker.state.down = false;
     await relay.component.start?.();
     try {
-      await until(() => published.includes('a'), 'the sweep at start');
+      await waitFor(() => published.includes('a'), 'the sweep at start');
       broker.state.down = true;
       store.write('b');
       await relay.publishNow('b');
       broker.state.down = false;
-      await until(() => published.includes('b'), 'a later sweep');
+      await waitFor(() => published.includes('b'), 'a later sweep');
     } finally {
       await relay.component.stop?.();
     }
@@ -156,7 +149,7 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
     broker.state.hold = new Promise((resolve) => (release = resolve));
     store.write('a');
     const first = relay.sweep();
-    await until(() => broker.state.publishing === 1, 'the first pass publishing');
+    await waitFor(() => broker.state.publishing === 1, 'the first pass publishing');
     store.write('b');
     const second = relay.sweep();
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -165,7 +158,7 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
     release();
     expect(await first).toBe(1);
     expect(await second).toBe(1);
-    await until(() => published.length === 2, 'both events');
+    await waitFor(() => published.length === 2, 'both events');
     expect(published).toEqual(['a', 'b']);
   });
 
@@ -175,7 +168,7 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
     broker.state.hold = new Promise((resolve) => (release = resolve));
     store.write('a');
     await relay.component.start?.();
-    await until(() => broker.state.publishing === 1, 'the pass at start publishing');
+    await waitFor(() => broker.state.publishing === 1, 'the pass at start publishing');
     let stopped = false;
     const stopping = relay.component.stop!().then(() => (stopped = true));
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -1,4 +1,5 @@
 import { createLogger } from '@underdog/kit';
+import { waitFor } from '@underdog/test-support';
 import { createStandalone, type Standalone } from '../src';
 import { browserAt, codeIn, mailTo, uniqueEmail, type Browser } from './support';
 
@@ -118,13 +119,13 @@ describe('the live game end to end (standalone): join, vote and the tally over G
     test: (game: LiveGameJson) => boolean,
     what: string,
   ): Promise<LiveGameJson> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const game = await liveGame(client, id).catch(() => undefined);
-      if (game && test(game)) return game;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    return waitFor(
+      async () => {
+        const game = await liveGame(client, id);
+        return test(game) && game;
+      },
+      { message: what, intervalMs: 100 },
+    );
   }
 
   const errorCode = (answer: { body: unknown }) =>

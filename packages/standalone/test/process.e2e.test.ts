@@ -30,22 +30,11 @@ function startBundle(env: Record<string, string>, tty = false): Started {
   return { child, output: () => output, exited };
 }
 
-/** Resolves with the first match of `pattern` in the output, or rejects after `timeoutMs`. */
+/** Resolves with the first match of `pattern` in the output; fails after `timeoutMs`. */
 function waitForOutput(started: Started, pattern: RegExp, timeoutMs = 20_000) {
-  return new Promise<RegExpExecArray>((resolve, reject) => {
-    const check = () => {
-      const match = pattern.exec(started.output());
-      if (!match) return;
-      clearTimeout(timer);
-      started.child.stdout?.off('data', check);
-      resolve(match);
-    };
-    const timer = setTimeout(() => {
-      started.child.stdout?.off('data', check);
-      reject(new Error(`no ${String(pattern)} in:\n${started.output()}`));
-    }, timeoutMs);
-    started.child.stdout?.on('data', check);
-    check();
+  return waitFor(() => pattern.exec(started.output()), {
+    message: `${String(pattern)} in the output`,
+    timeoutMs,
   });
 }
 

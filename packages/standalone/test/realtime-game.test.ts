@@ -1,4 +1,5 @@
 import { createLogger } from '@underdog/kit';
+import { waitFor } from '@underdog/test-support';
 import {
   feedOf,
   graphqlWsClient,
@@ -218,15 +219,13 @@ describe('a whole game over /ws and over graphql-ws (standalone)', () => {
     }
 
     await feed.waitForCount(2);
-    const deadline = Date.now() + 10_000;
-    while (
-      !feed.values.some(
-        (v) => (v.data?.gameEvents as { __typename?: string })?.__typename === 'GameEnded',
-      )
-    ) {
-      if (Date.now() > deadline) throw new Error(JSON.stringify(feed.values));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor(
+      () =>
+        feed.values.some(
+          (v) => (v.data?.gameEvents as { __typename?: string })?.__typename === 'GameEnded',
+        ),
+      'GameEnded on the feed',
+    );
     const typenames = new Set(
       feed.values.map((v) => (v.data?.gameEvents as { __typename: string }).__typename),
     );
