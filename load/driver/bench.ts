@@ -341,7 +341,11 @@ async function startStandalone(options: BenchOptions): Promise<Target> {
   };
 }
 
-/** Waits until the game engine knows the tournament: a `/ws` subscription gets its snapshot. */
+/**
+ * Waits until the game engine knows the tournament: a `/ws` subscription gets its snapshot. Not
+ * test-support's `waitFor` (issue 27 point 5): the driver is a benchmark program, not a test,
+ * and opens one socket per look, so it looks every 300 ms.
+ */
 async function waitForGame(gatewayUrl: string, tournamentId: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {

@@ -30,6 +30,8 @@ export function smtpSinkClient(apiUrl: string): SmtpSinkClient {
     if (!response.ok) throw new Error(`DELETE ${endpoint} answered ${response.status}`);
   };
 
+  // Not test-support's `waitFor` (issue 27 point 5): the harness depends on the kit only, and this
+  // one is the mail sink's API, whose failure lists the mails that did arrive.
   const waitFor = async (
     predicate: (message: SinkMessage) => boolean,
     timeoutMs = 10_000,

@@ -178,7 +178,12 @@ export async function startKafkaCluster(options: KafkaClusterOptions = {}): Prom
     );
   };
 
-  /** Until the metadata lists every node in `expected` as a live broker. */
+  /**
+   * Until the metadata lists every node in `expected` as a live broker. Not test-support's
+   * `waitFor` (issue 27 point 5): the harness is infrastructure, also run outside tests (`harness
+   * up`), and depends on the kit only; this loop also stops at once when a node exits and fails
+   * with an `InfraError` naming its log.
+   */
   const waitForBrokers = async (expected: number[], what: string) => {
     const deadline = Date.now() + readyTimeoutMs;
     let last = 'no answer';
