@@ -1,5 +1,6 @@
 import { TournamentStatus } from '@underdog/proto';
 import { topics } from '@underdog/platform';
+import { waitFor } from '@underdog/test-support';
 import WebSocket from 'ws';
 import { gatewaySettings, type GatewaySettings } from '../src';
 import { rawExchange, startEdgeGateway, upgradeRequest, type EdgeGateway } from './edge-support';
@@ -89,14 +90,17 @@ describe('the gateway capacity (WEBSOCKET_CAPACITY) on both endpoints', () => {
     return feed;
   };
   /** Publishes a lifecycle event until `arrived` holds (a subscription's start is not observable). */
-  const publishUntil = async (arrived: () => boolean) => {
-    for (let attempt = 0; attempt < 50 && !arrived(); attempt += 1) {
-      await gateway.bus.publish(topics.tournamentLifecycle.name, [
-        encodeLifecycleEvent(lifecycleEvent('t-1', 'live', TournamentStatus.LIVE)),
-      ]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const publishUntil = (arrived: () => boolean) =>
+    waitFor(
+      async () => {
+        if (arrived()) return true;
+        await gateway.bus.publish(topics.tournamentLifecycle.name, [
+          encodeLifecycleEvent(lifecycleEvent('t-1', 'live', TournamentStatus.LIVE)),
+        ]);
+        return false;
+      },
+      { message: 'a lifecycle event on the subscription', intervalMs: 100 },
+    );
   const refusals = async () => {
     const metric = await gateway.registry
       .getSingleMetric('underdog_websocket_refused_total')
@@ -141,22 +145,22 @@ describe('the gateway capacity (WEBSOCKET_CAPACITY) on both endpoints', () => {
     first.close();
     await first.closed;
     // The place is free once the server saw the close: a graphql-ws client gets in now.
-    let feed: GraphQLFeed | undefined;
-    for (let attempt = 0; attempt < 50 && !feed; attempt += 1) {
-      const client = graphqlWsClient(graphqlUrl());
-      disposers.push(() => client.dispose());
-      const outcome = new Promise<'connected' | 'closed'>((resolve) => {
-        client.on('connected', () => resolve('connected'));
-        client.on('closed', () => resolve('closed'));
-      });
-      const attempted = feedOf(client, tournamentsChanged);
-      if ((await outcome) === 'connected') feed = attempted;
-      else await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(feed).toBeDefined();
+    const feed = await waitFor(
+      async () => {
+        const client = graphqlWsClient(graphqlUrl());
+        disposers.push(() => client.dispose());
+        const outcome = new Promise<'connected' | 'closed'>((resolve) => {
+          client.on('connected', () => resolve('connected'));
+          client.on('closed', () => resolve('closed'));
+        });
+        const attempted = feedOf(client, tournamentsChanged);
+        return (await outcome) === 'connected' && { attempted };
+      },
+      { message: 'a graphql-ws client let in', intervalMs: 20 },
+    ).then(({ attempted }) => attempted);
     expect((await closedBy(wsUrl())).code).toBe(1013);
-    await publishUntil(() => feed!.values.length > 0);
-    expect(feed!.values[0]?.data?.tournamentsChanged).toMatchObject({ kind: 'live' });
+    await publishUntil(() => feed.values.length > 0);
+    expect(feed.values[0]?.data?.tournamentsChanged).toMatchObject({ kind: 'live' });
   });
 
   it('has no cap with capacity 0', async () => {
