@@ -186,8 +186,13 @@ async function stuckSubscriber(gateway: TestGateway, tournamentId: string): Prom
     ].join('\r\n'),
   );
   await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+  // The subscription's snapshot is the marker that the server took it (no sleep): then pause.
+  let received = '';
+  const onData = (chunk: Buffer) => (received += chunk.toString('latin1'));
+  socket.on('data', onData);
   socket.write(maskedTextFrame(JSON.stringify({ type: 'subscribe_tournament', tournamentId })));
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await waitFor(() => received.includes('"type":"game_state_update"'), 'the snapshot');
+  socket.off('data', onData);
   socket.pause();
   return socket;
 }
