@@ -580,10 +580,20 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
           firstWinDate: user.firstWinDate,
         };
       };
+      // 200 outcomes, one user document each: on a loaded machine the auth service's consumer
+      // may need more than the default minute (CI saw it time out once at 60 s).
+      let withOutcome = 0;
       await waitFor(
-        async () => (await Promise.all(accounts.map(userOf))).every((u) => u.gamesPlayed === 1),
+        async () => {
+          const counted = await Promise.all(accounts.map(userOf));
+          withOutcome = counted.filter((u) => u.gamesPlayed === 1).length;
+          return withOutcome === accounts.length;
+        },
         'the outcomes in auth',
-      );
+        180_000,
+      ).catch((error: unknown) => {
+        throw new Error(`${String(error)} (${withOutcome} of ${accounts.length} users had one)`);
+      });
       const users = await Promise.all(accounts.map(userOf));
       expect(users.map(({ firstWinDate: _, ...rest }) => rest)).toEqual(accounts.map(expectedUser));
       expect(users.filter((user) => user.firstWinDate !== null).map((u) => u.username)).toEqual(

@@ -206,7 +206,10 @@ describe('the live game end to end (standalone): join, vote and the tally over G
       { imageId: 'round-1-image-3', votes: 0, percentage: 0, isWinner: false },
     ]);
     expect(results.remainingCount).toBe(2);
-    expect(errorCode(await vote(ann, 1, 'round-1-image-0'))).toBe('VOTING_CLOSED');
+    // Ann voted in round 1: another image is refused as a repeated vote (the first one stands),
+    // however late; the same image again is a resend, answered as the first was (ADR 9).
+    expect(errorCode(await vote(ann, 1, 'round-1-image-0'))).toBe('ALREADY_VOTED');
+    expect((await vote(ann, 1, 'round-1-image-1')).status).toBe(200);
     // Too late to join now.
     const late = await registeredUser(true);
     expect(errorCode(await late.graphql(JOIN, { id }))).toBe('JOIN_CLOSED');
