@@ -1,5 +1,5 @@
 import type { Clock, Logger } from '@underdog/kit';
-import { VOTES_CLOSING, type GameState, type StoredAdvertisement } from '@underdog/live-game';
+import { VOTES_CLOSING, type GameState } from '@underdog/live-game';
 import { timestampFromDate, type Advertisement } from '@underdog/proto';
 import { offlinePickImageId, roundImages } from '@underdog/rules';
 import type { AdPosition, AdsCatalog } from '../adapters/ads-catalog';
@@ -9,7 +9,6 @@ import {
   type Expectation,
   type LiveGames,
   type Participant,
-  type RoundFacts,
 } from '../adapters/live-games';
 import {
   drawSeedCommitment,
@@ -17,9 +16,23 @@ import {
   resolveRound,
   type RoundOutcome,
 } from '../domain/resolution';
+import {
+  captureSettled,
+  freshMemory,
+  nextStep,
+  votesSettled,
+  VOTES_RECHECK_MS,
+  type LoopAction,
+  type LoopMemory,
+} from '../domain/round-loop';
 import { prizeAmount, type GameTimings } from '../domain/timings';
 import type { GameRecords } from '../persistence';
 import type { EngineMetrics } from '../metrics';
+import { LeaseKeeper, LeaseLost } from './lease-keeper';
+import { RecordsWriter } from './records-writer';
+import { adFields, gameStartedRecord, roundRecord } from './game-facts';
+
+export { participantRecord } from './game-facts';
 
 /** Where the votes of a tournament go, and how far the engine has applied them. */
 export interface VotesProgress {
@@ -45,9 +58,6 @@ export interface RunnerDependencies {
   logger: Logger;
   metrics: EngineMetrics;
 }
-
-/** Thrown when a fenced step finds another replica's token: this replica must stop acting. */
-class LeaseLost extends Error {}
 
 type Step = number | 'done';
 
@@ -75,27 +85,16 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
  * Events are published after their step is stored, with deterministic ids.
  */
 export class GameRunner {
-  private token = 0;
+  /** The game's lease, and the fence every step carries. */
+  private readonly lease: LeaseKeeper;
   private stopped = false;
   private wake: (() => void) | undefined;
-  private offlineCastRound = 0;
-  private lastTotalSent = -1;
-  private lastTotalAt = 0;
-  /** The game's start record, written once round 1's results are out (see `begin`). */
-  private startRecord: ((eliminatedInRound1: readonly string[]) => Promise<void>) | undefined;
-  /** Record writes in order (the start before round 1's results), each after the one before. */
-  private recordsWritten: Promise<void> = Promise.resolve();
-  /** Ends the wait of the record write now waiting for its delay (see `flushRecords`). */
-  private readonly recordDelays = new Set<() => void>();
-  private flushing = false;
-  /** This runner asked for the game's start record: every record since is its own. */
-  private recordingSinceStart = false;
-  /** A record write gave up: the game's end writes the whole game again. */
-  private recordsIncomplete = false;
+  /** What this runner remembers between steps (see `nextStep`). */
+  private memory: LoopMemory = freshMemory();
+  /** The game's records, written in the background and in order. */
+  private readonly records: RecordsWriter;
   /** A stored step's announcement that failed: made before anything else once the store is back. */
   private pendingAnnouncement: { at: Landing; announce: () => Promise<void> } | undefined;
-  /** When this runner began waiting for a round's votes to be applied (see `votingEnded`). */
-  private votesWaitFrom: { round: number; at: number } | undefined;
   /** Steps that failed in a row (the store or the bus unreachable). */
   private failures = 0;
   private firstFailureAt = 0;
@@ -109,6 +108,8 @@ export class GameRunner {
     private readonly deps: RunnerDependencies,
   ) {
     this.log = deps.logger.child({ tournamentId });
+    this.records = new RecordsWriter(deps.timings.recordsDelayMs, this.log);
+    this.lease = new LeaseKeeper(deps.live, tournamentId, deps.owner, deps.lease, this.log);
     this.finished = this.loop();
   }
 
@@ -122,27 +123,22 @@ export class GameRunner {
     this.stopped = true;
     this.wake?.();
     await this.finished;
-    if (release && this.token > 0) {
-      await this.deps.live
-        .releaseLease(this.tournamentId, this.deps.owner, this.token)
-        .catch((error: unknown) => this.log.warn({ err: error }, 'lease not released'));
-    }
+    if (release) await this.lease.release();
   }
 
   private async loop(): Promise<void> {
-    const { live, lease, owner } = this.deps;
+    const { live } = this.deps;
     while (!this.stopped) {
-      let waitMs = lease.renewEveryMs;
+      let waitMs = this.deps.lease.renewEveryMs;
       try {
-        const token = await live.acquireLease(this.tournamentId, owner, lease.ttlMs);
-        if (token === 0) {
+        if (!(await this.lease.acquire())) {
           this.deps.metrics.fenced.inc({ at: 'lease' });
-          this.log.warn({ fence: this.token }, 'another replica holds the game; stepping back');
+          this.log.warn(
+            { fence: this.lease.token },
+            'another replica holds the game; stepping back',
+          );
           return;
         }
-        if (token !== this.token && this.token !== 0)
-          this.log.warn({ fence: token }, 'lease renewed');
-        this.token = token;
         const state = await live.state(this.tournamentId);
         if (!state?.gameId) {
           if (this.seenGame) {
@@ -154,7 +150,7 @@ export class GameRunner {
           return;
         }
         this.seenGame = true;
-        const next = await this.holdingLease(async () => {
+        const next = await this.lease.holding(async () => {
           await this.announcePending(state);
           return this.step(state);
         });
@@ -164,7 +160,10 @@ export class GameRunner {
       } catch (error) {
         if (error instanceof LeaseLost) {
           this.deps.metrics.fenced.inc({ at: 'step' });
-          this.log.warn({ fence: this.token }, 'fenced out: another replica took the game over');
+          this.log.warn(
+            { fence: this.lease.token },
+            'fenced out: another replica took the game over',
+          );
           return;
         }
         // Never given up: the game waits for its store (or bus) for as long as it takes, and
@@ -178,40 +177,6 @@ export class GameRunner {
         else this.log.warn(context, 'game step failed again; retrying');
       }
       if (waitMs > 0 && !this.stopped) await this.sleep(waitMs);
-    }
-  }
-
-  /**
-   * Runs a step while renewing the lease every `renewEveryMs`: a step may outlast the lease's
-   * TTL (the end writes the whole game's records when this replica took it over; a slow
-   * document store), and the other replica must not take the game over and repeat it meanwhile
-   * (issue 29). A renewal that finds another replica's lease fails the step with `LeaseLost`
-   * once the work returns, as a fenced write would.
-   */
-  private async holdingLease<T>(work: () => Promise<T>): Promise<T> {
-    const { live, lease, owner } = this.deps;
-    let lost = false;
-    let renewing: Promise<void> = Promise.resolve();
-    const timer = setInterval(() => {
-      renewing = renewing.then(async () => {
-        if (lost) return;
-        try {
-          const token = await live.acquireLease(this.tournamentId, owner, lease.ttlMs);
-          if (token === 0) lost = true;
-          else this.token = token;
-        } catch (error) {
-          // The store unreachable: the step's own writes fail too; the lease may lapse.
-          this.log.warn({ err: error }, 'lease not renewed during a step');
-        }
-      });
-    }, lease.renewEveryMs);
-    try {
-      const result = await work();
-      if (lost) throw new LeaseLost();
-      return result;
-    } finally {
-      clearInterval(timer);
-      await renewing;
     }
   }
 
@@ -257,21 +222,64 @@ export class GameRunner {
     });
   }
 
-  private step(state: GameState): Promise<Step> {
-    switch (state.phase) {
-      case 'waiting':
-        return this.begin(state);
-      case 'voting':
-        return this.voting(state);
-      case 'voting_ended':
-        return this.votingEnded(state);
-      case 'tallying':
+  /** One step: `nextStep` decides from the state and the time, this performs its actions. */
+  private async step(state: GameState): Promise<Step> {
+    const now = this.now();
+    const { timings, votesWaitMaxMs } = this.deps;
+    const decided = nextStep({ game: state, memory: this.memory }, now, {
+      graceMs: timings.graceMs,
+      voteTotalEveryMs: timings.voteTotalEveryMs,
+      votesWaitMaxMs,
+    });
+    // The decided memory is kept where the loop kept it before its read or its publication (a
+    // failed read starts no votes' wait; the cast round is set by the cast itself).
+    const keep = () => {
+      this.memory = { ...decided.memory, offlineCastRound: this.memory.offlineCastRound };
+    };
+    for (const action of decided.actions) {
+      const next = await this.perform(state, action, now, keep);
+      if (next !== undefined) return next;
+    }
+    return decided.wakeInMs;
+  }
+
+  /** Performs one action; a `Step` ends the step there (the game moved, or it waits). */
+  private async perform(
+    state: GameState,
+    action: LoopAction,
+    now: number,
+    keep: () => void,
+  ): Promise<Step | undefined> {
+    switch (action.kind) {
+      case 'begin':
+        return this.begin(state, now);
+      case 'castOffline':
+        await this.castOfflineChoices(state);
+        return undefined;
+      case 'closeVoting':
+        return this.closeVoting(state, action.phaseEndsAt);
+      case 'publishVoteTotal':
+        keep();
+        await this.emit(
+          state,
+          {
+            case: 'voteTotal',
+            value: { roundNumber: action.round, totalVotes: action.totalVotes },
+          },
+          `${action.round}:${action.totalVotes}`,
+        );
+        return undefined;
+      case 'captureVotes':
+        return this.captureVotes(state, action.markClosing);
+      case 'awaitVotes':
+        return this.awaitVotes(state, action, keep);
+      case 'tally':
         return this.tally(state);
-      case 'results':
-        return this.afterResults(state);
-      case 'advertisement':
-        return this.afterAdvertisement(state);
-      case 'finished':
+      case 'endResults':
+        return this.afterResults(state, action.ended, now);
+      case 'endAdvertisement':
+        return this.afterAdvertisement(state, action.finishing, now);
+      case 'finish':
         return this.finish(state);
     }
   }
@@ -284,7 +292,7 @@ export class GameRunner {
   ): Promise<boolean> {
     const reply = await this.deps.live.advance(
       this.tournamentId,
-      this.token,
+      this.lease.token,
       expected,
       fields,
       eliminated,
@@ -301,63 +309,26 @@ export class GameRunner {
     return this.deps.events.publish(this.context(state, at), kind, idSuffix);
   }
 
-  /**
-   * Facts for the records, in the background and in order: the round loop never waits for
-   * MongoDB, and a round's eliminations never reach the store before its participants. Each
-   * write starts `recordsDelayMs` after it was asked for, when the games closing at the same
-   * moment on this replica have resolved (see `GameTimings`).
-   */
   private record(what: string, write: () => Promise<void>) {
-    const due = Date.now() + this.deps.timings.recordsDelayMs;
-    const attempt = async (left: number): Promise<void> => {
-      try {
-        await write();
-      } catch (error) {
-        if (left <= 0) {
-          this.log.error({ err: error, what }, 'could not record game facts');
-          this.recordsIncomplete = true;
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        await attempt(left - 1);
-      }
-    };
-    this.recordsWritten = this.recordsWritten.then(async () => {
-      const wait = due - Date.now();
-      if (wait > 0 && !this.flushing) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            this.recordDelays.delete(done);
-            resolve();
-          };
-          const timer = setTimeout(done, wait);
-          this.recordDelays.add(done);
-        });
-      }
-      await attempt(5);
-    });
+    this.records.record(what, write);
   }
 
   /**
    * Writes the records still waiting for their delay at once, and resolves when every write
    * asked for so far is done: a replica that stops cleanly leaves no record behind.
    */
-  async flushRecords(): Promise<void> {
-    this.flushing = true;
-    for (const done of [...this.recordDelays]) done();
-    await this.recordsWritten;
+  flushRecords(): Promise<void> {
+    return this.records.flush();
   }
 
   /** Resolves when every record write asked for so far is done (delays included). */
   recordsDone(): Promise<void> {
-    return this.recordsWritten;
+    return this.records.done();
   }
 
   // ---- phases ----
 
-  private async begin(state: GameState): Promise<Step> {
-    const now = this.now();
+  private async begin(state: GameState, now: number): Promise<Step> {
     const ad = this.deps.ads.pick('before_game');
     // The draw's seed, fixed before any vote, stored with the step (it survives a take-over and a
     // failover like the rest of the state); only its SHA-256 is published now (issue 28).
@@ -394,46 +365,23 @@ export class GameRunner {
         // at the close of voting the CPU the tally and the results needed — with two games closing
         // together, one's results waited for both games' inserts (docs/benchmarks.md). The game's
         // end rewrites whatever is missing.
-        this.startRecord = (eliminatedInRound1) => {
+        this.records.holdStart((eliminatedInRound1) => {
           // Round 1's eliminated go in eliminated: no update of their documents one by one
           // afterwards (on FerretDB each is a locked write that scans the collection).
           const out = new Set(eliminatedInRound1);
           const known = participants.map((participant) =>
             out.has(participant.userId) ? { ...participant, eliminatedInRound: 1 } : participant,
           );
-          return this.deps.records.gameStarted(this.gameStartedRecord(state, known, now));
-        };
+          return this.deps.records.gameStarted(
+            gameStartedRecord(this.tournamentId, state, known, now),
+          );
+        });
         this.log.info({ gameId: state.gameId, participants: participants.length }, 'game started');
         if (ad) await this.emitAdvertisement(state, ad, 'before_game', 0, now);
         else await this.openRound(state, 1, now);
       },
     );
     return 0;
-  }
-
-  /** The game's start record, once round `round`'s results (those eliminated in it) are out. */
-  private recordStart(round: number, eliminated: readonly string[]): void {
-    const write = this.startRecord;
-    this.startRecord = undefined;
-    if (!write) return;
-    this.recordingSinceStart = true;
-    this.record('gameStarted', () => write(round === 1 ? eliminated : []));
-  }
-
-  private gameStartedRecord(state: GameState, participants: Participant[], now: number) {
-    return {
-      gameId: state.gameId,
-      tournament: {
-        id: this.tournamentId,
-        title: state.title,
-        ...(state.prize ? { prize: state.prize } : {}),
-        startAt: new Date(state.startAt),
-      },
-      totalRounds: state.totalRounds,
-      roundTimeSeconds: state.roundTimeSeconds,
-      startedAt: new Date(state.startedAt || now),
-      participants: participants.map(participantRecord),
-    };
   }
 
   private roundFields(state: GameState, round: number, now: number) {
@@ -484,7 +432,7 @@ export class GameRunner {
       String(round),
       now,
     );
-    this.lastTotalSent = -1;
+    this.memory = { ...this.memory, lastTotalSent: -1 };
     this.log.info({ roundNumber: round, remaining }, 'round voting started');
   }
 
@@ -518,42 +466,28 @@ export class GameRunner {
       );
       metrics.votesCounted.inc(replies.filter((reply) => reply === 'COUNTED').length);
     }
-    this.offlineCastRound = state.round;
+    this.memory = { ...this.memory, offlineCastRound: state.round };
   }
 
-  private async voting(state: GameState): Promise<Step> {
-    const now = this.now();
-    if (this.offlineCastRound !== state.round) await this.castOfflineChoices(state);
-    if (now >= state.votingEndsAt) {
-      const moved = await this.advance(
-        { phase: 'voting', round: state.round },
-        { phase: 'voting_ended', phaseEndsAt: state.votingEndsAt + this.deps.timings.graceMs },
-      );
-      if (moved) {
-        await this.announce({ phase: 'voting_ended', round: state.round }, () =>
-          this.emit(
-            state,
-            {
-              case: 'votingEnded',
-              value: { roundNumber: state.round, totalVotes: state.totalVotes },
-            },
-            String(state.round),
-          ),
-        );
-      }
-      return 0;
-    }
-    const every = this.deps.timings.voteTotalEveryMs;
-    if (state.totalVotes !== this.lastTotalSent && now - this.lastTotalAt >= every) {
-      this.lastTotalSent = state.totalVotes;
-      this.lastTotalAt = now;
-      await this.emit(
-        state,
-        { case: 'voteTotal', value: { roundNumber: state.round, totalVotes: state.totalVotes } },
-        `${state.round}:${state.totalVotes}`,
+  /** voting → voting_ended, announced. */
+  private async closeVoting(state: GameState, phaseEndsAt: number): Promise<Step> {
+    const moved = await this.advance(
+      { phase: 'voting', round: state.round },
+      { phase: 'voting_ended', phaseEndsAt },
+    );
+    if (moved) {
+      await this.announce({ phase: 'voting_ended', round: state.round }, () =>
+        this.emit(
+          state,
+          {
+            case: 'votingEnded',
+            value: { roundNumber: state.round, totalVotes: state.totalVotes },
+          },
+          String(state.round),
+        ),
       );
     }
-    return Math.min(state.votingEndsAt - now, every);
+    return 0;
   }
 
   /**
@@ -566,47 +500,49 @@ export class GameRunner {
    * capture to its tally in this one step. Each further step takes the lease and reads the state
    * again, and a close is the moment every player waits for (docs/benchmarks.md, the sixth pass).
    */
-  private async votingEnded(state: GameState): Promise<Step> {
-    const now = this.now();
-    if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
+  private async captureVotes(state: GameState, markClosing: boolean): Promise<Step> {
     const { votes } = this.deps;
     const expected = { phase: 'voting_ended', round: state.round } as const;
-    if (state.votesEndOffset === '' || state.votesEndOffset === VOTES_CLOSING) {
-      // Closing first, then the capture: a vote the gateway settles after this is withdrawn
-      // unless already counted, so none it acknowledges can land after the capture (ADR 9).
-      if (
-        state.votesEndOffset === '' &&
-        !(await this.advance(expected, { votesEndOffset: VOTES_CLOSING }))
-      ) {
-        return 0;
-      }
-      const partition = await votes.partitionOf(this.tournamentId);
-      const end = await votes.endOffset(partition);
-      const votesEndOffset = `${partition}:${end}`;
-      if ((await votes.applied(partition)) < BigInt(end)) {
-        await this.advance(expected, { votesEndOffset });
-        return 0;
-      }
-      const moved = await this.advance(expected, { votesEndOffset, phase: 'tallying' });
-      return moved ? this.tally({ ...state, votesEndOffset, phase: 'tallying' }) : 0;
+    // Closing first, then the capture: a vote the gateway settles after this is withdrawn
+    // unless already counted, so none it acknowledges can land after the capture (ADR 9).
+    if (markClosing && !(await this.advance(expected, { votesEndOffset: VOTES_CLOSING }))) {
+      return 0;
     }
-    const [partition = '0', end = '0'] = state.votesEndOffset.split(':');
-    const applied = await votes.applied(Number(partition));
-    // The wait counts from when this runner found the votes lagging, not from the grace's end:
-    // after an outage of the store (the capture made late, the votes consumer still backing off)
-    // the budget would otherwise be spent before the wait began, and acknowledged votes lost.
-    if (this.votesWaitFrom?.round !== state.round) {
-      this.votesWaitFrom = { round: state.round, at: now };
+    const partition = await votes.partitionOf(this.tournamentId);
+    const end = await votes.endOffset(partition);
+    const votesEndOffset = `${partition}:${end}`;
+    if (!captureSettled(await votes.applied(partition), BigInt(end))) {
+      await this.advance(expected, { votesEndOffset });
+      return 0;
     }
-    const waited = now - this.votesWaitFrom.at;
-    if (applied < BigInt(end) && waited < this.deps.votesWaitMaxMs) return 25;
-    if (applied < BigInt(end)) {
+    const moved = await this.advance(expected, { votesEndOffset, phase: 'tallying' });
+    return moved ? this.tally({ ...state, votesEndOffset, phase: 'tallying' }) : 0;
+  }
+
+  private async awaitVotes(
+    state: GameState,
+    action: Extract<LoopAction, { kind: 'awaitVotes' }>,
+    keep: () => void,
+  ): Promise<Step> {
+    const applied = await this.deps.votes.applied(action.partition);
+    keep();
+    const settled = votesSettled(applied, action, this.deps.votesWaitMaxMs);
+    if (settled === 'wait') return VOTES_RECHECK_MS;
+    if (settled === 'resolveLate') {
       this.log.error(
-        { roundNumber: state.round, partition, end, applied: String(applied) },
+        {
+          roundNumber: state.round,
+          partition: String(action.partition),
+          end: String(action.end),
+          applied: String(applied),
+        },
         'votes not applied in time; resolving with what is counted',
       );
     }
-    const moved = await this.advance(expected, { phase: 'tallying' });
+    const moved = await this.advance(
+      { phase: 'voting_ended', round: state.round },
+      { phase: 'tallying' },
+    );
     return moved ? this.tally({ ...state, phase: 'tallying' }) : 0;
   }
 
@@ -715,7 +651,7 @@ export class GameRunner {
         },
         'round resolved',
       );
-      this.recordStart(state.round, outcome.eliminated);
+      this.records.recordStart(state.round, outcome.eliminated);
       this.recordRound(state, outcome, ballots, now);
       if (disqualifiedNow.length > 0) {
         this.record('participantsDisqualified', () =>
@@ -754,7 +690,9 @@ export class GameRunner {
     end: Parameters<GameRecords['gameEnded']>[0],
   ): Promise<void> {
     const { live, records } = this.deps;
-    await records.gameStarted(this.gameStartedRecord(state, participants, this.now()));
+    await records.gameStarted(
+      gameStartedRecord(this.tournamentId, state, participants, this.now()),
+    );
     for (let round = 1; round <= state.round; round += 1) {
       const facts = await live.roundFacts(this.tournamentId, round);
       if (!facts) continue;
@@ -767,10 +705,7 @@ export class GameRunner {
     await records.gameEnded(end);
   }
 
-  private async afterResults(state: GameState): Promise<Step> {
-    const now = this.now();
-    if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
-    const ended = state.decidedBy !== '' || state.round >= state.totalRounds;
+  private async afterResults(state: GameState, ended: boolean, now: number): Promise<Step> {
     const position: AdPosition = ended ? 'after_game' : 'between_rounds';
     const ad = this.deps.ads.pick(position);
     const next = ad
@@ -832,10 +767,12 @@ export class GameRunner {
     );
   }
 
-  private async afterAdvertisement(state: GameState): Promise<Step> {
-    const now = this.now();
-    if (now < state.phaseEndsAt) return state.phaseEndsAt - now;
-    if (state.adPosition === 'after_game') {
+  private async afterAdvertisement(
+    state: GameState,
+    finishing: boolean,
+    now: number,
+  ): Promise<Step> {
+    if (finishing) {
       await this.advance(
         { phase: 'advertisement', round: state.round },
         { phase: 'finished', phaseEndsAt: 0 },
@@ -867,7 +804,7 @@ export class GameRunner {
     end: Parameters<GameRecords['gameEnded']>[0],
   ): Promise<void> {
     await this.flushRecords();
-    if (this.recordingSinceStart && !this.recordsIncomplete) await this.deps.records.gameEnded(end);
+    if (this.records.complete) await this.deps.records.gameEnded(end);
     else await this.recordWholeGame(state, participants, end);
     // Every disqualification again (idempotent; usually each is recorded at its round already).
     const marks = participants.flatMap((participant) =>
@@ -955,66 +892,4 @@ export class GameRunner {
     );
     return 'done';
   }
-}
-
-function adFields(ad: Advertisement, position: AdPosition, now: number) {
-  const stored: StoredAdvertisement = {
-    id: ad.id,
-    title: ad.title,
-    type: ad.type,
-    content: ad.content,
-    displayPosition: ad.displayPosition,
-    duration: ad.duration,
-  };
-  return {
-    phase: 'advertisement',
-    phaseEndsAt: now + ad.duration * 1000,
-    advertisement: JSON.stringify(stored),
-    adPosition: position,
-  };
-}
-
-function roundRecord(
-  state: GameState,
-  round: number,
-  ballots: Awaited<ReturnType<LiveGames['ballots']>>,
-  eliminated: readonly string[],
-  facts: RoundFacts,
-) {
-  const winning = new Set(facts.results.filter((r) => r.isWinner).map((r) => r.imageId));
-  return {
-    gameId: state.gameId,
-    roundNumber: round,
-    images: roundImages(round),
-    timeLimit: state.roundTimeSeconds,
-    startedAt: new Date(facts.startedAt),
-    endedAt: new Date(facts.endedAt),
-    votes: [...ballots].map(([userId, ballot]) => ({
-      userId,
-      username: ballot.username,
-      imageId: ballot.imageId,
-      votedAt: new Date(ballot.castAt),
-      isOfflinePlayer: ballot.offline,
-      isWinningVote: winning.has(ballot.imageId),
-    })),
-    eliminated: eliminated.map((userId) => ({ userId })),
-    results: facts.results,
-  };
-}
-
-export function participantRecord(participant: Participant) {
-  return {
-    userId: participant.userId,
-    username: participant.username,
-    isOfflinePlayer: participant.offlineChoices !== undefined,
-    joinedAt: new Date(participant.joinedAt),
-    ...(participant.disqualificationReason === undefined
-      ? {}
-      : { disqualificationReason: participant.disqualificationReason }),
-    // Known when the whole game is written again at its end: the participant's document is
-    // inserted eliminated, and the rounds' elimination updates find nothing left to change.
-    ...(participant.eliminatedInRound > 0
-      ? { eliminatedInRound: participant.eliminatedInRound }
-      : {}),
-  };
 }

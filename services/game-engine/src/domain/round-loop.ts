@@ -1,0 +1,188 @@
+import { VOTES_CLOSING, type GameState } from '@underdog/live-game';
+
+/**
+ * The round loop's decisions, pure: given where the store says the game stands, what this
+ * runner remembers, and the time, which steps to make and when to look again. No I/O and no
+ * clock: `GameRunner` reads the state, calls `nextStep`, performs the actions (each fenced) and
+ * sleeps `wakeInMs`. Steps that need a fact read during the step (the votes' applied mark, an
+ * advertisement picked) are decided in two parts: the action here, and `votesSettled` after.
+ */
+
+/** What the loop reads of the stored game. */
+export type LoopGame = Pick<
+  GameState,
+  | 'phase'
+  | 'round'
+  | 'totalRounds'
+  | 'phaseEndsAt'
+  | 'votingEndsAt'
+  | 'totalVotes'
+  | 'votesEndOffset'
+  | 'decidedBy'
+  | 'adPosition'
+>;
+
+/** What one runner remembers between its steps (lost with it: a takeover starts from `freshMemory`). */
+export interface LoopMemory {
+  /** The round whose offline choices this runner cast (idempotent by vote id, so a repeat is harmless). */
+  offlineCastRound: number;
+  /** The last live vote total published, and when (ms since the epoch). */
+  lastTotalSent: number;
+  lastTotalAt: number;
+  /** When this runner began waiting for a round's votes to be applied. */
+  votesWaitFrom: { round: number; at: number } | undefined;
+}
+
+export const freshMemory = (): LoopMemory => ({
+  offlineCastRound: 0,
+  lastTotalSent: -1,
+  lastTotalAt: 0,
+  votesWaitFrom: undefined,
+});
+
+export interface LoopTimings {
+  graceMs: number;
+  voteTotalEveryMs: number;
+  votesWaitMaxMs: number;
+}
+
+export type LoopAction =
+  /** waiting → the before-game advertisement or round 1 (`ad` picked by the runner). */
+  | { kind: 'begin' }
+  /** The round's offline choices, cast by this runner for the first time. */
+  | { kind: 'castOffline'; round: number }
+  /** voting → voting_ended, the grace running to `phaseEndsAt`. */
+  | { kind: 'closeVoting'; round: number; phaseEndsAt: number }
+  /** The live vote total, at most once per `voteTotalEveryMs`. */
+  | { kind: 'publishVoteTotal'; round: number; totalVotes: number }
+  /** After the grace: mark the votes closing (`markClosing`), capture the partition's end. */
+  | { kind: 'captureVotes'; round: number; markClosing: boolean }
+  /** The votes captured: wait for them to be applied (see `votesSettled`), then tally. */
+  | { kind: 'awaitVotes'; round: number; partition: number; end: bigint; waitedMs: number }
+  /** tallying → results. */
+  | { kind: 'tally'; round: number }
+  /** results → advertisement, the next round or the end. */
+  | { kind: 'endResults'; round: number; ended: boolean }
+  /** advertisement → the next round, or the end after the after-game advertisement. */
+  | { kind: 'endAdvertisement'; round: number; finishing: boolean }
+  /** The end: records, `game_ended`, outcomes; the game is then done. */
+  | { kind: 'finish' };
+
+export interface LoopStep {
+  actions: LoopAction[];
+  /** The memory after these actions (the runner keeps it). */
+  memory: LoopMemory;
+  /** When to look again after the actions, in ms (0: at once, unless an action said otherwise). */
+  wakeInMs: number;
+}
+
+/** How often a round waiting for its votes to be applied looks again. */
+export const VOTES_RECHECK_MS = 25;
+
+export function nextStep(
+  state: { game: LoopGame; memory: LoopMemory },
+  now: number,
+  timings: LoopTimings,
+): LoopStep {
+  const { game } = state;
+  let memory = state.memory;
+  const wait = (ms: number): LoopStep => ({ actions: [], memory, wakeInMs: ms });
+  switch (game.phase) {
+    case 'waiting':
+      return { actions: [{ kind: 'begin' }], memory, wakeInMs: 0 };
+    case 'voting': {
+      const actions: LoopAction[] = [];
+      if (memory.offlineCastRound !== game.round) {
+        // The runner marks the round cast once the choices are in (a failed cast is made again).
+        actions.push({ kind: 'castOffline', round: game.round });
+      }
+      if (now >= game.votingEndsAt) {
+        actions.push({
+          kind: 'closeVoting',
+          round: game.round,
+          phaseEndsAt: game.votingEndsAt + timings.graceMs,
+        });
+        return { actions, memory, wakeInMs: 0 };
+      }
+      const every = timings.voteTotalEveryMs;
+      if (game.totalVotes !== memory.lastTotalSent && now - memory.lastTotalAt >= every) {
+        actions.push({ kind: 'publishVoteTotal', round: game.round, totalVotes: game.totalVotes });
+        memory = { ...memory, lastTotalSent: game.totalVotes, lastTotalAt: now };
+      }
+      return { actions, memory, wakeInMs: Math.min(game.votingEndsAt - now, every) };
+    }
+    case 'voting_ended': {
+      if (now < game.phaseEndsAt) return wait(game.phaseEndsAt - now);
+      if (game.votesEndOffset === '' || game.votesEndOffset === VOTES_CLOSING) {
+        return {
+          actions: [
+            { kind: 'captureVotes', round: game.round, markClosing: game.votesEndOffset === '' },
+          ],
+          memory,
+          wakeInMs: 0,
+        };
+      }
+      const [partition = '0', end = '0'] = game.votesEndOffset.split(':');
+      // The wait counts from when this runner found the votes lagging, not from the grace's end:
+      // after an outage of the store the budget would otherwise be spent before the wait began.
+      if (memory.votesWaitFrom?.round !== game.round) {
+        memory = { ...memory, votesWaitFrom: { round: game.round, at: now } };
+      }
+      const waitedMs = now - (memory.votesWaitFrom?.at ?? now);
+      return {
+        actions: [
+          {
+            kind: 'awaitVotes',
+            round: game.round,
+            partition: Number(partition),
+            end: BigInt(end),
+            waitedMs,
+          },
+        ],
+        memory,
+        wakeInMs: 0,
+      };
+    }
+    case 'tallying':
+      return { actions: [{ kind: 'tally', round: game.round }], memory, wakeInMs: 0 };
+    case 'results': {
+      if (now < game.phaseEndsAt) return wait(game.phaseEndsAt - now);
+      const ended = game.decidedBy !== '' || game.round >= game.totalRounds;
+      return { actions: [{ kind: 'endResults', round: game.round, ended }], memory, wakeInMs: 0 };
+    }
+    case 'advertisement': {
+      if (now < game.phaseEndsAt) return wait(game.phaseEndsAt - now);
+      return {
+        actions: [
+          {
+            kind: 'endAdvertisement',
+            round: game.round,
+            finishing: game.adPosition === 'after_game',
+          },
+        ],
+        memory,
+        wakeInMs: 0,
+      };
+    }
+    case 'finished':
+      return { actions: [{ kind: 'finish' }], memory, wakeInMs: 0 };
+  }
+}
+
+/**
+ * After `awaitVotes` read the applied mark: wait (look again in `VOTES_RECHECK_MS`), resolve,
+ * or resolve late — the wait's budget spent with votes still unapplied (logged as an error).
+ */
+export function votesSettled(
+  applied: bigint,
+  action: { end: bigint; waitedMs: number },
+  votesWaitMaxMs: number,
+): 'wait' | 'resolve' | 'resolveLate' {
+  if (applied >= action.end) return 'resolve';
+  return action.waitedMs < votesWaitMaxMs ? 'wait' : 'resolveLate';
+}
+
+/** The captured votes are all applied: the round goes from the capture to its tally at once. */
+export function captureSettled(applied: bigint, end: bigint): boolean {
+  return applied >= end;
+}
