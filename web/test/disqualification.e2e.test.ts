@@ -21,6 +21,9 @@ import {
   shootBothWidths,
   startStandalone,
   type Standalone,
+  documentedClient,
+  verifiedUser,
+  type DocumentedClient,
 } from './e2e-support';
 
 let app: Standalone;
@@ -42,58 +45,9 @@ afterAll(async () => {
   await app?.stop();
 });
 
-interface GraphQLAnswer<T> {
-  data?: T | null;
-  errors?: { message: string; extensions?: { code?: string } }[];
-}
-
-/** The documented client: `X-Device-ID` on every call, a JSON Content-Type only with a body. */
-function apiOf(api: APIRequestContext, deviceId: string) {
-  const headers = { 'X-Device-ID': deviceId };
-  return {
-    async answer<T>(query: string, variables: Record<string, unknown> = {}) {
-      const response = await api.post(`${base}/graphql`, { headers, data: { query, variables } });
-      return (await response.json()) as GraphQLAnswer<T>;
-    },
-    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-      const answer = await this.answer<T>(query, variables);
-      if (!answer.data || answer.errors?.length)
-        throw new Error(`${query}: ${JSON.stringify(answer.errors)}`);
-      return answer.data;
-    },
-    async get<T>(path: string): Promise<{ status: number; body: T }> {
-      const response = await api.get(`${base}${path}`, { headers });
-      return { status: response.status(), body: (await response.json()) as T };
-    },
-    async post<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
-      const response = await api.post(`${base}${path}`, {
-        headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
-        ...(body === undefined ? {} : { data: body }),
-      });
-      return { status: response.status(), body: (await response.json()) as T };
-    },
-  };
-}
-type Api = ReturnType<typeof apiOf>;
-
-/** Registers and verifies an account in the context (code from the dev mailbox). */
-async function verifiedUser(api: Api, name: string): Promise<{ id: string; username: string }> {
-  const email = `${name.toLowerCase()}-${Date.now()}@e2e.local`;
-  await api.graphql('mutation($i:RegisterInput!){register(input:$i){message}}', {
-    i: { email, displayName: name, password: 'password123' },
-  });
-  const deadline = Date.now() + 10_000;
-  let code: string | undefined;
-  while (!code && Date.now() < deadline) {
-    const mailbox = await api.get<{ to: string; text: string }[]>('/api/dev/mailbox');
-    code = /\b(\d{6})\b/.exec(mailbox.body.find((mail) => mail.to === email)?.text ?? '')?.[1];
-    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (!code) throw new Error(`no verification code for ${email} in the development mailbox`);
-  await api.graphql('mutation($c:String!){verifyEmail(code:$c){id}}', { c: code });
-  const { me } = await api.graphql<{ me: { id: string; username: string } }>('{me{id username}}');
-  return me;
-}
+/** The documented client of this test's app. */
+const apiOf = (api: APIRequestContext, deviceId: string) => documentedClient(api, base, deviceId);
+type Api = DocumentedClient;
 
 async function adminApi(context: BrowserContext): Promise<Api> {
   const admin = apiOf(context.request, 'e2e-dq-admin');

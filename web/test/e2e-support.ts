@@ -4,7 +4,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type APIRequestContext, type Browser, type Page } from 'playwright-core';
 
 export const bundle = join(__dirname, '..', '..', 'packages', 'standalone', 'dist', 'main.js');
 export const chromiumPath = '/usr/bin/chromium';
@@ -280,4 +280,64 @@ export async function createTournament(
     { i: { ...input, startAt: input.startAt.toISOString() } },
   );
   return created.id;
+}
+
+/** A GraphQL answer as the server sends it: data, errors, or both. */
+export interface GraphQLAnswer<T> {
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+/**
+ * A client of the server as the web app is one, from outside a page: the browser context's
+ * cookies, `X-Device-ID` on every call, a JSON Content-Type only with a body.
+ */
+export function documentedClient(api: APIRequestContext, base: string, deviceId: string) {
+  const headers = { 'X-Device-ID': deviceId };
+  return {
+    async answer<T>(query: string, variables: Record<string, unknown> = {}) {
+      const response = await api.post(`${base}/graphql`, { headers, data: { query, variables } });
+      return (await response.json()) as GraphQLAnswer<T>;
+    },
+    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+      const answer = await this.answer<T>(query, variables);
+      if (!answer.data || answer.errors?.length)
+        throw new Error(`${query}: ${JSON.stringify(answer.errors)}`);
+      return answer.data;
+    },
+    async get<T>(path: string): Promise<{ status: number; body: T }> {
+      const response = await api.get(`${base}${path}`, { headers });
+      return { status: response.status(), body: (await response.json()) as T };
+    },
+    async post<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
+      const response = await api.post(`${base}${path}`, {
+        headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { data: body }),
+      });
+      return { status: response.status(), body: (await response.json()) as T };
+    },
+  };
+}
+export type DocumentedClient = ReturnType<typeof documentedClient>;
+
+/** Registers `name` and verifies the account with the code from the development mailbox. */
+export async function verifiedUser(
+  api: DocumentedClient,
+  name: string,
+): Promise<{ id: string; username: string }> {
+  const email = `${name.toLowerCase()}-${Date.now()}@e2e.local`;
+  await api.graphql('mutation($i:RegisterInput!){register(input:$i){message}}', {
+    i: { email, displayName: name, password: 'password123' },
+  });
+  const deadline = Date.now() + 10_000;
+  let code: string | undefined;
+  while (!code && Date.now() < deadline) {
+    const mailbox = await api.get<{ to: string; text: string }[]>('/api/dev/mailbox');
+    code = /\b(\d{6})\b/.exec(mailbox.body.find((mail) => mail.to === email)?.text ?? '')?.[1];
+    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!code) throw new Error(`no verification code for ${email} in the development mailbox`);
+  await api.graphql('mutation($c:String!){verifyEmail(code:$c){id}}', { c: code });
+  const { me } = await api.graphql<{ me: { id: string; username: string } }>('{me{id username}}');
+  return me;
 }

@@ -17,6 +17,9 @@ import {
   shootBothWidths,
   startStandalone,
   type Standalone,
+  documentedClient,
+  verifiedUser,
+  type DocumentedClient,
 } from './e2e-support';
 
 let app: Standalone;
@@ -86,55 +89,9 @@ async function checkDashboard(page: Page, name: string): Promise<void> {
   expect(overflowAt360).toBe(false);
 }
 
-interface GraphQLAnswer<T> {
-  data?: T;
-  errors?: { message: string }[];
-}
-
-/**
- * A client of the server as the web app is one, from outside a page: the browser context's
- * cookies, `X-Device-ID` on every call, a JSON Content-Type only with a body.
- */
-function apiOf(api: APIRequestContext, deviceId: string) {
-  const headers = { 'X-Device-ID': deviceId };
-  return {
-    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-      const response = await api.post(`${base}/graphql`, {
-        headers,
-        data: { query, variables },
-      });
-      const answer = (await response.json()) as GraphQLAnswer<T>;
-      if (!answer.data || answer.errors?.length)
-        throw new Error(`${query}: ${JSON.stringify(answer.errors)}`);
-      return answer.data;
-    },
-    async get<T>(path: string): Promise<T> {
-      const response = await api.get(`${base}${path}`, { headers });
-      if (!response.ok()) throw new Error(`GET ${path}: ${response.status()}`);
-      return (await response.json()) as T;
-    },
-  };
-}
-type Api = ReturnType<typeof apiOf>;
-
-/** Registers `name` and verifies the account with the code from the development mailbox. */
-async function verifiedUser(api: Api, name: string): Promise<string> {
-  const email = `${name.toLowerCase()}-${Date.now()}@e2e.local`;
-  const { register } = await api.graphql<{ register: { user: { username: string } } }>(
-    'mutation($i:RegisterInput!){register(input:$i){user{username}}}',
-    { i: { email, displayName: name, password: 'password123' } },
-  );
-  const deadline = Date.now() + 5_000;
-  let code: string | undefined;
-  while (!code && Date.now() < deadline) {
-    const mailbox = await api.get<{ to: string; text: string }[]>('/api/dev/mailbox');
-    code = /\b(\d{6})\b/.exec(mailbox.find((mail) => mail.to === email)?.text ?? '')?.[1];
-    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (!code) throw new Error(`no verification code for ${email} in the development mailbox`);
-  await api.graphql('mutation($c:String!){verifyEmail(code:$c){id}}', { c: code });
-  return register.user.username;
-}
+/** The documented client of this test's app. */
+const apiOf = (api: APIRequestContext, deviceId: string) => documentedClient(api, base, deviceId);
+type Api = DocumentedClient;
 
 describe('the admin dashboard in the browser', () => {
   it('sends a visitor away from /admin to /', async () => {
@@ -344,7 +301,8 @@ async function playGame(): Promise<PlayedGame> {
     const names = ['ann', 'bob', 'cat', 'dan'] as const;
     const apis = playerContexts.map((context, i) => apiOf(context.request, `e2e-${names[i]}`));
     const usernames: string[] = [];
-    for (const [i, api] of apis.entries()) usernames.push(await verifiedUser(api, names[i]!));
+    for (const [i, api] of apis.entries())
+      usernames.push((await verifiedUser(api, names[i]!)).username);
     const [ann, bob, cat, dan] = apis as [Api, Api, Api, Api];
     const { createTournament } = await admin.graphql<{ createTournament: { id: string } }>(
       'mutation($i:TournamentInput!){createTournament(input:$i){id}}',

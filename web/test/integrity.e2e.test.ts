@@ -19,6 +19,9 @@ import {
   shootBothWidths,
   startStandalone,
   type Standalone,
+  documentedClient,
+  verifiedUser,
+  type DocumentedClient,
 } from './e2e-support';
 
 let app: Standalone;
@@ -40,50 +43,9 @@ afterAll(async () => {
   await app?.stop();
 });
 
-interface GraphQLAnswer<T> {
-  data?: T;
-  errors?: { message: string; extensions?: { code?: string } }[];
-}
-
-/** The documented client: `X-Device-ID` on every call, a JSON Content-Type only with a body. */
-function apiOf(api: APIRequestContext, deviceId: string) {
-  const headers = { 'X-Device-ID': deviceId };
-  return {
-    async answer<T>(query: string, variables: Record<string, unknown> = {}) {
-      const response = await api.post(`${base}/graphql`, { headers, data: { query, variables } });
-      return (await response.json()) as GraphQLAnswer<T>;
-    },
-    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-      const answer = await this.answer<T>(query, variables);
-      if (!answer.data || answer.errors?.length)
-        throw new Error(`${query}: ${JSON.stringify(answer.errors)}`);
-      return answer.data;
-    },
-    async get<T>(path: string): Promise<{ status: number; body: T }> {
-      const response = await api.get(`${base}${path}`, { headers });
-      return { status: response.status(), body: (await response.json()) as T };
-    },
-  };
-}
-type Api = ReturnType<typeof apiOf>;
-
-async function verifiedUser(api: Api, name: string): Promise<string> {
-  const email = `${name.toLowerCase()}-${Date.now()}@e2e.local`;
-  const { register } = await api.graphql<{ register: { user: { username: string } } }>(
-    'mutation($i:RegisterInput!){register(input:$i){user{username}}}',
-    { i: { email, displayName: name, password: 'password123' } },
-  );
-  const deadline = Date.now() + 5_000;
-  let code: string | undefined;
-  while (!code && Date.now() < deadline) {
-    const mailbox = await api.get<{ to: string; text: string }[]>('/api/dev/mailbox');
-    code = /\b(\d{6})\b/.exec(mailbox.body.find((mail) => mail.to === email)?.text ?? '')?.[1];
-    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (!code) throw new Error(`no verification code for ${email} in the development mailbox`);
-  await api.graphql('mutation($c:String!){verifyEmail(code:$c){id}}', { c: code });
-  return register.user.username;
-}
+/** The documented client of this test's app. */
+const apiOf = (api: APIRequestContext, deviceId: string) => documentedClient(api, base, deviceId);
+type Api = DocumentedClient;
 
 interface Member {
   userId: string;
@@ -114,8 +76,10 @@ async function playRingGame(contexts: BrowserContext[]) {
   const honest = apis.slice(8);
   const ringNames: string[] = [];
   const honestNames: string[] = [];
-  for (const [i, api] of ring.entries()) ringNames.push(await verifiedUser(api, `ring${i}`));
-  for (const [i, api] of honest.entries()) honestNames.push(await verifiedUser(api, `fair${i}`));
+  for (const [i, api] of ring.entries())
+    ringNames.push((await verifiedUser(api, `ring${i}`)).username);
+  for (const [i, api] of honest.entries())
+    honestNames.push((await verifiedUser(api, `fair${i}`)).username);
   const { createTournament } = await admin.graphql<{ createTournament: { id: string } }>(
     'mutation($i:TournamentInput!){createTournament(input:$i){id}}',
     {
