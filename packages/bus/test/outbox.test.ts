@@ -12,10 +12,16 @@ const silent = createLogger({ service: 'test', level: 'silent' });
 
 function fakeStore() {
   const pending = new Map<string, boolean>();
+  /** What happened, in order ("read pending": a pass began), for tests that add their own steps. */
+  const steps: string[] = [];
   return {
     pending,
+    steps,
     write: (id: string) => void pending.set(id, true),
-    pendingIds: async () => [...pending].filter(([, marked]) => marked).map(([id]) => id),
+    pendingIds: async () => {
+      steps.push('read pending');
+      return [...pending].filter(([, marked]) => marked).map(([id]) => id);
+    },
     markDone: async (id: string) => void pending.set(id, false),
   };
 }
@@ -145,6 +151,7 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
 
   it('runs one pass at a time: a sweep during a pass waits for it, then makes its own', async () => {
     const { store, broker, relay } = relayOn();
+    const { steps } = store;
     let release!: () => void;
     broker.state.hold = new Promise((resolve) => (release = resolve));
     store.write('a');
@@ -152,12 +159,16 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
     await waitFor(() => broker.state.publishing === 1, 'the first pass publishing');
     store.write('b');
     const second = relay.sweep();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    // The second pass has not started: only the first pass's one publish is in flight.
-    expect(broker.state.publishing).toBe(1);
+    // The marker: everything the relay's fakes do is in memory, so once the second sweep's
+    // promise chain has run as far as it can (a turn of the event loop), a pass it began would
+    // have read the pending items. Then the first pass is released.
+    await new Promise((resolve) => setImmediate(resolve));
+    steps.push('first pass released');
     release();
     expect(await first).toBe(1);
     expect(await second).toBe(1);
+    // The second pass read the pending items only after the first was over.
+    expect(steps).toEqual(['read pending', 'first pass released', 'read pending']);
     await waitFor(() => published.length === 2, 'both events');
     expect(published).toEqual(['a', 'b']);
   });
@@ -169,12 +180,14 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
     store.write('a');
     await relay.component.start?.();
     await waitFor(() => broker.state.publishing === 1, 'the pass at start publishing');
-    let stopped = false;
-    const stopping = relay.component.stop!().then(() => (stopped = true));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(stopped).toBe(false);
+    const steps: string[] = [];
+    const stopping = relay.component.stop!().then(() => steps.push('stopped'));
+    // A turn of the event loop: a stop that did not wait for the pass (all in memory) is over.
+    await new Promise((resolve) => setImmediate(resolve));
+    steps.push('pass released');
     release();
     await stopping;
+    expect(steps).toEqual(['pass released', 'stopped']);
     expect(await store.pendingIds()).toEqual([]);
   });
 
