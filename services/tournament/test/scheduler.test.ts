@@ -102,24 +102,23 @@ describe('the scheduler', () => {
   });
 
   it('starts tournaments due at the same moment together, not one after another', async () => {
-    // Each live event takes 200 ms to publish: one after another, three take 600 ms and the
-    // second is not even begun until the first is acknowledged.
+    // Each live event's publish is held until the test opens the gate: one after another, the
+    // second would not even be begun while the first waits, so three are never in flight.
     let inFlight = 0;
-    let mostInFlight = 0;
-    const slowLive = (bus: EventBus): EventBus => ({
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const heldLive = (bus: EventBus): EventBus => ({
       ...outage().wrap(bus),
       publish: async (topic, messages) => {
         if (!messages.some((message) => message.headers?.['event-type'] === LIVE)) {
           return bus.publish(topic, messages);
         }
         inFlight += 1;
-        mostInFlight = Math.max(mostInFlight, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        inFlight -= 1;
+        await gate;
         await bus.publish(topic, messages);
       },
     });
-    await start({ bus: slowLive });
+    await start({ bus: heldLive });
     const others = await Promise.all(
       ['Saturday night', 'Sunday night'].map(async (title) => {
         const { tournament } = await h.client.createTournament({
@@ -131,9 +130,17 @@ describe('the scheduler', () => {
       }),
     );
     h.clock.set(startAt);
-    const started = await h.module.scheduler.startDueTournaments();
+    const starting = h.module.scheduler.startDueTournaments();
+    try {
+      await waitFor(() => inFlight === 3, {
+        message: 'the three live events in flight at once',
+        timeoutMs: 10_000,
+      });
+    } finally {
+      open();
+    }
+    const started = await starting;
     expect(started.map((t) => t.id).sort()).toEqual([tournamentId, ...others].sort());
-    expect(mostInFlight).toBe(3);
   });
 
   it('never starts a deleted tournament', async () => {
