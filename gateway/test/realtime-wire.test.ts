@@ -30,7 +30,7 @@ const views = (): GameEventView[] => {
             content: 'Many',
             displayPosition: 'between_rounds',
             isActive: true,
-            durationSeconds: 5,
+            duration: 5,
           },
           durationSeconds: 5,
           afterRoundNumber: 1,
