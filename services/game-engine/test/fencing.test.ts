@@ -1,9 +1,12 @@
 import { createMemoryStore } from '@underdog/store';
+import { testClock } from '@underdog/test-support';
 import { LiveGames } from '../src/adapters/live-games';
 
 describe('a game lease with a fencing token', () => {
   it('lets one replica act at a time and refuses the writes of one whose lease was taken over', async () => {
-    const store = createMemoryStore();
+    // The store's clock is the test's: the lease lapses when the test moves it past the TTL.
+    const clock = testClock();
+    const store = createMemoryStore({ now: () => clock.now().getTime() });
     const live = new LiveGames(store);
     await live.recordTournament({
       id: 't1',
@@ -29,7 +32,9 @@ describe('a game lease with a fencing token', () => {
     ).toBe('OK');
 
     // replica-a freezes (no renewal); its lease expires and replica-b takes the game over.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    clock.advance(59);
+    expect(await live.acquireLease('t1', 'replica-b', 60)).toBe(0);
+    clock.advance(1);
     const second = await live.acquireLease('t1', 'replica-b', 60);
     expect(second).toBeGreaterThan(first);
 
