@@ -60,15 +60,17 @@ describe("the game's end", () => {
         async () => !(await a.app.live.activeGames()).includes(tournamentId),
         'the game inactive',
       );
-      // Let a replica that took the game over in the meantime finish its own end too.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // The marker: engine-b's clean stop waits for every game it runs and writes the records
+      // still pending, so an end it repeated after taking the game over is in `ends` once the
+      // stop is over. (The game is inactive: no sweep of b's can take it over after this.)
+      await b.group.stop();
       // Before: ['a', 'b'] (or ['b', 'a']): the other replica took the lapsed lease and wrote
       // (and announced) the end again.
       expect(ends).toHaveLength(1);
     } finally {
       await recorder.stop();
       await a.group.stop();
-      await b.group.stop();
+      await b.group.stop(); // a no-op once stopped
       await infra.stop();
     }
   }, 30_000);
