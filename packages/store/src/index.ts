@@ -10,4 +10,9 @@ export {
 export { defineScript } from './script';
 export { compareAndSet, incrementIfBelow } from './scripts';
 export { createMemoryStore, type MemoryStoreOptions } from './memory';
-export { createRedisStore, type RedisSentinelOptions, type RedisStoreOptions } from './redis';
+export {
+  createRedisStore,
+  redisClientOf,
+  type RedisSentinelOptions,
+  type RedisStoreOptions,
+} from './redis';

@@ -27,6 +27,16 @@ export interface RedisStoreOptions {
 
 type ScriptCommand = (...args: Array<string | number>) => Promise<unknown>;
 
+const clients = new WeakMap<LiveStore, Redis>();
+
+/**
+ * The connection of a store made by `createRedisStore`, for a library that counts in Redis itself
+ * (the gateway's rate limiter); undefined for any other store. Its keys get the store's prefix.
+ */
+export function redisClientOf(store: LiveStore): Redis | undefined {
+  return clients.get(store);
+}
+
 /** Connects before resolving, so a wrong URL or a dead server fails at startup. */
 export async function createRedisStore(options: RedisStoreOptions): Promise<LiveStore> {
   let connected = false;
@@ -105,7 +115,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
     return command.bind(client);
   };
 
-  return {
+  const store: LiveStore = {
     get: (key) => call(() => client.get(key)),
     set: (key, value, { ttlMs, onlyIfAbsent, keepTtl } = {}) =>
       call(async () => {
@@ -160,6 +170,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
     // Memoised: a second quit() before the socket has gone would be refused.
     close: () => (closing ??= quit()),
   };
+  clients.set(store, client);
+  return store;
 }
 
 /** Turns Redis's refusals into `LiveStoreError`s; connection failures pass through as they are. */
