@@ -12,6 +12,7 @@ import {
 import { countsShownIn } from '@underdog/rules';
 import { toAdvertisementView, type AdvertisementView } from '../ads';
 import { toTournamentView, type TournamentView } from '../tournaments';
+import type { GameEventBase, GameEventView } from './game-events';
 
 /**
  * The live game as clients see it, pure and shared by both real-time edges: the `/ws` messages
@@ -96,85 +97,12 @@ export interface LiveGameView {
   player: PlayerStateView | null;
 }
 
-interface EventBase {
-  tournamentId: string;
-  gameId: string;
-  /** ISO 8601. */
-  occurredAt: string;
-}
-
-/** One `game.events` event as clients see it; `type` names the GraphQL object type. */
-export type GameEventView = EventBase &
-  (
-    | {
-        type: 'GameStarted';
-        participantCount: number;
-        offlineParticipantCount: number;
-        totalRounds: number;
-        roundTimeSeconds: number;
-      }
-    | {
-        type: 'RoundVotingStarted';
-        roundNumber: number;
-        images: RoundImageView[];
-        roundTimeSeconds: number;
-        phaseEndsAt: string | null;
-        /** Whole seconds left when the event was published (rounded up). */
-        timeRemaining: number;
-        remainingCount: number;
-        offlineRemainingCount: number;
-      }
-    | { type: 'VoteTotal'; roundNumber: number; totalVotes: number }
-    | { type: 'VotingEnded'; roundNumber: number; totalVotes: number }
-    | {
-        type: 'RoundResults';
-        roundNumber: number;
-        results: ImageResultView[];
-        totalVotes: number;
-        winningImageIds: string[];
-        eliminatedCount: number;
-        remainingCount: number;
-        durationSeconds: number;
-        phaseEndsAt: string | null;
-      }
-    | {
-        type: 'AdvertisementStarted';
-        position: string;
-        advertisement: AdvertisementView | null;
-        durationSeconds: number;
-        phaseEndsAt: string | null;
-        afterRoundNumber: number;
-      }
-    | {
-        type: 'RoundCompleted';
-        roundNumber: number;
-        eliminatedCount: number;
-        remainingCount: number;
-      }
-    | {
-        type: 'GameEnded';
-        winner: WinnerView | null;
-        roundsPlayed: number;
-        /** "last_standing", "draw" or "no_winner". */
-        decidedBy: string;
-      }
-    | {
-        /**
-         * An administrator's disqualification took effect (issue 28). For one player only: the
-         * real-time core delivers it to `recipientUserId`'s own sockets, never to the others.
-         */
-        type: 'ParticipantDisqualified';
-        recipientUserId: string;
-        /** The round at whose end they went out; 0 after the game. */
-        roundNumber: number;
-        reason: string;
-        afterGame: boolean;
-      }
-  );
+/** One `game.events` event as clients see it: described once each in game-events.ts. */
+export type { GameEventView } from './game-events';
 
 /** A `GameEventView` with its snapshot sibling: what the `gameEvents` subscription yields. */
 export type GameFeedItem =
-  GameEventView | (EventBase & { type: 'GameSnapshot'; game: LiveGameView });
+  GameEventView | (GameEventBase & { type: 'GameSnapshot'; game: LiveGameView });
 
 export type TournamentChangeKind = 'created' | 'updated' | 'deleted' | 'live' | 'finished';
 
@@ -253,7 +181,7 @@ export function toLiveGameView(game: LiveGame, now: Date): LiveGameView {
  * producer's event this gateway does not know yet). `now` computes `timeRemaining`.
  */
 export function toGameEventView(event: GameEvent, now: Date): GameEventView | null {
-  const base: EventBase = {
+  const base: GameEventBase = {
     tournamentId: event.tournamentId,
     gameId: event.gameId,
     occurredAt: iso(event.occurredAt) ?? now.toISOString(),

@@ -1,7 +1,11 @@
+import { gameEventTypeDefs } from '../../realtime/game-events';
+
 /**
  * The live game over graphql-ws: the tournament list's changes and one tournament's game events,
  * the same information as the `/ws` messages (docs/api-ws.md). The game's shared types
- * (GamePhase, RoundImage, ImageResult, GameWinner, PlayerState, LiveGame) live here too.
+ * (GamePhase, RoundImage, ImageResult, GameWinner, PlayerState, LiveGame) live here too. The
+ * types implementing `GameEvent` (but `GameSnapshot`) are printed from their one description each,
+ * in gateway/src/realtime/game-events.ts.
  */
 export const liveTypeDefs = /* GraphQL */ `
   "Live game phase (product spec §4)."
@@ -101,110 +105,7 @@ export const liveTypeDefs = /* GraphQL */ `
     game: LiveGame!
   }
 
-  type GameStarted implements GameEvent {
-    tournamentId: ID!
-    gameId: ID!
-    occurredAt: String!
-    participantCount: Int!
-    offlineParticipantCount: Int!
-    totalRounds: Int!
-    roundTimeSeconds: Int!
-  }
-
-  "A round's voting opened (offline players' choices are already cast)."
-  type RoundVotingStarted implements GameEvent {
-    tournamentId: ID!
-    gameId: ID!
-    occurredAt: String!
-    roundNumber: Int!
-    images: [RoundImage!]!
-    roundTimeSeconds: Int!
-    "ISO 8601 voting deadline"
-    phaseEndsAt: String
-    "Whole seconds left when the event was sent"
-    timeRemaining: Int!
-    "Participants still in (who may vote)"
-    remainingCount: Int!
-    offlineRemainingCount: Int!
-  }
-
-  "The live total of votes this round (a few per second at most; never per-image counts)."
-  type VoteTotal implements GameEvent {
-    tournamentId: ID!
-    gameId: ID!
-    occurredAt: String!
-    roundNumber: Int!
-    totalVotes: Int!
-  }
-
-  type VotingEnded implements GameEvent {
-    tournamentId: ID!
-    gameId: ID!
-    occurredAt: String!
-    roundNumber: Int!
-    totalVotes: Int!
-  }
-
-  "The per-image counts and who goes on."
-  type RoundResults implements GameEvent {
-    tournamentId: ID!
-    gameId: ID!
-    occurredAt: String!
-    roundNumber: Int!
-    results: [ImageResult!]!
-    totalVotes: Int!
-    winningImageIds: [ID!]!
-    eliminatedCount: Int!
-    remainingCount: Int!
-    durationSeconds: Int!
-    phaseEndsAt: String
-  }
-
-  type AdvertisementStarted implements GameEvent {
-    tournamentId: ID!
-    gameId: ID!
-    occurredAt: String!
-    "before_game, between_rounds or after_game"
-    position: String!
-    advertisement: Advertisement
-    durationSeconds: Int!
-    phaseEndsAt: String
-    "The round just completed (0 before the game)"
-    afterRoundNumber: Int!
-  }
-
-  type RoundCompleted implements GameEvent {
-    tournamentId: ID!
-    gameId: ID!
-    occurredAt: String!
-    roundNumber: Int!
-    eliminatedCount: Int!
-    remainingCount: Int!
-  }
-
-  type GameEnded implements GameEvent {
-    tournamentId: ID!
-    gameId: ID!
-    occurredAt: String!
-    "Null when the last round eliminated everyone"
-    winner: GameWinner
-    roundsPlayed: Int!
-    "last_standing, draw or no_winner"
-    decidedBy: String!
-  }
-
-  "To the disqualified player only: an administrator's disqualification took effect (they are out)."
-  type ParticipantDisqualified implements GameEvent {
-    tournamentId: ID!
-    gameId: ID!
-    occurredAt: String!
-    "The round at whose end they went out; 0 after the game"
-    roundNumber: Int!
-    "The administrator's reason"
-    reason: String!
-    afterGame: Boolean!
-  }
-
+  ${gameEventTypeDefs()}
   enum TournamentChangeKind {
     created
     updated

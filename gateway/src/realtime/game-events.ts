@@ -1,0 +1,438 @@
+import type { AdvertisementView } from '../ads';
+import type { ImageResultView, RoundImageView, WinnerView } from './views';
+
+/**
+ * One description per game event players see live: the fields of its view (`GameEventView`)
+ * with their GraphQL types and descriptions, and the `/ws` messages it becomes. Everything else
+ * is derived from `gameEvents` below:
+ * - the TypeScript union `GameEventView` (views.ts re-exports it; `toGameEventView` there is the
+ *   one mapping from the proto);
+ * - the GraphQL type implementing `GameEvent` (`gameEventTypeDefs`, printed into the live schema);
+ * - the `/ws` messages (`gameEventMessages`), their types and the list of types (messages.ts);
+ * - the tables of docs/api-ws.md (`pnpm docs:generate`, tools/docs/) and the web app's
+ *   `GameEvents.graphql` (its codegen asks for every field of every `GameEvent`).
+ *
+ * A new event is one entry: its fields and a `description` (the GraphQL type's, and the "when"
+ * of its `/ws` message). Without `ws` it becomes one `/ws` message named after it in snake case
+ * (`RoundExtended` → `round_extended`) with the view's fields.
+ */
+
+/** A field of a view; `T` is its TypeScript type. */
+export interface Field<T> {
+  /** Its GraphQL type; none for a field the gateway keeps (e.g. who a private event is for). */
+  readonly graphql: string | undefined;
+  readonly description: string | undefined;
+  /** Values for the docs' sample views: `sample` has every field set, `empty` nulls. */
+  readonly sample: T;
+  readonly empty: T;
+}
+
+const fieldOf =
+  <T>(graphql: string | undefined, sample: T, empty: T = sample) =>
+  (description?: string): Field<T> => ({ graphql, description, sample, empty });
+
+export const int = fieldOf<number>('Int!', 0);
+export const boolean = fieldOf<boolean>('Boolean!', false);
+export const string = fieldOf<string>('String!', '');
+/** ISO 8601, or null. */
+export const timeOrNull = fieldOf<string | null>('String', '', null);
+export const ids = fieldOf<string[]>('[ID!]!', []);
+/** A list of a GraphQL object type's values. */
+export const listOf = <T>(type: string) => fieldOf<T[]>(`[${type}!]!`, []);
+/** One value of a GraphQL object type, or null. */
+export const objectOrNull = <T>(type: string) => fieldOf<T | null>(type, {} as T, null);
+/** Kept by the gateway, never sent (e.g. `recipientUserId`, who a private event is for). */
+export const gatewayOnly = fieldOf<string>(undefined, '');
+
+type Fields = Record<string, Field<unknown>>;
+type ValuesOf<F extends Fields> = { [K in keyof F]: F[K] extends Field<infer T> ? T : never };
+
+/** The fields every game event has (the `GameEvent` interface's). */
+export interface GameEventBase {
+  tournamentId: string;
+  gameId: string;
+  /** ISO 8601. */
+  occurredAt: string;
+}
+
+/** `RoundExtended` → `round_extended`. */
+type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+type WsName<N extends string> = SnakeCase<Uncapitalize<N>>;
+const wsName = <N extends string>(name: N) =>
+  name.replace(/[A-Z]/g, (c, at: number) => (at === 0 ? '' : '_') + c.toLowerCase()) as WsName<N>;
+
+/** One `/ws` message of an event: its type, when it is sent (the docs' words), its fields. */
+export interface WsMessage<V, M extends { type: string }> {
+  readonly type: M['type'];
+  readonly when: string;
+  readonly build: (view: V) => M;
+}
+
+/** A `/ws` message built from the view with a type of its own (the spec's names). */
+export const message = <V, T extends string, B extends object>(
+  type: T,
+  when: string,
+  body: (view: V) => B,
+): WsMessage<V, { type: T } & B> =>
+  ({ type, when, build: (view) => ({ type, ...body(view) }) }) as WsMessage<V, { type: T } & B>;
+
+/** Any description, its view and messages unknown (to read it, not to build messages from). */
+interface AnyGameEventDescription {
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly fields: Fields;
+  readonly ws: readonly WsMessage<never, { type: string }>[];
+}
+
+export interface GameEventDescription<
+  N extends string,
+  F extends Fields,
+  M extends { type: string },
+> {
+  readonly name: N;
+  /** The GraphQL type's description; the "when" of its `/ws` message unless `ws` says. */
+  readonly description: string | undefined;
+  readonly fields: F;
+  readonly ws: readonly WsMessage<GameEventBase & { type: N } & ValuesOf<F>, M>[];
+}
+
+type ViewOf<N extends string, F extends Fields> = GameEventBase & { type: N } & ValuesOf<F>;
+
+type Make<V> = <T extends string, B extends object>(
+  type: T,
+  when: string,
+  body: (view: V) => B,
+) => WsMessage<V, { type: T } & B>;
+type MessagesOf<W> = W extends readonly WsMessage<never, infer M>[] ? M : never;
+
+/** One game event: a custom `ws` keeps the spec's messages; without it, the default one. */
+function gameEvent<
+  N extends string,
+  F extends Fields,
+  W extends readonly WsMessage<ViewOf<N, F>, { type: string }>[],
+>(
+  name: N,
+  spec: { description?: string; fields: F; ws: (message: Make<ViewOf<N, F>>) => W },
+): GameEventDescription<N, F, MessagesOf<W>>;
+function gameEvent<N extends string, F extends Fields>(
+  name: N,
+  spec: { description: string; fields: F },
+): GameEventDescription<N, F, { type: WsName<N> } & Omit<ViewOf<N, F>, 'type'>>;
+function gameEvent(
+  name: string,
+  spec: {
+    description?: string;
+    fields: Fields;
+    ws?: (make: typeof message) => readonly WsMessage<unknown, { type: string }>[];
+  },
+): GameEventDescription<string, Fields, { type: string }> {
+  const ws = spec.ws
+    ? spec.ws(message)
+    : [
+        message(wsName(name), spec.description ?? '', (view: { type: string }) => {
+          const { type: _type, ...fields } = view;
+          return fields;
+        }),
+      ];
+  return { name, description: spec.description, fields: spec.fields, ws };
+}
+
+/** The round as the spec's client holds it: number, time limit, images. */
+export interface RoundMessagePart {
+  number: number;
+  timeLimit: number;
+  images: RoundImageView[];
+}
+
+export const roundPart = (
+  number: number,
+  timeLimit: number,
+  images: RoundImageView[],
+): RoundMessagePart => ({
+  number,
+  timeLimit,
+  images,
+});
+
+/** The text of `game_ended.winnerMessage`. */
+export function winnerMessage(view: { winner: WinnerView | null }): string {
+  if (!view.winner) return 'Check results page for final standings';
+  const name = view.winner.displayName || view.winner.username;
+  return view.winner.prize ? `${name} wins ${view.winner.prize}!` : `${name} wins!`;
+}
+
+/**
+ * Every game event clients see, in the order the schema and the docs list them. Field order is
+ * the GraphQL type's; the `/ws` messages keep the spec's names and fields (docs/api-ws.md).
+ */
+export const gameEvents = [
+  gameEvent('GameStarted', {
+    fields: {
+      participantCount: int(),
+      offlineParticipantCount: int(),
+      totalRounds: int(),
+      roundTimeSeconds: int(),
+    },
+    ws: (message) => [
+      message('game_started', 'the game exists', (view) => ({
+        tournamentId: view.tournamentId,
+        gameId: view.gameId,
+        participantCount: view.participantCount,
+        offlineParticipantCount: view.offlineParticipantCount,
+        totalRounds: view.totalRounds,
+        roundTimeSeconds: view.roundTimeSeconds,
+      })),
+    ],
+  }),
+
+  gameEvent('RoundVotingStarted', {
+    description: "A round's voting opened (offline players' choices are already cast).",
+    fields: {
+      roundNumber: int(),
+      images: listOf<RoundImageView>('RoundImage')(),
+      roundTimeSeconds: int(),
+      phaseEndsAt: timeOrNull('ISO 8601 voting deadline'),
+      timeRemaining: int('Whole seconds left when the event was sent'),
+      remainingCount: int('Participants still in (who may vote)'),
+      offlineRemainingCount: int(),
+    },
+    ws: (message) => [
+      // The spec's client resets to waiting with empty votes on round_update, then opens the
+      // voting on round_voting_started.
+      message('round_update', 'a new round (just before its voting opens)', (view) => ({
+        tournamentId: view.tournamentId,
+        round: roundPart(view.roundNumber, view.roundTimeSeconds, view.images),
+      })),
+      message('round_voting_started', 'voting opens', (view) => ({
+        tournamentId: view.tournamentId,
+        gameId: view.gameId,
+        roundNumber: view.roundNumber,
+        timeRemaining: view.timeRemaining,
+        phaseEndsAt: view.phaseEndsAt,
+        round: roundPart(view.roundNumber, view.roundTimeSeconds, view.images),
+        remainingCount: view.remainingCount,
+        offlineRemainingCount: view.offlineRemainingCount,
+      })),
+    ],
+  }),
+
+  gameEvent('VoteTotal', {
+    description:
+      'The live total of votes this round (a few per second at most; never per-image counts).',
+    fields: { roundNumber: int(), totalVotes: int() },
+    ws: (message) => [
+      message('vote_received', 'the live total moved (once a second at most, paced ¹)', (view) => ({
+        tournamentId: view.tournamentId,
+        roundNumber: view.roundNumber,
+        voteCount: view.totalVotes,
+      })),
+    ],
+  }),
+
+  gameEvent('VotingEnded', {
+    fields: { roundNumber: int(), totalVotes: int() },
+    ws: (message) => [
+      message('voting_ended', 'the deadline passed; votes are being counted', (view) => ({
+        tournamentId: view.tournamentId,
+        roundNumber: view.roundNumber,
+        totalVotes: view.totalVotes,
+      })),
+    ],
+  }),
+
+  gameEvent('RoundResults', {
+    description: 'The per-image counts and who goes on.',
+    fields: {
+      roundNumber: int(),
+      results: listOf<ImageResultView>('ImageResult')(),
+      totalVotes: int(),
+      winningImageIds: ids(),
+      eliminatedCount: int(),
+      remainingCount: int(),
+      durationSeconds: int(),
+      phaseEndsAt: timeOrNull(),
+    },
+    ws: (message) => [
+      message('results_started', 'the round is resolved', (view) => ({
+        tournamentId: view.tournamentId,
+        roundNumber: view.roundNumber,
+        results: view.results,
+        totalVotes: view.totalVotes,
+        winningImageIds: view.winningImageIds,
+        eliminatedCount: view.eliminatedCount,
+        remainingCount: view.remainingCount,
+        duration: view.durationSeconds,
+        phaseEndsAt: view.phaseEndsAt,
+      })),
+    ],
+  }),
+
+  gameEvent('AdvertisementStarted', {
+    fields: {
+      position: string('before_game, between_rounds or after_game'),
+      advertisement: objectOrNull<AdvertisementView>('Advertisement')(),
+      durationSeconds: int(),
+      phaseEndsAt: timeOrNull(),
+      afterRoundNumber: int('The round just completed (0 before the game)'),
+    },
+    ws: (message) => [
+      message(
+        'advertisement_started',
+        'an ad runs (before the game, between rounds, after it)',
+        (view) => ({
+          tournamentId: view.tournamentId,
+          duration: view.durationSeconds,
+          position: view.position,
+          advertisement: view.advertisement,
+          phaseEndsAt: view.phaseEndsAt,
+          afterRoundNumber: view.afterRoundNumber,
+        }),
+      ),
+    ],
+  }),
+
+  gameEvent('RoundCompleted', {
+    fields: { roundNumber: int(), eliminatedCount: int(), remainingCount: int() },
+    ws: (message) => [
+      message('round_completed', 'the round is over', (view) => ({
+        tournamentId: view.tournamentId,
+        gameId: view.gameId,
+        roundNumber: view.roundNumber,
+        eliminatedCount: view.eliminatedCount,
+        remainingPlayers: view.remainingCount,
+      })),
+    ],
+  }),
+
+  gameEvent('GameEnded', {
+    fields: {
+      winner: objectOrNull<WinnerView>('GameWinner')(
+        'Null when the last round eliminated everyone',
+      ),
+      roundsPlayed: int(),
+      decidedBy: string('last_standing, draw or no_winner'),
+    },
+    ws: (message) => [
+      message('game_ended', 'the game is over', (view) => ({
+        tournamentId: view.tournamentId,
+        gameId: view.gameId,
+        winnerId: view.winner?.userId ?? null,
+        winnerName: view.winner ? view.winner.displayName || view.winner.username : null,
+        winnerMessage: winnerMessage(view),
+        roundsPlayed: view.roundsPlayed,
+        decidedBy: view.decidedBy,
+      })),
+      message('winner_announced', 'right after `game_ended`', (view) => ({
+        tournamentId: view.tournamentId,
+        winner: view.winner
+          ? {
+              id: view.winner.userId,
+              username: view.winner.username,
+              displayName: view.winner.displayName,
+              prize: view.winner.prize,
+            }
+          : null,
+      })),
+      message('game_finished', 'right after `winner_announced`', (view) => ({
+        tournamentId: view.tournamentId,
+        winner: view.winner ? { username: view.winner.username } : null,
+      })),
+    ],
+  }),
+
+  gameEvent('ParticipantDisqualified', {
+    // Only the disqualified player is told: the real-time core delivers it to
+    // `recipientUserId`'s own sockets, never to the others (issue 28).
+    description:
+      "To the disqualified player only: an administrator's disqualification took effect (they are out).",
+    fields: {
+      recipientUserId: gatewayOnly(),
+      roundNumber: int('The round at whose end they went out; 0 after the game'),
+      reason: string("The administrator's reason"),
+      afterGame: boolean(),
+    },
+    ws: (message) => [
+      message('player_disqualified', 'to the disqualified player only ³', (view) => ({
+        tournamentId: view.tournamentId,
+        gameId: view.gameId,
+        roundNumber: view.roundNumber,
+        reason: view.reason,
+        afterGame: view.afterGame,
+      })),
+    ],
+  }),
+] as const;
+
+type Described = (typeof gameEvents)[number];
+type ViewOfDescription<D> = D extends {
+  name: infer N extends string;
+  fields: infer F extends Fields;
+}
+  ? ViewOf<N, F>
+  : never;
+type MessageOfDescription<D> = D extends { ws: readonly WsMessage<never, infer M>[] } ? M : never;
+
+/** One `game.events` event as clients see it; `type` names the GraphQL object type. */
+export type GameEventView = ViewOfDescription<Described>;
+
+/** A `/ws` message a game event becomes. */
+export type GameEventMessage = MessageOfDescription<Described>;
+
+/** `gameEvents`, read as plain descriptions. */
+export const gameEventDescriptions: readonly AnyGameEventDescription[] = gameEvents;
+
+const byName = new Map(gameEventDescriptions.map((description) => [description.name, description]));
+
+/** The `/ws` messages one game event becomes, in the order they are sent. */
+export function gameEventMessages(view: GameEventView): GameEventMessage[] {
+  const description = byName.get(view.type);
+  if (!description) return [];
+  return description.ws.map((ws) => ws.build(view as never) as GameEventMessage);
+}
+
+/** The `/ws` message types of the game events, in the order of `gameEvents`. */
+export const gameEventMessageTypes = gameEventDescriptions.flatMap((description) =>
+  description.ws.map((ws) => ws.type as GameEventMessage['type']),
+);
+
+const quoted = (description: string | undefined, indent: string) =>
+  description === undefined ? '' : `${indent}${JSON.stringify(description)}\n`;
+
+/** The GraphQL types implementing `GameEvent`, one per description (SDL). */
+export function gameEventTypeDefs(): string {
+  return gameEventDescriptions
+    .map((description) => {
+      const fields = Object.entries(description.fields)
+        .filter(([, field]) => field.graphql !== undefined)
+        .map(
+          ([name, field]) => `${quoted(field.description, '    ')}    ${name}: ${field.graphql}\n`,
+        )
+        .join('');
+      return (
+        quoted(description.description, '  ') +
+        `  type ${description.name} implements GameEvent {\n` +
+        '    tournamentId: ID!\n    gameId: ID!\n    occurredAt: String!\n' +
+        fields +
+        '  }\n'
+      );
+    })
+    .join('\n');
+}
+
+/** A view of each description with every field set (`sample`) or nulled (`empty`), for docs. */
+export function sampleViews(which: 'sample' | 'empty'): GameEventView[] {
+  return gameEventDescriptions.map(
+    (description) =>
+      ({
+        tournamentId: '',
+        gameId: '',
+        occurredAt: '',
+        type: description.name,
+        ...Object.fromEntries(
+          Object.entries(description.fields).map(([name, field]) => [name, field[which]]),
+        ),
+      }) as GameEventView,
+  );
+}
