@@ -7,7 +7,7 @@ export interface RateLimiterFixture {
   store: LiveStore;
   /** Lets `ms` pass for the store's expiries (a fake clock, or real time). */
   wait(ms: number): Promise<void>;
-  /** Window length that `wait` can cover quickly. */
+  /** Window length that `wait` can cover quickly: whole seconds. */
   windowMs: number;
   cleanup(): Promise<void>;
 }
@@ -39,7 +39,7 @@ export function describeRateLimiterContract(
 
     beforeEach(async () => {
       fixture = await createFixture();
-      limiter = new RateLimiter(fixture.store, 'test:ratelimit:');
+      limiter = new RateLimiter(fixture.store, 'test:ratelimit');
     });
     afterEach(() => fixture.cleanup());
 
@@ -107,6 +107,27 @@ export function describeRateLimiterContract(
       await slots.release();
       await limiter.take([account]);
       await expect(limiter.take([account])).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    });
+
+    it('does not count a refused hit: a slot released after it can be taken again', async () => {
+      const account = bucket('login:account', 2);
+      const first = await limiter.take([account]);
+      await limiter.take([account]);
+      await expect(limiter.take([account])).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+      await expect(limiter.take([account])).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+      await first.release();
+      await limiter.take([account]);
+      await expect(limiter.take([account])).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    });
+
+    it('refuses a rule it cannot keep: a window of part of a second, a limit not whole', async () => {
+      const key = uniqueKey('login:ip');
+      await expect(limiter.take([{ key, rule: { limit: 1, windowMs: 1_500 } }])).rejects.toThrow(
+        RangeError,
+      );
+      await expect(limiter.take([{ key, rule: { limit: 1.5, windowMs: 1_000 } }])).rejects.toThrow(
+        RangeError,
+      );
     });
 
     it('lets no more than `limit` of many parallel hits through', async () => {
