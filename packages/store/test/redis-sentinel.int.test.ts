@@ -1,22 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { startRedisSentinelGroup, type RedisSentinelGroup } from '@underdog/harness';
+import { eventually, waitFor } from '@underdog/test-support';
 import { createRedisStore, incrementIfBelow, type LiveStore } from '../src';
-
-/** Probes until `done` accepts the value, and returns it; fails naming `what` after `timeoutMs`. */
-async function eventually<T>(
-  probe: () => Promise<T>,
-  done: (value: T) => boolean,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /**
  * The Redis adapter through Sentinel: a primary, a replica and one Sentinel of the test's own.
@@ -82,13 +67,27 @@ describe('redis store through Sentinel', () => {
 async function startHoldingProxy(target: {
   host: string;
   port: number;
-}): Promise<{ port: number; hold(): void; release(): void; close(): Promise<void> }> {
+}): Promise<{
+  port: number;
+  hold(): void;
+  release(): void;
+  /** How many new connections wait for `release`. */
+  held(): number;
+  /** How many connections made before `hold` have closed since. */
+  closedSinceHold(): number;
+  close(): Promise<void>;
+}> {
   let holding = false;
+  let closedSinceHold = 0;
   const held: Array<() => void> = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     sockets.add(client);
-    client.on('close', () => sockets.delete(client));
+    const openedHolding = holding;
+    client.on('close', () => {
+      sockets.delete(client);
+      if (holding && !openedHolding) closedSinceHold += 1;
+    });
     client.on('error', () => undefined);
     const pipe = () => {
       const upstream = connect(target.port, target.host);
@@ -115,6 +114,8 @@ async function startHoldingProxy(target: {
       holding = false;
       for (const pipe of held.splice(0)) pipe();
     },
+    held: () => held.length,
+    closedSinceHold: () => closedSinceHold,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -131,6 +132,7 @@ describe('redis store through Sentinel, a failover announced while it asks a slo
   let group: RedisSentinelGroup;
   let proxy: Awaited<ReturnType<typeof startHoldingProxy>>;
   let store: LiveStore;
+  const connectionErrors: string[] = [];
 
   beforeAll(async () => {
     group = await startRedisSentinelGroup({ replicas: 1, sentinels: 1, name: 'slow' });
@@ -139,6 +141,7 @@ describe('redis store through Sentinel, a failover announced while it asks a slo
     proxy = await startHoldingProxy(sentinel);
     store = await createRedisStore({
       url: 'redis://127.0.0.1:1/0',
+      onConnectionError: (error) => connectionErrors.push(error.message),
       // The proxy first: the store asks it first; the failover detector also listens directly.
       sentinel: {
         sentinels: [{ host: '127.0.0.1', port: proxy.port }, sentinel],
@@ -165,9 +168,15 @@ describe('redis store through Sentinel, a failover announced while it asks a slo
       'the Sentinel to promote the replica',
       30_000,
     );
-    // The announcement has reached the store's failover detector by now; the reconnect attempt
-    // still waits for the held Sentinel. Its answer now comes after the attempt was cancelled.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The markers: the reconnect attempt waits for the held Sentinel, and the store's failover
+    // detector, told of the failover (+switch-master), has cancelled it: dropping its Sentinel
+    // connections is the first thing it does, and the one it made through the proxy closes.
+    // Only then does the held Sentinel answer, too late for that attempt, and ioredis ends its
+    // client (the store says so) for the store to connect again.
+    await waitFor(
+      () => proxy.held() > 0 && proxy.closedSinceHold() > 0,
+      "the reconnect attempt held and the failover detector's Sentinel connections dropped",
+    );
     proxy.release();
 
     const value = await eventually(
@@ -177,5 +186,7 @@ describe('redis store through Sentinel, a failover announced while it asks a slo
       20_000,
     );
     expect(value).toBe('failover');
+    // The case this test is about happened: ioredis ended its client, the store connected again.
+    expect(connectionErrors).toContain('the Redis client ended; connecting again');
   }, 90_000);
 });
