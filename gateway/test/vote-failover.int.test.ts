@@ -5,6 +5,7 @@ import { applyVote, gameKeys } from '@underdog/live-game';
 import { topics } from '@underdog/platform';
 import { GameVoteEventSchema, UserSchema, create, fromBinary } from '@underdog/proto';
 import { createRedisStore, type LiveStore } from '@underdog/store';
+import { waitFor } from '@underdog/test-support';
 import { Registry } from 'prom-client';
 import type { GatewayClients } from '../src/clients';
 import { Games } from '../src/games';
@@ -131,6 +132,7 @@ describe('votes through a Redis Sentinel failover', () => {
 
     const answers = new Map<string, string[]>();
     const vote = async (id: string, delayMs: number) => {
+      // A schedule, not a wait for something: the votes are spread over the failover's seconds.
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       const seen: string[] = [];
       answers.set(id, seen);
@@ -144,6 +146,7 @@ describe('votes through a Redis Sentinel failover', () => {
           const code = isAppError(error) ? error.publicCode : `raw: ${String(error)}`;
           seen.push(code);
           if (code !== 'VOTE_NOT_RECORDED' || seen.length > 200) return;
+          // A client's pause before it retries.
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
       }
@@ -151,7 +154,10 @@ describe('votes through a Redis Sentinel failover', () => {
     // A few votes before the kill, the rest spread over the failover (a few seconds).
     await group.replicated();
     const voting = players.map((id, i) => vote(id, i < 5 ? 0 : 100 + i * 100));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(
+      () => players.slice(0, 5).every((id) => answers.get(id)?.includes('ack')),
+      'the first five votes acknowledged before the kill',
+    );
     await group.killPrimary();
     await Promise.all(voting);
 
@@ -161,23 +167,30 @@ describe('votes through a Redis Sentinel failover', () => {
     // The outage was seen (else this proves nothing about it).
     expect(all.filter((a) => a === 'VOTE_NOT_RECORDED').length).toBeGreaterThan(0);
 
-    // The engine applies every message on the partition: each player counted once.
+    // The engine applies every message on the partition: each player counted once. A marker
+    // under the tournament's key, published after every vote, comes after them all on the
+    // partition: once it is read, every vote message is (a late duplicate too).
+    await bus.publish(topics.gameVotes.name, [
+      { key: TOURNAMENT, value: new Uint8Array(), headers: { marker: 'end' } },
+    ]);
     const messages: Array<{ voteId: string; userId: string; imageId: string; gameId: string }> = [];
+    let markerRead = false;
     const subscription = await bus.subscribe({
       groupId: 'engine',
       topics: [topics.gameVotes.name],
       fromBeginning: true,
       handleBatch: async (batch) => {
         for (const message of batch) {
+          if (message.headers.marker === 'end') {
+            markerRead = true;
+            continue;
+          }
           const event = fromBinary(GameVoteEventSchema, message.value!);
           if (event.kind.case === 'voteCast') messages.push(event.kind.value);
         }
       },
     });
-    const deadline = Date.now() + 10_000;
-    while (messages.length < players.length && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(() => markerRead, 'the marker after the votes');
     await subscription.stop();
     const replies: string[] = [];
     for (const m of messages) {
