@@ -155,19 +155,21 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const liveGames: LiveGamePort = options.games ?? games;
   // One fan-out for both socket protocols (ADR 10): the registry, hold, drop and heartbeat.
   const core = new RealtimeCore({ logger, limits, metrics });
+  // What both edges answer with: GraphQL's resolvers and the REST shims call the same ones.
+  const services = {
+    accounts,
+    tournaments,
+    advertisements,
+    records,
+    games,
+    clients,
+    integrity,
+    signals,
+  };
   const graphql = await createGraphQLEndpoint({
     logger,
     origins,
-    services: {
-      accounts,
-      tournaments,
-      advertisements,
-      records,
-      games,
-      clients,
-      integrity,
-      signals,
-    },
+    services,
     introspection: settings.introspection,
     suggestions: settings.suggestions,
     limits,
@@ -216,18 +218,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       timeoutMs: settings.http.bodyTimeoutMs,
     }),
   );
-  app.use(
-    createRestRouter({
-      clients,
-      accounts,
-      tournaments,
-      advertisements,
-      records,
-      integrity,
-      origins,
-      devMailbox: settings.devMailbox,
-    }),
-  );
+  app.use(createRestRouter({ ...services, origins, devMailbox: settings.devMailbox }));
   if (settings.benchmarkSeed) app.use(benchmarkRouter({ clients, origins }));
   app.all('/graphql', graphql.http);
   if (options.webRoot) app.use(webAppRouter(options.webRoot));

@@ -17,7 +17,8 @@ export {
   type Update,
   type UpdateOneOptions,
 } from './port';
-export { maxCodePoints } from './schema';
+export { maxCodePoints, required } from './schema';
+export { insertOnce, withoutEmpty } from './writes';
 export { createMemoryDocumentStore } from './memory';
 export { createMongoDocumentStore, type MongoDocumentStoreOptions } from './mongo';
 /** Collections declare their schemas with it (see `defineCollection`). */

@@ -92,3 +92,6 @@ export function maxCodePoints(max: number): {
     message: `{PATH} is longer than ${max} characters`,
   };
 }
+
+/** A required field of the given type, as schemas declare most: `userId: required(String)`. */
+export const required = <T>(type: T) => ({ type, required: true }) as const;

@@ -3,6 +3,7 @@ import {
   defineCollection,
   DocumentValidationError,
   DuplicateKeyError,
+  insertOnce,
   Schema,
   type Collection,
   type CollectionDefinition,
@@ -140,6 +141,18 @@ export function describeDocumentStoreContract(
         expect(error).toBeInstanceOf(DuplicateKeyError);
         expect(error).toMatchObject({ collection: tournaments.name, index: 'slug_1' });
         expect(await tournaments.count({ slug: 'finals' })).toBe(1);
+      });
+
+      it('inserts once: false for a taken id or unique value, other refusals thrown', async () => {
+        const first = tournament({ slug: 'once' });
+        expect(await insertOnce(tournaments, first)).toBe(true);
+        expect(await insertOnce(tournaments, { ...first, title: 'again' })).toBe(false);
+        expect(await insertOnce(tournaments, tournament({ slug: 'once' }))).toBe(false);
+        expect(await tournaments.find({ slug: 'once' })).toEqual([first]);
+        const invalid = tournament({ players: -1 });
+        expect(await rejection(insertOnce(tournaments, invalid))).toBeInstanceOf(
+          DocumentValidationError,
+        );
       });
 
       it('enforces a compound unique index on the combination only', async () => {

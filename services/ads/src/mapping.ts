@@ -30,8 +30,16 @@ export function advertisementToProto(advertisement: Advertisement): ProtoAdverti
   });
 }
 
-/** The fields of a create request, unchecked (see domain/validation.ts). */
-export function newAdvertisementFromProto(request: CreateAdvertisementRequest) {
+/** The fields an administrator writes, as both requests carry them. */
+type EditableFields = Pick<
+  CreateAdvertisementRequest,
+  'title' | 'type' | 'content' | 'displayPosition' | 'duration' | 'isActive'
+>;
+
+/** A request's editable fields without the message's own (`$typeName`), unchecked. */
+function editableFieldsOf<R extends { [K in keyof EditableFields]?: EditableFields[K] }>(
+  request: R,
+): Pick<R, keyof EditableFields> {
   return {
     title: request.title,
     type: request.type,
@@ -42,17 +50,13 @@ export function newAdvertisementFromProto(request: CreateAdvertisementRequest) {
   };
 }
 
+/** The fields of a create request, unchecked (see domain/validation.ts). */
+export const newAdvertisementFromProto = (request: CreateAdvertisementRequest) =>
+  editableFieldsOf(request);
+
 /** The fields of an update request, unchecked; absent ones are undefined. */
-export function advertisementChangesFromProto(request: UpdateAdvertisementRequest) {
-  return {
-    title: request.title,
-    type: request.type,
-    content: request.content,
-    displayPosition: request.displayPosition,
-    duration: request.duration,
-    isActive: request.isActive,
-  };
-}
+export const advertisementChangesFromProto = (request: UpdateAdvertisementRequest) =>
+  editableFieldsOf(request);
 
 /** The `event-type` header of every `ads.catalog` message, tombstones included. */
 export const snapshotEventType = AdvertisementSnapshotSchema.typeName;

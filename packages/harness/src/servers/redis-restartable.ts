@@ -3,9 +3,9 @@ import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import { freePort } from '../ports';
 import { InfraError } from '../process';
+import { askRedis } from './redis-ask';
 import { findExecutable } from '../util';
 
 /**
@@ -44,21 +44,11 @@ export async function startRestartableRedis(
     child.on('error', () => undefined);
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const client = new Redis({
-        port,
-        host: '127.0.0.1',
-        lazyConnect: true,
-        retryStrategy: () => null,
-      });
-      client.on('error', () => undefined);
       try {
-        await client.connect();
         // Loading the AOF answers LOADING until done.
-        if ((await client.ping()) === 'PONG') return;
+        if ((await askRedis(port, (client) => client.ping())) === 'PONG') return;
       } catch {
         // not up yet
-      } finally {
-        client.disconnect();
       }
       if (Date.now() > deadline) throw new InfraError('redis', `not answering on ${port} in 30 s`);
       await sleep(50);

@@ -3,9 +3,9 @@ import { copyFileSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import { freePort } from '../ports';
 import { InfraError } from '../process';
+import { askRedis } from './redis-ask';
 import { findExecutable } from '../util';
 
 /**
@@ -91,23 +91,8 @@ export async function startRedisSentinelGroup(
     sentinels.push({ host: '127.0.0.1', port });
   }
 
-  const ask = async <T>(port: number, question: (client: Redis) => Promise<T>): Promise<T> => {
-    const client = new Redis({
-      port,
-      host: '127.0.0.1',
-      lazyConnect: true,
-      retryStrategy: () => null,
-    });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      return await question(client);
-    } finally {
-      client.disconnect();
-    }
-  };
   const primaryNow = async (): Promise<number> => {
-    const [, port] = (await ask(sentinels[0]!.port, (client) =>
+    const [, port] = (await askRedis(sentinels[0]!.port, (client) =>
       client.call('SENTINEL', 'get-master-addr-by-name', name),
     )) as [string, string];
     return Number(port);
@@ -128,12 +113,12 @@ export async function startRedisSentinelGroup(
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
-      const synced = await ask(primaryPort, (client) => client.info('replication'));
+      const synced = await askRedis(primaryPort, (client) => client.info('replication'));
       const connected = Number(/connected_slaves:(\d+)/.exec(synced)?.[1] ?? 0);
       let known = connected === replicaPorts.length;
       for (const sentinel of sentinels) {
         if (!known) break;
-        const master = (await ask(sentinel.port, (client) =>
+        const master = (await askRedis(sentinel.port, (client) =>
           client.call('SENTINEL', 'master', name),
         )) as string[];
         const field = (key: string) => Number(master[master.indexOf(key) + 1] ?? 0);
@@ -154,7 +139,7 @@ export async function startRedisSentinelGroup(
 
   const replicated = async () => {
     const port = await primaryNow();
-    const info = () => ask(port, (client) => client.info('replication'));
+    const info = () => askRedis(port, (client) => client.info('replication'));
     const target = Number(/master_repl_offset:(\d+)/.exec(await info())?.[1] ?? 0);
     for (let tries = 0; tries < 200; tries += 1) {
       const offsets = [...(await info()).matchAll(/^slave\d+:.*offset=(\d+)/gm)].map((m) =>

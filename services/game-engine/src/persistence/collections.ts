@@ -1,6 +1,5 @@
-import { defineCollection, Schema, type DocumentOf } from '@underdog/documents';
+import { defineCollection, required, Schema, type DocumentOf } from '@underdog/documents';
 
-const required = <T>(type: T) => ({ type, required: true }) as const;
 const count = { type: Number, required: true, min: 0 } as const;
 const roundNumber = { type: Number, required: true, min: 1 } as const;
 

@@ -1,5 +1,6 @@
 import {
   DuplicateKeyError,
+  insertOnce,
   type Collection,
   type DocumentStore,
   type Filter,
@@ -64,11 +65,25 @@ export interface RoundResolvedRecord {
   results: { imageId: string; votes: number; percentage: number; isWinner: boolean }[];
 }
 
+/** The seeded draw that decided a game among the last round's survivors. */
+export interface GameDraw {
+  seed: string;
+  candidateUserIds: string[];
+  winnerUserId: string;
+}
+
+/** The draw's own fields, as they are stored and read back. */
+const drawOf = (draw: GameDraw): GameDraw => ({
+  seed: draw.seed,
+  candidateUserIds: [...draw.candidateUserIds],
+  winnerUserId: draw.winnerUserId,
+});
+
 export interface GameEndedRecord {
   gameId: string;
   endedAt: Date;
   winner?: { userId: string; username: string; prize?: string };
-  draw?: { seed: string; candidateUserIds: string[]; winnerUserId: string };
+  draw?: GameDraw;
   /** The seed of the game's final draw, revealed at the end (whether or not a draw was made). */
   drawSeed?: string;
 }
@@ -78,7 +93,7 @@ export interface WinnerChange {
   previousWinnerId: string;
   lastRound: number;
   winner: { userId: string; username: string } | undefined;
-  draw: { seed: string; candidateUserIds: string[]; winnerUserId: string } | undefined;
+  draw: GameDraw | undefined;
 }
 
 /** A finished game as a disqualification after it needs it (docs/fairness.md). */
@@ -87,7 +102,7 @@ export interface FinishedGame {
   roundsPlayed: number;
   winnerUserId: string | undefined;
   drawSeed: string;
-  draw: { seed: string; candidateUserIds: string[]; winnerUserId: string } | undefined;
+  draw: GameDraw | undefined;
   participants: {
     userId: string;
     username: string;
@@ -168,7 +183,7 @@ class DocumentGameRecords implements GameRecords {
 
   async gameStarted(game: GameStartedRecord): Promise<void> {
     const { tournament } = game;
-    await insertIgnoringDuplicate(this.games, {
+    await insertOnce(this.games, {
       id: game.gameId,
       tournamentId: tournament.id,
       tournament: {
@@ -246,7 +261,7 @@ class DocumentGameRecords implements GameRecords {
       );
     }
     // The round document last: once it exists, its votes and eliminations are all stored.
-    await insertIgnoringDuplicate(this.rounds, {
+    await insertOnce(this.rounds, {
       id,
       gameId,
       roundNumber,
@@ -307,15 +322,7 @@ class DocumentGameRecords implements GameRecords {
                 ...(winner.prize === undefined ? {} : { winnerPrize: winner.prize }),
               }
             : {}),
-          ...(draw
-            ? {
-                draw: {
-                  seed: draw.seed,
-                  candidateUserIds: [...draw.candidateUserIds],
-                  winnerUserId: draw.winnerUserId,
-                },
-              }
-            : {}),
+          ...(draw ? { draw: drawOf(draw) } : {}),
         },
       },
     );
@@ -342,13 +349,7 @@ class DocumentGameRecords implements GameRecords {
       roundsPlayed: game.roundsPlayed,
       winnerUserId: game.winnerId ?? undefined,
       drawSeed: game.drawSeed ?? game.draw?.seed ?? game.id,
-      draw: game.draw
-        ? {
-            seed: game.draw.seed,
-            candidateUserIds: [...game.draw.candidateUserIds],
-            winnerUserId: game.draw.winnerUserId,
-          }
-        : undefined,
+      draw: game.draw ? drawOf(game.draw) : undefined,
       participants: participants.map((participant) => ({
         userId: participant.userId,
         username: participant.username,
@@ -383,15 +384,7 @@ class DocumentGameRecords implements GameRecords {
             $set: {
               winnerId: winner.userId,
               winnerUsername: winner.username,
-              ...(draw
-                ? {
-                    draw: {
-                      seed: draw.seed,
-                      candidateUserIds: [...draw.candidateUserIds],
-                      winnerUserId: draw.winnerUserId,
-                    },
-                  }
-                : {}),
+              ...(draw ? { draw: drawOf(draw) } : {}),
             },
           }
         : { $unset: { winnerId: true, winnerUsername: true, winnerPrize: true } },
@@ -422,17 +415,6 @@ class DocumentGameRecords implements GameRecords {
         pending = pending.filter(({ id }) => !storedIds.has(id));
       }
     }
-  }
-}
-
-async function insertIgnoringDuplicate<T extends Identified>(
-  collection: Collection<T>,
-  document: T,
-): Promise<void> {
-  try {
-    await collection.insertOne(document);
-  } catch (error) {
-    if (!(error instanceof DuplicateKeyError)) throw error;
   }
 }
 

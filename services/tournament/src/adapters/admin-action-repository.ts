@@ -1,13 +1,13 @@
 import {
   defineCollection,
-  DuplicateKeyError,
+  insertOnce,
+  required,
   Schema,
+  withoutEmpty,
   type Collection,
   type DocumentOf,
   type DocumentStore,
 } from '@underdog/documents';
-
-const required = <T>(type: T) => ({ type, required: true }) as const;
 
 /** The cases of `underdog.events.v1.AdminActionEvent`, as stored and listed. */
 export const adminActionKinds = [
@@ -61,13 +61,7 @@ export class AdminActionRepository {
 
   /** Idempotent on the row's id (the event id): false when it was already recorded. */
   async record(row: AdminActionRow): Promise<boolean> {
-    try {
-      await this.actions.insertOne({ ...withoutEmpty(row), position: positionOf(row) });
-      return true;
-    } catch (error) {
-      if (error instanceof DuplicateKeyError) return false;
-      throw error;
-    }
+    return insertOnce(this.actions, { ...withoutEmpty(row), position: positionOf(row) });
   }
 
   /** Newest first: `limit` rows older than `before` (a row's position), or the newest. */
@@ -77,10 +71,4 @@ export class AdminActionRepository {
       limit,
     });
   }
-}
-
-function withoutEmpty<T extends object>(value: T): T {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, entry]) => entry !== undefined && entry !== ''),
-  ) as T;
 }

@@ -1,13 +1,14 @@
 import {
   defineCollection,
   DuplicateKeyError,
+  insertOnce,
+  required,
   Schema,
+  withoutEmpty,
   type Collection,
   type DocumentOf,
   type DocumentStore,
 } from '@underdog/documents';
-
-const required = <T>(type: T) => ({ type, required: true }) as const;
 
 /**
  * What the integrity report is computed from: one row per recorded signal, id = its event id (a
@@ -90,7 +91,7 @@ export class IntegrityRepository {
     if (rows.length === 0) return 0;
     try {
       await this.signals.insertMany(
-        rows.map(({ id, signal }) => ({ id, ...withoutUndefined(signal) })),
+        rows.map(({ id, signal }) => ({ id, ...withoutEmpty(signal) })),
         { ordered: false },
       );
       return rows.length;
@@ -101,12 +102,7 @@ export class IntegrityRepository {
   }
 
   async roundStarted(round: StoredRound): Promise<void> {
-    const id = `${round.tournamentId}:${round.roundNumber}`;
-    try {
-      await this.rounds.insertOne({ id, ...round });
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
-    }
+    await insertOnce(this.rounds, { id: `${round.tournamentId}:${round.roundNumber}`, ...round });
   }
 
   /** The tournament's own signals, then the account signals of everyone in them. */
@@ -163,10 +159,4 @@ export class IntegrityRepository {
     }
     return { deleted, stripped };
   }
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, entry]) => entry !== undefined && entry !== ''),
-  ) as T;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   defineCollection,
-  DuplicateKeyError,
+  insertOnce,
+  required,
   Schema,
   type Collection,
   type DocumentOf,
@@ -9,8 +10,6 @@ import {
 } from '@underdog/documents';
 import { OFFLINE_POSITIONS, TOTAL_ROUNDS } from '@underdog/rules';
 import type { OfflineChoice } from '../domain/offline';
-
-const required = <T>(type: T) => ({ type, required: true }) as const;
 
 /** The spec's `offline_choices` entity: one row per user, tournament and round. */
 const choicesCollection = defineCollection({
@@ -102,12 +101,8 @@ export class OfflineRepository {
   ): Promise<DeviceClaim> {
     const id = deviceClaimId(tournamentId, deviceId);
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      try {
-        await this.deviceClaims.insertOne({ id, tournamentId, deviceId, userId, createdAt: now });
-        return 'claimed';
-      } catch (error) {
-        if (!(error instanceof DuplicateKeyError)) throw error;
-      }
+      const claim = { id, tournamentId, deviceId, userId, createdAt: now };
+      if (await insertOnce(this.deviceClaims, claim)) return 'claimed';
       const holder = await this.deviceClaims.findById(id);
       if (holder) return holder.userId === userId ? 'already-yours' : 'taken';
       // Released between our insert and this read: try again.
@@ -127,21 +122,15 @@ export class OfflineRepository {
     now: Date,
     username = '',
   ): Promise<boolean> {
-    try {
-      await this.registrations.insertOne({
-        id: registrationId(tournamentId, userId),
-        tournamentId,
-        userId,
-        username,
-        ...(deviceId === undefined ? {} : { deviceId }),
-        createdAt: now,
-        published: false,
-      });
-      return true;
-    } catch (error) {
-      if (error instanceof DuplicateKeyError) return false;
-      throw error;
-    }
+    return insertOnce(this.registrations, {
+      id: registrationId(tournamentId, userId),
+      tournamentId,
+      userId,
+      username,
+      ...(deviceId === undefined ? {} : { deviceId }),
+      createdAt: now,
+      published: false,
+    });
   }
 
   /** `OfflineChoicesSaved` of this registration is on the bus. */

@@ -1,13 +1,13 @@
 import {
   defineCollection,
-  DuplicateKeyError,
+  insertOnce,
+  required,
   Schema,
+  withoutEmpty,
   type Collection,
   type DocumentOf,
   type DocumentStore,
 } from '@underdog/documents';
-
-const required = <T>(type: T) => ({ type, required: true }) as const;
 
 /**
  * A finished game's prize (issue 28): id = tournament id, written when `GameEnded` arrives (the
@@ -41,11 +41,7 @@ export class PrizeRepository {
 
   /** The game ended: its winner (none: empty). A repeat of the same end changes nothing. */
   async ended(prize: Omit<StoredPrize, 'paidAt' | 'paidByUserId' | 'paidByUsername'>) {
-    try {
-      await this.prizes.insertOne(withoutEmpty(prize));
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
-    }
+    await insertOnce(this.prizes, withoutEmpty(prize));
   }
 
   /**
@@ -95,10 +91,4 @@ export class PrizeRepository {
   async paid(): Promise<StoredPrize[]> {
     return this.prizes.find({ paidAt: { $exists: true } }, { sort: { paidAt: -1 } });
   }
-}
-
-function withoutEmpty<T extends object>(value: T): T {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, entry]) => entry !== undefined && entry !== ''),
-  ) as T;
 }

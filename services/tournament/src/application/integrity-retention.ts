@@ -1,6 +1,7 @@
 import type { Clock, Component, Logger } from '@underdog/kit';
 import type { IntegrityRepository } from '../adapters/integrity-repository';
 import type { Tournament } from '../domain/tournament';
+import { periodicComponent } from './periodic';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -35,9 +36,6 @@ export interface RetentionSweep {
 export class IntegrityRetention {
   /** Tournaments this process already swept (their rows are gone; nothing is added after). */
   private readonly swept = new Set<string>();
-  private running = false;
-  private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<void> | undefined;
 
   constructor(
     private readonly deps: {
@@ -80,19 +78,14 @@ export class IntegrityRetention {
     };
   }
 
+  /** A sweep at start, then every `intervalMs`; the wait keeps no process alive. */
   component(): Component {
-    return {
+    return periodicComponent({
       name: 'integrity-retention',
-      start: async () => {
-        this.running = true;
-        this.pass = this.runPass();
-      },
-      stop: async () => {
-        this.running = false;
-        clearTimeout(this.timer);
-        await this.pass;
-      },
-    };
+      intervalMs: this.deps.intervalMs ?? 60 * 60_000,
+      keepsAlive: false,
+      pass: () => this.runPass(),
+    });
   }
 
   /** Never rejects: a failed sweep is logged and the next comes an interval later. */
@@ -112,16 +105,6 @@ export class IntegrityRetention {
       }
     } catch (error) {
       this.deps.logger.error({ err: error }, 'integrity retention sweep failed');
-    } finally {
-      if (this.running) {
-        this.timer = setTimeout(
-          () => {
-            this.pass = this.runPass();
-          },
-          this.deps.intervalMs ?? 60 * 60_000,
-        );
-        this.timer.unref();
-      }
     }
   }
 }

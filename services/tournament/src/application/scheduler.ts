@@ -2,6 +2,7 @@ import type { Clock, Component, Logger } from '@underdog/kit';
 import type { LifecycleOutbox } from '../adapters/lifecycle-outbox';
 import type { PendingEvent, TournamentRepository } from '../adapters/tournament-repository';
 import type { Tournament } from '../domain/tournament';
+import { periodicComponent } from './periodic';
 
 export interface SchedulerOptions {
   repository: TournamentRepository;
@@ -22,10 +23,6 @@ const BATCH = 100;
  * (`<tournament id>:live`) is the same if the outbox's sweep has to publish it again.
  */
 export class Scheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private pass: Promise<void> | undefined;
-  private running = false;
-
   constructor(private readonly options: SchedulerOptions) {}
 
   /**
@@ -65,34 +62,19 @@ export class Scheduler {
     return tournament;
   }
 
+  /** A pass at start, then a poll interval after each; a failed pass is logged. */
   component(): Component {
-    return {
+    return periodicComponent({
       name: 'tournament-scheduler',
-      start: async () => {
-        this.running = true;
-        this.pass = this.runPass();
+      intervalMs: this.options.pollMs,
+      readiness: true,
+      pass: async () => {
+        try {
+          await this.startDueTournaments();
+        } catch (error) {
+          this.options.logger.error({ err: error }, 'scheduler pass failed');
+        }
       },
-      stop: async () => {
-        this.running = false;
-        clearTimeout(this.timer);
-        await this.pass;
-      },
-      isReady: () => this.running,
-    };
-  }
-
-  /** Never rejects: a failed pass is logged and the next one comes a poll interval later. */
-  private async runPass(): Promise<void> {
-    try {
-      await this.startDueTournaments();
-    } catch (error) {
-      this.options.logger.error({ err: error }, 'scheduler pass failed');
-    } finally {
-      if (this.running) {
-        this.timer = setTimeout(() => {
-          this.pass = this.runPass();
-        }, this.options.pollMs);
-      }
-    }
+    });
   }
 }
