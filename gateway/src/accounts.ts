@@ -1,6 +1,7 @@
 import { AppError } from '@underdog/kit';
 import { timestampDate, type VerifyEmailRequest } from '@underdog/proto';
 import { appErrorFromRpc } from '@underdog/rpc';
+import { addressKey } from './client-address';
 import type { GatewayClients } from './clients';
 import type { RateLimits } from './config';
 import { accountId, loginSources, type KnownLoginSources } from './known-login-sources';
@@ -253,7 +254,8 @@ export class Accounts {
     origin: RequestOrigin,
     rule: RateLimitBucket['rule'],
   ): RateLimitBucket {
-    return { key: `${action}:ip:${origin.ip}`, rule };
+    // An IPv6 client by its /64, as the WebSocket cap counts it: its own addresses are one source.
+    return { key: `${action}:ip:${addressKey(origin.ip)}`, rule };
   }
 }
 

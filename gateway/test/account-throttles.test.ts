@@ -67,6 +67,24 @@ describe('login throttling by source', () => {
   });
 });
 
+describe('per-address limits', () => {
+  it('count an IPv6 client by its /64: rotating its own addresses buys no tries', async () => {
+    const gateway = await startTestGateway({
+      env: { TRUST_PROXY: '1', RATE_LIMIT_LOGIN_FAILURES_PER_IP: '2' },
+    });
+    try {
+      const guess = (ip: string) => login(gateway, { ip, device: 'd' }, 'wrong-guess1');
+      expect((await guess('2001:db8:1:2::1')).status).toBe(401);
+      expect((await guess('2001:db8:1:2::2')).status).toBe(401);
+      expect((await guess('2001:db8:1:2:ffff::3')).status).toBe(429);
+      // Another network (another /64) has its own budget.
+      expect((await guess('2001:db8:1:3::1')).status).toBe(401);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
 describe('verification attempts by source', () => {
   it("does not let attempts by e-mail use up the budget of the account's own session", async () => {
     const gateway = await startTestGateway({ env: { RATE_LIMIT_VERIFICATIONS_PER_ACCOUNT: '2' } });
