@@ -146,8 +146,10 @@ export async function failureOf(
   throw new Error('expected the call to fail, but it succeeded');
 }
 
+/** Silent unless `TEST_LOG_LEVEL` names a level (`TEST_LOG_LEVEL=debug` to follow a failing test). */
 export function silentLogger(service: string): Logger {
-  return createLogger({ service, level: 'silent' });
+  // eslint-disable-next-line no-restricted-properties -- a switch for following a test, not a service's configuration
+  return createLogger({ service, level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 }
 
 /**

@@ -34,7 +34,11 @@ describe('a disqualification during round 2 (Redis and FerretDB)', () => {
   let recorder: Awaited<ReturnType<typeof recordGameEvents>>;
 
   beforeAll(async () => {
-    store = await createRedisStore({ url: testInfra().redisUrl });
+    // Keys of its own on the shared Redis (other files' engines sweep `games:active` there).
+    store = await createRedisStore({
+      url: testInfra().redisUrl,
+      keyPrefix: `game-dq-${randomUUID()}:`,
+    });
     documents = await createMongoDocumentStore({
       url: testInfra().mongoUrl,
       dbName: `game_dq_${randomUUID().replace(/-/g, '').slice(0, 12)}`,

@@ -126,8 +126,26 @@ export async function playUntilVotesCounted(
 /** The game ended as the votes of `publishVotesCydWins` say: round 1 to image 2, cyd the winner. */
 export function expectCydWonAlone(recorder: GameEventRecorder): void {
   const results = firstEvent(recorder, 'roundResults')!.kind.value as {
+    roundNumber: number;
     winningImageIds: string[];
+    advancedUserIds: string[];
+    results: Array<{ imageId: string; votes: number }>;
   };
-  expect(results.winningImageIds).toEqual(['round-1-image-2']);
-  expect(firstEvent(recorder, 'gameEnded')!.kind.value).toMatchObject({ winnerUserId: 'cyd' });
+  // Every event the game published, in order, so that a failure shows how the game went.
+  const story = recorder.events.map((event) => event.kind.case).join(' → ');
+  expect({
+    round: results.roundNumber,
+    votes: results.results.map(({ imageId, votes }) => `${imageId}:${votes}`),
+    winningImageIds: results.winningImageIds,
+    advancedUserIds: results.advancedUserIds,
+    story,
+  }).toMatchObject({
+    round: 1,
+    votes: ['round-1-image-0:0', 'round-1-image-1:2', 'round-1-image-2:1', 'round-1-image-3:0'],
+    winningImageIds: ['round-1-image-2'],
+    advancedUserIds: ['cyd'],
+  });
+  expect({ ended: firstEvent(recorder, 'gameEnded')!.kind.value, story }).toMatchObject({
+    ended: { winnerUserId: 'cyd', decidedBy: 'last_standing', roundsPlayed: 1 },
+  });
 }

@@ -27,7 +27,13 @@ describe('a game whose live store is unreachable for a while', () => {
   beforeAll(async () => {
     const redis = new URL(testInfra().redisUrl);
     proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port) });
-    store = await createRedisStore({ url: `redis://127.0.0.1:${proxy.port}` });
+    // Keys of its own on the harness's shared Redis: the engines of other test files (the stack's,
+    // an e2e's) sweep `games:active` there and would take over this game while its lease lapses
+    // in the outage; the votes' applied marks (`games:votes-applied:P`) are shared there too.
+    store = await createRedisStore({
+      url: `redis://127.0.0.1:${proxy.port}`,
+      keyPrefix: `store-outage-${randomUUID()}:`,
+    });
     running = await startEngineOnStore(store, 'outage-recorder', { GAME_LEASE_TTL_MS: '1000' });
   });
 
