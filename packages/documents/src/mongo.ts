@@ -1,4 +1,5 @@
-import mongoose, { type Connection, type Schema } from 'mongoose';
+import mongoose, { type Connection } from 'mongoose';
+import { Declarations } from './declarations';
 import { MongoCollection, type UniqueIndex } from './mongo-collection';
 import { LockedMongoCollection } from './mongo-locked-collection';
 import { DocumentLocks, LOCKS_COLLECTION, needsDocumentLocks } from './mongo-locks';
@@ -21,8 +22,6 @@ export interface MongoDocumentStoreOptions {
 }
 
 interface Declared {
-  schema: Schema;
-  indexes: string;
   model: StoredModel;
   collection: MongoCollection<Identified>;
 }
@@ -50,13 +49,11 @@ export async function createMongoDocumentStore(
     await connection.close().catch(() => undefined);
     throw error;
   }
-  const declared = new Map<string, Declared>();
+  const declared = new Declarations<Declared>();
 
   return {
     collection: <T extends Identified>(definition: CollectionDefinition<T>): Collection<T> => {
-      const indexes = JSON.stringify(definition.indexes ?? []);
-      let entry = declared.get(definition.name);
-      if (!entry) {
+      const entry = declared.entryOf(definition, () => {
         if (definition.name === LOCKS_COLLECTION) {
           throw new Error(`collection name ${LOCKS_COLLECTION} is reserved`);
         }
@@ -69,22 +66,14 @@ export async function createMongoDocumentStore(
         const collection = locks
           ? new LockedMongoCollection<T>(definition.name, model, unique, locks)
           : new MongoCollection<T>(definition.name, model, unique);
-        entry = {
-          schema: definition.schema,
-          indexes,
-          model,
-          collection: collection as unknown as MongoCollection<Identified>,
-        };
-        declared.set(definition.name, entry);
-      } else if (entry.indexes !== indexes || entry.schema !== definition.schema) {
-        throw new Error(`collection ${definition.name} is already declared differently`);
-      }
+        return { model, collection: collection as unknown as MongoCollection<Identified> };
+      });
       return entry.collection as unknown as Collection<T>;
     },
     // createIndexes rather than syncIndexes: during a rolling deploy the old version's
     // replicas still rely on indexes the new version no longer declares.
     init: async () => {
-      await Promise.all([...declared.values()].map(({ model }) => model.createIndexes()));
+      await Promise.all(declared.entries().map(({ model }) => model.createIndexes()));
     },
     ping: async () => {
       if (!connection.db) throw new Error('the document store is not connected');
