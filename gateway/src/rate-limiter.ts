@@ -138,5 +138,6 @@ export class RateLimiter {
 
 function slotOf(counter: RateLimiterAbstract, key: string, outcome: RateLimiterRes): Slot {
   // msBeforeNext is what the store measured when it counted; no window (-1) means none to keep.
+  // Date.now, not the kit's Clock: it is the clock RateLimiterMemory measures its windows with.
   return { counter, key, windowEndsAt: Date.now() + outcome.msBeforeNext };
 }
