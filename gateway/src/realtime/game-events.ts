@@ -9,7 +9,7 @@ import type { ImageResultView, RoundImageView, WinnerView } from './views';
  *   one mapping from the proto);
  * - the GraphQL type implementing `GameEvent` (`gameEventTypeDefs`, printed into the live schema);
  * - the `/ws` messages (`gameEventMessages`), their types and the list of types (messages.ts);
- * - the tables of docs/api-ws.md (`pnpm docs:generate`, tools/docs/) and the web app's
+ * - the tables of docs/api-ws.md (`tsx tools/docs/generate.ts`) and the web app's
  *   `GameEvents.graphql` (its codegen asks for every field of every `GameEvent`).
  *
  * A new event is one entry: its fields and a `description` (the GraphQL type's, and the "when"

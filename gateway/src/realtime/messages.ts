@@ -65,7 +65,7 @@ type OtherMessageType = Exclude<ServerMessageType, GameEventMessage['type']>;
 
 /**
  * The messages that are not game events, with the docs' words (docs/api-ws.md's table is
- * printed from these and from game-events.ts: `pnpm docs:generate`).
+ * printed from these and from game-events.ts: `tsx tools/docs/generate.ts`).
  */
 export const otherServerMessages: Record<OtherMessageType, { when: string; fields: string }> = {
   tournaments_update: {
