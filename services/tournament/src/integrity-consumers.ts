@@ -111,11 +111,12 @@ function eventIdOf(message: BusMessage): string {
  * A consumer of one topic that turns each event into at most one row and stores a whole batch's
  * rows at once: `eventConsumer`'s decode-and-skip rules per message, then one write per batch
  * (the batch is committed only after it), wrapped as a component by the bus's `batchConsumer`.
+ * A new group starts at the oldest retained event, so a report misses no signal.
  */
 function rowsConsumer<E>(
   bus: EventBus,
   integrity: Integrity,
-  options: Omit<EventConsumerOptions<E>, 'handle'> & {
+  options: Omit<EventConsumerOptions<E>, 'handle' | 'fromBeginning'> & {
     rowOf: (event: E, message: BusMessage) => IntegrityRow | undefined;
   },
 ): Component {
@@ -147,7 +148,7 @@ function rowsConsumer<E>(
     name: options.name,
     groupId: options.groupId,
     topics: [options.topic],
-    fromBeginning: options.fromBeginning ?? true,
+    fromBeginning: true,
     handleBatch,
   });
 }
@@ -163,7 +164,6 @@ export function integrityConsumers(options: {
     name: 'player-signals-consumer',
     groupId: playerSignalsGroupId,
     topic: topics.playerSignals.name,
-    fromBeginning: true,
     decode: (bytes) => fromBinary(PlayerSignalEventSchema, bytes),
     rowOf: (event, message) => {
       const signal = storedSignalOf(event, message);
@@ -181,7 +181,6 @@ export function integrityConsumers(options: {
     name: 'integrity-votes-consumer',
     groupId: gameVotesGroupId,
     topic: topics.gameVotes.name,
-    fromBeginning: true,
     decode: (bytes) => fromBinary(GameVoteEventSchema, bytes),
     rowOf: storedVoteOf,
     what: 'game vote',
