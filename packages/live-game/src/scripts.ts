@@ -153,7 +153,8 @@ if ARGV[5] ~= '' then
   if holder and holder ~= user then return 'DEVICE_IN_USE' end
   if not holder then redis.call('HSET', KEYS[4], ARGV[5], user) end
 end
-if redis.call('HSETNX', KEYS[5], user, ARGV[3]) == 0 then return 'ALREADY_VOTED' end
+-- No reservation here: a player holding one in this round was answered above.
+redis.call('HSET', KEYS[5], user, ARGV[3])
 redis.call('HSET', KEYS[7], user, ARGV[6] .. '|' .. ARGV[4] .. '|P')
 return 'OK:' .. deadline .. ':' .. st[1]
 `,
@@ -198,7 +199,8 @@ return 'OK:' .. deadline .. ':' .. st[1]
       if (holder !== null && holder !== user) return 'DEVICE_IN_USE';
       if (holder === null) redis.hSet(devices, { [device]: user });
     }
-    if (!hSetNx(redis, reserved, user, image)) return 'ALREADY_VOTED';
+    // No reservation here: a player holding one in this round was answered above.
+    redis.hSet(reserved, { [user]: image });
     redis.hSet(admitted, { [user]: `${voteId}|${now}|P` });
     return `OK:${deadline}:${gameId}`;
   },

@@ -345,6 +345,18 @@ export function describeScriptsContract(
         expect(await admit('u1', 1, 500, '', 'round-1-image-2', 'v2')).toBe('ALREADY_VOTED');
       });
 
+      it('ALREADY_VOTED for a reservation whose admitted entry is not `id|castAt|status`, leaving both', async () => {
+        await seedGame();
+        await seed(store, {
+          hashes: { [k.reserved]: { u1: 'round-1-image-2' }, [k.admitted]: { u1: 'v1-no-bars' } },
+        });
+        expect(await admit('u1', 1, 500, '', 'round-1-image-2', 'v2')).toBe('ALREADY_VOTED');
+        expect(await sideEffects()).toMatchObject({
+          [k.reserved]: { u1: 'round-1-image-2' },
+          [k.admitted]: { u1: 'v1-no-bars' },
+        });
+      });
+
       it.each([
         [
           'no game',
