@@ -1,12 +1,20 @@
-import type { AdvertisementView } from '../ads';
+import {
+  timestampDate,
+  type GameEvent,
+  type ImageResult,
+  type RoundImage,
+  type Timestamp,
+} from '@underdog/proto';
+import { toAdvertisementView, type AdvertisementView } from '../ads';
 import type { ImageResultView, RoundImageView, WinnerView } from './views';
 
 /**
  * One description per game event players see live: the fields of its view (`GameEventView`)
- * with their GraphQL types and descriptions, and the `/ws` messages it becomes. Everything else
- * is derived from `gameEvents` below:
- * - the TypeScript union `GameEventView` (views.ts re-exports it; `toGameEventView` there is the
- *   one mapping from the proto);
+ * with their GraphQL types and descriptions, how they are read from the proto's case of the same
+ * name (`fromProto`), and the `/ws` messages it becomes. Everything else is derived from
+ * `gameEvents` below:
+ * - the TypeScript union `GameEventView` and `toGameEventView` (views.ts), the one mapping from
+ *   the proto;
  * - the GraphQL type implementing `GameEvent` (`gameEventTypeDefs`, printed into the live schema);
  * - the `/ws` messages (`gameEventMessages`), their types and the list of types (messages.ts);
  * - the tables of docs/api-ws.md (`tsx tools/docs/generate.ts`) and the web app's
@@ -45,6 +53,10 @@ export const objectOrNull = <T>(type: string) => fieldOf<T | null>(type, {} as T
 export const gatewayOnly = fieldOf<string>(undefined, '');
 
 type Fields = Record<string, Field<unknown>>;
+
+/** A case of the proto's `GameEvent.kind` (`gameStarted`; its event is named `GameStarted`). */
+type ProtoCase = NonNullable<GameEvent['kind']['case']>;
+type ProtoEvent<N extends string> = Extract<GameEvent['kind'], { case: Uncapitalize<N> }>['value'];
 type ValuesOf<F extends Fields> = { [K in keyof F]: F[K] extends Field<infer T> ? T : never };
 
 /** The fields every game event has (the `GameEvent` interface's). */
@@ -83,6 +95,7 @@ interface AnyGameEventDescription {
   readonly name: string;
   readonly description: string | undefined;
   readonly fields: Fields;
+  readonly fromProto: (event: never, now: Date) => object;
   readonly ws: readonly WsMessage<never, { type: string }>[];
 }
 
@@ -95,6 +108,8 @@ export interface GameEventDescription<
   /** The GraphQL type's description; the "when" of its `/ws` message unless `ws` says. */
   readonly description: string | undefined;
   readonly fields: F;
+  /** The view's fields from the proto's case of the same name; `now` computes time left. */
+  readonly fromProto: (event: ProtoEvent<N>, now: Date) => ValuesOf<F>;
   readonly ws: readonly WsMessage<GameEventBase & { type: N } & ValuesOf<F>, M>[];
 }
 
@@ -109,25 +124,35 @@ type MessagesOf<W> = W extends readonly WsMessage<never, infer M>[] ? M : never;
 
 /** One game event: a custom `ws` keeps the spec's messages; without it, the default one. */
 function gameEvent<
-  N extends string,
+  N extends Capitalize<ProtoCase>,
   F extends Fields,
   W extends readonly WsMessage<ViewOf<N, F>, { type: string }>[],
 >(
   name: N,
-  spec: { description?: string; fields: F; ws: (message: Make<ViewOf<N, F>>) => W },
+  spec: {
+    description?: string;
+    fields: F;
+    fromProto: (event: ProtoEvent<N>, now: Date) => ValuesOf<F>;
+    ws: (message: Make<ViewOf<N, F>>) => W;
+  },
 ): GameEventDescription<N, F, MessagesOf<W>>;
-function gameEvent<N extends string, F extends Fields>(
+function gameEvent<N extends Capitalize<ProtoCase>, F extends Fields>(
   name: N,
-  spec: { description: string; fields: F },
+  spec: {
+    description: string;
+    fields: F;
+    fromProto: (event: ProtoEvent<N>, now: Date) => ValuesOf<F>;
+  },
 ): GameEventDescription<N, F, { type: WsName<N> } & Omit<ViewOf<N, F>, 'type'>>;
 function gameEvent(
   name: string,
   spec: {
     description?: string;
     fields: Fields;
+    fromProto: (event: never, now: Date) => object;
     ws?: (make: typeof message) => readonly WsMessage<unknown, { type: string }>[];
   },
-): GameEventDescription<string, Fields, { type: string }> {
+): AnyGameEventDescription {
   const ws = spec.ws
     ? spec.ws(message)
     : [
@@ -136,8 +161,26 @@ function gameEvent(
           return fields;
         }),
       ];
-  return { name, description: spec.description, fields: spec.fields, ws };
+  const { description, fields, fromProto } = spec;
+  return { name, description, fields, fromProto, ws };
 }
+
+const iso = (timestamp: Timestamp | undefined): string | null =>
+  timestamp ? timestampDate(timestamp).toISOString() : null;
+
+/** Whole seconds from `now` to `deadline`, rounded up, never negative. */
+export function secondsUntil(deadline: string | null, now: Date): number {
+  if (!deadline) return 0;
+  return Math.max(0, Math.ceil((Date.parse(deadline) - now.getTime()) / 1000));
+}
+
+export const imageView = ({ id, url, alt }: RoundImage): RoundImageView => ({ id, url, alt });
+export const resultView = ({
+  imageId,
+  votes,
+  percentage,
+  isWinner,
+}: ImageResult): ImageResultView => ({ imageId, votes, percentage, isWinner });
 
 /** The round as the spec's client holds it: number, time limit, images. */
 export interface RoundMessagePart {
@@ -175,6 +218,12 @@ export const gameEvents = [
       totalRounds: int(),
       roundTimeSeconds: int(),
     },
+    fromProto: (event) => ({
+      participantCount: event.participantCount,
+      offlineParticipantCount: event.offlineParticipantCount,
+      totalRounds: event.totalRounds,
+      roundTimeSeconds: event.roundTimeSeconds,
+    }),
     ws: (message) => [
       message('game_started', 'the game exists', (view) => ({
         tournamentId: view.tournamentId,
@@ -197,6 +246,18 @@ export const gameEvents = [
       timeRemaining: int('Whole seconds left when the event was sent'),
       remainingCount: int('Participants still in (who may vote)'),
       offlineRemainingCount: int(),
+    },
+    fromProto: (event, now) => {
+      const phaseEndsAt = iso(event.phaseEndsAt);
+      return {
+        roundNumber: event.roundNumber,
+        images: event.images.map(imageView),
+        roundTimeSeconds: event.roundTimeSeconds,
+        phaseEndsAt,
+        timeRemaining: secondsUntil(phaseEndsAt, now),
+        remainingCount: event.remainingCount,
+        offlineRemainingCount: event.offlineRemainingCount,
+      };
     },
     ws: (message) => [
       // The spec's client resets to waiting with empty votes on round_update, then opens the
@@ -222,6 +283,7 @@ export const gameEvents = [
     description:
       'The live total of votes this round (a few per second at most; never per-image counts).',
     fields: { roundNumber: int(), totalVotes: int() },
+    fromProto: (event) => ({ roundNumber: event.roundNumber, totalVotes: event.totalVotes }),
     ws: (message) => [
       message('vote_received', 'the live total moved (once a second at most, paced ¹)', (view) => ({
         tournamentId: view.tournamentId,
@@ -233,6 +295,7 @@ export const gameEvents = [
 
   gameEvent('VotingEnded', {
     fields: { roundNumber: int(), totalVotes: int() },
+    fromProto: (event) => ({ roundNumber: event.roundNumber, totalVotes: event.totalVotes }),
     ws: (message) => [
       message('voting_ended', 'the deadline passed; votes are being counted', (view) => ({
         tournamentId: view.tournamentId,
@@ -254,6 +317,17 @@ export const gameEvents = [
       durationSeconds: int(),
       phaseEndsAt: timeOrNull(),
     },
+    fromProto: (event) => ({
+      roundNumber: event.roundNumber,
+      results: event.results.map(resultView),
+      totalVotes: event.totalVotes,
+      winningImageIds: [...event.winningImageIds],
+      eliminatedCount: event.eliminatedCount,
+      remainingCount: event.remainingCount,
+      durationSeconds: event.durationSeconds,
+      phaseEndsAt: iso(event.phaseEndsAt),
+      // advanced_user_ids stays in the gateway: who is still in is each player's own business.
+    }),
     ws: (message) => [
       message('results_started', 'the round is resolved', (view) => ({
         tournamentId: view.tournamentId,
@@ -277,6 +351,13 @@ export const gameEvents = [
       phaseEndsAt: timeOrNull(),
       afterRoundNumber: int('The round just completed (0 before the game)'),
     },
+    fromProto: (event) => ({
+      position: event.position,
+      advertisement: event.advertisement ? toAdvertisementView(event.advertisement) : null,
+      durationSeconds: event.durationSeconds,
+      phaseEndsAt: iso(event.phaseEndsAt),
+      afterRoundNumber: event.afterRoundNumber,
+    }),
     ws: (message) => [
       message(
         'advertisement_started',
@@ -295,6 +376,11 @@ export const gameEvents = [
 
   gameEvent('RoundCompleted', {
     fields: { roundNumber: int(), eliminatedCount: int(), remainingCount: int() },
+    fromProto: (event) => ({
+      roundNumber: event.roundNumber,
+      eliminatedCount: event.eliminatedCount,
+      remainingCount: event.remainingCount,
+    }),
     ws: (message) => [
       message('round_completed', 'the round is over', (view) => ({
         tournamentId: view.tournamentId,
@@ -314,6 +400,19 @@ export const gameEvents = [
       roundsPlayed: int(),
       decidedBy: string('last_standing, draw or no_winner'),
     },
+    fromProto: (event) => ({
+      winner:
+        event.winnerUserId !== undefined
+          ? {
+              userId: event.winnerUserId,
+              username: event.winnerUsername ?? '',
+              displayName: event.winnerDisplayName ?? event.winnerUsername ?? '',
+              prize: event.prize ?? null,
+            }
+          : null,
+      roundsPlayed: event.roundsPlayed,
+      decidedBy: event.decidedBy,
+    }),
     ws: (message) => [
       message('game_ended', 'the game is over', (view) => ({
         tournamentId: view.tournamentId,
@@ -353,6 +452,12 @@ export const gameEvents = [
       reason: string("The administrator's reason"),
       afterGame: boolean(),
     },
+    fromProto: (event) => ({
+      recipientUserId: event.userId,
+      roundNumber: event.roundNumber,
+      reason: event.reason,
+      afterGame: event.afterGame,
+    }),
     ws: (message) => [
       message('player_disqualified', 'to the disqualified player only ³', (view) => ({
         tournamentId: view.tournamentId,
@@ -384,6 +489,30 @@ export type GameEventMessage = MessageOfDescription<Described>;
 export const gameEventDescriptions: readonly AnyGameEventDescription[] = gameEvents;
 
 const byName = new Map(gameEventDescriptions.map((description) => [description.name, description]));
+const byProtoCase = new Map<string, AnyGameEventDescription>(
+  gameEventDescriptions.map((description) => [
+    description.name[0]!.toLowerCase() + description.name.slice(1),
+    description,
+  ]),
+);
+
+/**
+ * The view of a proto `GameEvent.kind` case, or null for a case clients are not sent
+ * (`participantJoined`: the tournament's count follows it) and one this gateway does not know.
+ */
+export function gameEventViewOf(
+  base: GameEventBase,
+  kind: GameEvent['kind'],
+  now: Date,
+): GameEventView | null {
+  const description = kind.case === undefined ? undefined : byProtoCase.get(kind.case);
+  if (!description) return null;
+  return {
+    ...base,
+    type: description.name,
+    ...description.fromProto(kind.value as never, now),
+  } as GameEventView;
+}
 
 /** The `/ws` messages one game event becomes, in the order they are sent. */
 export function gameEventMessages(view: GameEventView): GameEventMessage[] {

@@ -2,17 +2,24 @@ import {
   GamePhase,
   timestampDate,
   type GameEvent,
-  type ImageResult,
   type LiveGame,
   type PlayerView,
-  type RoundImage,
   type Timestamp,
   type TournamentLifecycleEvent,
 } from '@underdog/proto';
 import { countsShownIn } from '@underdog/rules';
 import { toAdvertisementView, type AdvertisementView } from '../ads';
 import { toTournamentView, type TournamentView } from '../tournaments';
-import type { GameEventBase, GameEventView } from './game-events';
+import {
+  gameEventViewOf,
+  imageView,
+  resultView,
+  secondsUntil,
+  type GameEventBase,
+  type GameEventView,
+} from './game-events';
+
+export { secondsUntil } from './game-events';
 
 /**
  * The live game as clients see it, pure and shared by both real-time edges: the `/ws` messages
@@ -117,20 +124,6 @@ export interface TournamentChange {
 const iso = (timestamp: Timestamp | undefined): string | null =>
   timestamp ? timestampDate(timestamp).toISOString() : null;
 
-/** Whole seconds from `now` to `deadline`, rounded up, never negative. */
-export function secondsUntil(deadline: string | null, now: Date): number {
-  if (!deadline) return 0;
-  return Math.max(0, Math.ceil((Date.parse(deadline) - now.getTime()) / 1000));
-}
-
-const imageView = ({ id, url, alt }: RoundImage): RoundImageView => ({ id, url, alt });
-const resultView = ({ imageId, votes, percentage, isWinner }: ImageResult): ImageResultView => ({
-  imageId,
-  votes,
-  percentage,
-  isWinner,
-});
-
 export function toPlayerStateView(player: PlayerView): PlayerStateView {
   return {
     isParticipant: player.isParticipant,
@@ -178,7 +171,9 @@ export function toLiveGameView(game: LiveGame, now: Date): LiveGameView {
 
 /**
  * The client view of a `game.events` event, or null for an envelope without a kind (a newer
- * producer's event this gateway does not know yet). `now` computes `timeRemaining`.
+ * producer's event this gateway does not know yet) or a case clients are not sent
+ * (`participantJoined`: the tournament's count follows it). Each case's fields are read as its
+ * one description says (game-events.ts). `now` computes `timeRemaining`.
  */
 export function toGameEventView(event: GameEvent, now: Date): GameEventView | null {
   const base: GameEventBase = {
@@ -186,111 +181,7 @@ export function toGameEventView(event: GameEvent, now: Date): GameEventView | nu
     gameId: event.gameId,
     occurredAt: iso(event.occurredAt) ?? now.toISOString(),
   };
-  const { kind } = event;
-  switch (kind.case) {
-    case 'gameStarted':
-      return {
-        ...base,
-        type: 'GameStarted',
-        participantCount: kind.value.participantCount,
-        offlineParticipantCount: kind.value.offlineParticipantCount,
-        totalRounds: kind.value.totalRounds,
-        roundTimeSeconds: kind.value.roundTimeSeconds,
-      };
-    case 'roundVotingStarted': {
-      const phaseEndsAt = iso(kind.value.phaseEndsAt);
-      return {
-        ...base,
-        type: 'RoundVotingStarted',
-        roundNumber: kind.value.roundNumber,
-        images: kind.value.images.map(imageView),
-        roundTimeSeconds: kind.value.roundTimeSeconds,
-        phaseEndsAt,
-        timeRemaining: secondsUntil(phaseEndsAt, now),
-        remainingCount: kind.value.remainingCount,
-        offlineRemainingCount: kind.value.offlineRemainingCount,
-      };
-    }
-    case 'voteTotal':
-      return {
-        ...base,
-        type: 'VoteTotal',
-        roundNumber: kind.value.roundNumber,
-        totalVotes: kind.value.totalVotes,
-      };
-    case 'votingEnded':
-      return {
-        ...base,
-        type: 'VotingEnded',
-        roundNumber: kind.value.roundNumber,
-        totalVotes: kind.value.totalVotes,
-      };
-    case 'roundResults':
-      return {
-        ...base,
-        type: 'RoundResults',
-        roundNumber: kind.value.roundNumber,
-        results: kind.value.results.map(resultView),
-        totalVotes: kind.value.totalVotes,
-        winningImageIds: [...kind.value.winningImageIds],
-        eliminatedCount: kind.value.eliminatedCount,
-        remainingCount: kind.value.remainingCount,
-        durationSeconds: kind.value.durationSeconds,
-        phaseEndsAt: iso(kind.value.phaseEndsAt),
-        // advanced_user_ids stays in the gateway: who is still in is each player's own business.
-      };
-    case 'advertisementStarted':
-      return {
-        ...base,
-        type: 'AdvertisementStarted',
-        position: kind.value.position,
-        advertisement: kind.value.advertisement
-          ? toAdvertisementView(kind.value.advertisement)
-          : null,
-        durationSeconds: kind.value.durationSeconds,
-        phaseEndsAt: iso(kind.value.phaseEndsAt),
-        afterRoundNumber: kind.value.afterRoundNumber,
-      };
-    case 'roundCompleted':
-      return {
-        ...base,
-        type: 'RoundCompleted',
-        roundNumber: kind.value.roundNumber,
-        eliminatedCount: kind.value.eliminatedCount,
-        remainingCount: kind.value.remainingCount,
-      };
-    case 'gameEnded':
-      return {
-        ...base,
-        type: 'GameEnded',
-        winner:
-          kind.value.winnerUserId !== undefined
-            ? {
-                userId: kind.value.winnerUserId,
-                username: kind.value.winnerUsername ?? '',
-                displayName: kind.value.winnerDisplayName ?? kind.value.winnerUsername ?? '',
-                prize: kind.value.prize ?? null,
-              }
-            : null,
-        roundsPlayed: kind.value.roundsPlayed,
-        decidedBy: kind.value.decidedBy,
-      };
-    case 'participantJoined':
-      // The tournament's count follows it (tournament service); no client message of its own.
-      return null;
-    case 'participantDisqualified':
-      // Only the disqualified player is told (their own view); no broadcast (`recipientUserId`).
-      return {
-        ...base,
-        type: 'ParticipantDisqualified',
-        recipientUserId: kind.value.userId,
-        roundNumber: kind.value.roundNumber,
-        reason: kind.value.reason,
-        afterGame: kind.value.afterGame,
-      };
-    case undefined:
-      return null;
-  }
+  return gameEventViewOf(base, event.kind, now);
 }
 
 /**
