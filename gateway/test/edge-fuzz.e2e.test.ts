@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, testInfra } from '@underdog/harness';
+import { waitFor } from '@underdog/test-support';
 import WebSocket from 'ws';
 import { assertSurvivesMalformedTraffic, fuzzSeed, h1Request, rawExchange } from './edge-support';
 
@@ -43,17 +44,19 @@ async function startProcess(bundle: string, env: Record<string, string>): Promis
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`)
-      .then((response) => response.ok)
-      .catch(() => false);
-    if (up) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${bundle} did not come up:\n${stderr.join('')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  // Up, or exited (no use waiting then); a timeout names what was awaited.
+  const came = await waitFor(
+    async () =>
+      child.exitCode !== null
+        ? 'exited'
+        : (await fetch(`http://127.0.0.1:${port}/healthz`)
+            .then((response) => response.ok)
+            .catch(() => false)) && 'up',
+    { message: `${bundle} to answer /healthz`, timeoutMs: 60_000, intervalMs: 200 },
+  ).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+  if (came !== 'up') {
+    child.kill('SIGKILL');
+    throw new Error(`${bundle} did not come up (${came}):\n${stderr.join('')}`);
   }
   return {
     port,

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testInfra } from '@underdog/harness';
+import { waitFor } from '@underdog/test-support';
 import { startStack, type Stack } from '../stack/stack';
 import { chartDir, dashboardMetricNames } from './helm-support';
 
@@ -97,16 +98,18 @@ describe('the distributed stack', () => {
     const logOf = (name: string) => stack.processes.find((p) => p.name === name)!.logFile;
     /** The JSON log lines of a process that carry `requestId`, waiting up to 10 s for `want`. */
     async function linesWith(name: string, requestId: string, want: (line: LogLine) => boolean) {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const lines = readFileSync(logOf(name), 'utf8')
+      const read = () =>
+        readFileSync(logOf(name), 'utf8')
           .split('\n')
           .filter((line) => line.startsWith('{'))
           .map((line) => JSON.parse(line) as LogLine)
           .filter((line) => line.requestId === requestId);
-        if (lines.some(want) || Date.now() > deadline) return lines;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      // Not there in time: the lines there are, for the caller's expectation to show.
+      return waitFor(() => read().some(want) && read(), {
+        message: `${name}'s log line for ${requestId}`,
+        timeoutMs: 10_000,
+        intervalMs: 100,
+      }).catch(read);
     }
     // A failing call as the spec's client makes it: a wrong code for an address nobody has.
     const verify = (headers: Record<string, string>) =>

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testInfra } from '@underdog/harness';
+import { waitFor } from '@underdog/test-support';
 import { startStack, type Stack } from '../stack/stack';
 import {
   adminClient,
@@ -122,14 +123,13 @@ describe('tournaments, offline choices and ads on the distributed stack', () => 
       title: 'Goes live',
       startAt: new Date(Date.now() + 2_000).toISOString(),
     });
-    const deadline = Date.now() + 15_000;
-    let status = 'upcoming';
-    while (status !== 'live' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const list = (await visitor.call('GET', '/api/tournaments')).body as TournamentJson[];
-      status = list.find((t) => t.id === tournament.id)?.status ?? 'missing';
-    }
-    expect(status).toBe('live');
+    await waitFor(
+      async () => {
+        const list = (await visitor.call('GET', '/api/tournaments')).body as TournamentJson[];
+        return list.find((t) => t.id === tournament.id)?.status === 'live';
+      },
+      { message: 'the tournament live', timeoutMs: 15_000, intervalMs: 200 },
+    );
     expect((await admin.call('DELETE', `/api/tournaments/${tournament.id}`)).status).toBe(409);
     const moved = await admin.call('PUT', `/api/tournaments/${tournament.id}`, {
       title: 'Goes live',
