@@ -280,9 +280,17 @@ export function describeEventBusContract(
       const second: BusMessage[] = [];
       await subscribe(topic, groupId, (m) => void second.push(m));
       await waitFor(() => second.length >= after.length, 'the 20 uncommitted messages');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The marker: one later message per key (so on each partition), published after all the
+      // rest: once the four are in, everything that will be delivered again is.
+      const markers = sequence(4, 1, 999);
+      await fixture.bus.publish(topic, markers);
+      const markerTexts = markers.map((m) => decode(m.value));
+      await waitFor(
+        () => markerTexts.every((text) => second.some((m) => decode(m.value) === text)),
+        'the marker on every key',
+      );
 
-      const texts = second.map((m) => decode(m.value));
+      const texts = second.map((m) => decode(m.value)).filter((t) => !markerTexts.includes(t));
       for (const message of seenWhileDying) expect(texts).toContain(decode(message.value));
       expect([...new Set(texts)].sort()).toEqual(after.map((m) => decode(m.value)).sort());
       // Messages committed before the crash are not delivered again.
@@ -361,13 +369,17 @@ export function describeEventBusContract(
       // Everything was applied by an earlier member: the store says 5.
       const stored = new Map([[0, '5']]);
       const received: string[] = [];
+      let reads = 0;
       subscriptions.push(
         await fixture.bus.subscribe({
           groupId: unique('group'),
           topics: [topic],
           fromBeginning: true,
           storedOffsets: {
-            read: async (_topic, partition) => stored.get(partition),
+            read: async (_topic, partition) => {
+              reads += 1;
+              return stored.get(partition);
+            },
             recheckEveryMs: 100,
           },
           handleBatch: async (batch) => {
@@ -378,7 +390,9 @@ export function describeEventBusContract(
           },
         }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The member's own progress, not a pause: it has the partition (it read the stored offset)
+      // and has looked at it again, idle, twice since.
+      await waitFor(() => reads >= 3, 'the stored offset read, then rechecked twice');
       expect(received).toEqual([]);
       // The store fails over to a replica that has only the first two applied.
       stored.set(0, '2');
