@@ -1,5 +1,5 @@
-import { eventConsumer, type BusMessage, type Subscription } from '@underdog/bus';
-import { systemClock, type Clock, type Component } from '@underdog/kit';
+import { batchConsumer, eventConsumer, type BusMessage } from '@underdog/bus';
+import { systemClock, type Clock } from '@underdog/kit';
 import {
   topics,
   type ServiceContext,
@@ -99,30 +99,23 @@ export function createGameEngineModule(
 
   // The votes consumer resumes each partition from the applied mark Redis holds, written with
   // the tallies, not from Kafka's committed offset (docs/adr/0009).
-  const votesConsumer = (): Component => {
-    let subscription: Subscription | undefined;
-    return {
-      name: 'votes-consumer',
-      start: async () => {
-        subscription = await bus.subscribe({
-          groupId: group('game-engine-votes'),
-          topics: [topics.gameVotes.name],
-          fromBeginning: true,
-          handleBatch: (batch: BusMessage[]) => votes.handleBatch(batch),
-          storedOffsets: {
-            read: (_topic, partition) => votes.storedOffset(partition),
-            recheckEveryMs: config.GAME_VOTES_RECHECK_MS,
-          },
-        });
-      },
-      stop: async () => subscription?.stop(),
-    };
-  };
+  const votesConsumer = batchConsumer(bus, {
+    name: 'votes-consumer',
+    groupId: group('game-engine-votes'),
+    topics: [topics.gameVotes.name],
+    fromBeginning: true,
+    // Its own batch handler: the votes of a batch are applied in one pass, each with its mark.
+    handleBatch: (batch: BusMessage[]) => votes.handleBatch(batch),
+    storedOffsets: {
+      read: (_topic, partition) => votes.storedOffset(partition),
+      recheckEveryMs: config.GAME_VOTES_RECHECK_MS,
+    },
+  });
 
   return {
     components: [
       ads.component(),
-      votesConsumer(),
+      votesConsumer,
       eventConsumer(bus, {
         name: 'lifecycle-consumer',
         groupId: group('game-engine'),

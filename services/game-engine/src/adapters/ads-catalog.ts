@@ -1,4 +1,4 @@
-import type { EventBus, Subscription } from '@underdog/bus';
+import { eventConsumer, type EventBus } from '@underdog/bus';
 import type { Component, Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
@@ -16,7 +16,6 @@ export type AdPosition = 'before_game' | 'between_rounds' | 'after_game';
  */
 export class AdsCatalog {
   private readonly ads = new Map<string, Advertisement>();
-  private subscription: Subscription | undefined;
 
   constructor(
     private readonly bus: EventBus,
@@ -31,32 +30,22 @@ export class AdsCatalog {
       .sort((a, b) => created(a) - created(b) || a.id.localeCompare(b.id))[0];
   }
 
+  /** Reads the whole compacted topic; a tombstone deletes its ad, an unreadable entry is skipped. */
   component(): Component {
-    return {
+    return eventConsumer(this.bus, {
       name: 'ads-catalog',
-      start: async () => {
-        this.subscription = await this.bus.subscribe({
-          groupId: this.groupId,
-          topics: [topics.adsCatalog.name],
-          fromBeginning: true,
-          handleBatch: async (batch) => {
-            for (const message of batch) {
-              if (message.value === null) {
-                this.ads.delete(message.key);
-                continue;
-              }
-              try {
-                const { advertisement } = fromBinary(AdvertisementSnapshotSchema, message.value);
-                if (advertisement) this.ads.set(advertisement.id, advertisement);
-              } catch (error) {
-                this.logger.warn({ err: error, key: message.key }, 'unreadable ads.catalog entry');
-              }
-            }
-          },
-        });
+      groupId: this.groupId,
+      topic: topics.adsCatalog.name,
+      decode: (bytes) => fromBinary(AdvertisementSnapshotSchema, bytes),
+      handle: async ({ advertisement }) => {
+        if (advertisement) this.ads.set(advertisement.id, advertisement);
       },
-      stop: async () => this.subscription?.stop(),
-    };
+      onTombstone: async (message) => {
+        this.ads.delete(message.key);
+      },
+      what: 'ads.catalog entry',
+      logger: this.logger,
+    });
   }
 }
 
