@@ -1,6 +1,7 @@
 // The game screen and the admin dashboard in a real browser (Debian's chromium driven by
 // playwright-core) against the bundled standalone process, as `npm start` runs it.
 import { join } from 'node:path';
+import { waitFor } from '@underdog/test-support';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import {
   ADMIN,
@@ -241,11 +242,21 @@ describe('the admin dashboard in the browser', () => {
 
   it('shows the pending labels, then the failure messages when the server refuses a create', async () => {
     const page = await adminPage();
-    // The server's answer to the two creates, held back a moment, then an error.
+    // The server's answer to each create is held until the test has seen the pending label
+    // (the marker), then it is an error.
+    const held: Array<() => void> = [];
+    let answered = 0;
+    // Lets the next create through (or the one being held), whichever reached the route first.
+    const answer = () => {
+      const next = held.shift();
+      if (next) next();
+      else answered += 1;
+    };
     await page.route('**/graphql', async (route) => {
       const body = route.request().postData() ?? '';
       if (!/CreateTournament|CreateAdvertisement/.test(body)) return route.continue();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      if (answered > 0) answered -= 1;
+      else await new Promise<void>((resolve) => held.push(resolve));
       return route.fulfill({
         status: 200,
         contentType: 'application/json',
@@ -257,6 +268,7 @@ describe('the admin dashboard in the browser', () => {
     await page.fill('#t-title', 'Refused Cup');
     await page.getByRole('dialog').getByRole('button', { name: 'Create Tournament' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Creating...' }).waitFor();
+    answer();
     await page.getByText('Failed to create tournament.').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
@@ -265,6 +277,7 @@ describe('the admin dashboard in the browser', () => {
     await page.fill('#a-content', 'refused');
     await page.getByRole('dialog').getByRole('button', { name: 'Create Advertisement' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Creating...' }).waitFor();
+    answer();
     await page.getByText('Failed to create advertisement.').waitFor();
     await page.close();
   }, 60_000);
@@ -321,18 +334,17 @@ async function playGame(): Promise<PlayedGame> {
         id,
       });
     }
-    const votingIn = async (roundNumber: number): Promise<LiveGameState> => {
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline) {
-        const { liveGame } = await admin.graphql<{ liveGame: LiveGameState }>(
-          'query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}',
-          { id },
-        );
-        if (liveGame.phase === 'voting' && liveGame.roundNumber === roundNumber) return liveGame;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      throw new Error(`round ${roundNumber} never opened its voting`);
-    };
+    const votingIn = (roundNumber: number): Promise<LiveGameState> =>
+      waitFor(
+        async () => {
+          const { liveGame } = await admin.graphql<{ liveGame: LiveGameState }>(
+            'query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}',
+            { id },
+          );
+          return liveGame.phase === 'voting' && liveGame.roundNumber === roundNumber && liveGame;
+        },
+        { message: `round ${roundNumber}'s voting`, timeoutMs: 60_000, intervalMs: 200 },
+      );
     const vote = (api: Api, roundNumber: number, imageId: string) =>
       api.graphql(
         'mutation($id:ID!,$r:Int!,$i:ID!){castVote(tournamentId:$id,roundNumber:$r,imageId:$i){imageId}}',
@@ -350,16 +362,16 @@ async function playGame(): Promise<PlayedGame> {
     await vote(dan, 1, image(round1, 2));
     const round2 = await votingIn(2);
     await vote(cat, 2, image(round2, 0));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const { tournament } = await admin.graphql<{ tournament: { status: string } }>(
-        'query($id:ID!){tournament(id:$id){status}}',
-        { id },
-      );
-      if (tournament.status === 'finished') break;
-      if (Date.now() > deadline) throw new Error(`${PLAYED_TITLE} never finished`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitFor(
+      async () => {
+        const { tournament } = await admin.graphql<{ tournament: { status: string } }>(
+          'query($id:ID!){tournament(id:$id){status}}',
+          { id },
+        );
+        return tournament.status === 'finished';
+      },
+      { message: `${PLAYED_TITLE} finished`, timeoutMs: 60_000, intervalMs: 250 },
+    );
     const [a, b, c, d] = usernames as [string, string, string, string];
     return { id, players: { ann: a, bob: b, cat: c, dan: d } };
   } finally {
