@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@underdog/bus';
 import { AppError, createLogger, isAppError } from '@underdog/kit';
-import { applyVote, gameKeys, settleVote } from '@underdog/live-game';
+import { admitVote, applyVote, gameKeys, settleVote } from '@underdog/live-game';
 import { VOTING_GRACE_MS } from '@underdog/rules';
 import { topics } from '@underdog/platform';
 import {
@@ -99,6 +99,26 @@ export function dyingStore(store: LiveStore): {
     }),
     died: diedPromise,
     resume,
+  };
+}
+
+/** The store, with the replies of every vote admission run through it (`admitVote`), in order. */
+export function admissionsOf(store: LiveStore): { store: LiveStore; replies: string[] } {
+  const replies: string[] = [];
+  const run: LiveStore['run'] = async (script, keys, args) => {
+    const reply = await store.run(script, keys, args);
+    if ((script as unknown) === admitVote) replies.push(String(reply));
+    return reply;
+  };
+  return {
+    store: new Proxy(store, {
+      get: (target, property) => {
+        if (property === 'run') return run;
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }),
+    replies,
   };
 }
 
@@ -424,9 +444,14 @@ export function describeVoteSettlement(
           await votedThroughDyingGateway(origin);
           clock.now = resendAt;
           if (closing) await engineCloses();
-          // The engine applies the original while the resend waits for its fate.
-          const resend = games.vote(origin, vote);
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          // The engine applies the original while the resend waits for its fate: the marker is
+          // the resend's admission answered PENDING (the original, unsettled), not a pause.
+          const watched = admissionsOf(fixture.gatewayStore);
+          const resend = gateway({ store: watched.store }).vote(origin, vote);
+          await waitFor(
+            () => watched.replies.some((reply) => reply.startsWith('PENDING:')),
+            'the resend waiting on its original',
+          );
           expect(await engineApplies()).toEqual(['COUNTED']);
           await expect(resend).resolves.toEqual(vote);
           expect(await votesOnPartition()).toHaveLength(1);
