@@ -3,6 +3,7 @@
 // and itself audited. Against the bundled standalone process (the in-memory bus): REST and
 // GraphQL end to end, 401/403 on every new route, then the dashboard in Chromium (the audit list
 // and the Paid mark, screenshots at 1280 and 360 px).
+import { waitFor, type WaitOptions } from '@underdog/test-support';
 import type { Browser, Page } from 'playwright-core';
 import {
   DESKTOP,
@@ -60,22 +61,15 @@ interface HistoryJson {
   prizePayment: { paidAt: string; paidBy: { username: string | null } } | null;
 }
 
+/** How this suite polls the server for something to happen: every 250 ms, for a minute at most. */
+function poll(message: string, timeoutMs = 60_000): WaitOptions {
+  return { message, timeoutMs, intervalMs: 250 };
+}
+
 async function settled(page: Page): Promise<void> {
   await page.waitForFunction(
     () => !document.querySelector('[class*="-enter"], [class*="-appear"], [class*="-leave"]'),
   );
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
 }
 
 describe('the admin audit log and prize payments', () => {
@@ -178,7 +172,7 @@ describe('the admin audit log and prize payments', () => {
           },
         );
       }
-      const images = await until('round 1 of the cup', async () => {
+      const images = await waitFor(async () => {
         const { liveGame } = await gqlData<{
           liveGame: { phase: string; roundNumber: number; images: { id: string }[] } | null;
         }>(player, 'query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}', {
@@ -187,7 +181,7 @@ describe('the admin audit log and prize payments', () => {
         return liveGame?.phase === 'voting' && liveGame.roundNumber === 1
           ? liveGame.images
           : undefined;
-      });
+      }, poll('round 1 of the cup'));
       await gqlData(
         player,
         'mutation($id:ID!,$r:Int!,$i:ID!){castVote(tournamentId:$id,roundNumber:$r,imageId:$i){imageId}}',
@@ -201,17 +195,17 @@ describe('the admin audit log and prize payments', () => {
         );
         return tournament.status === 'finished' ? true : undefined;
       };
-      await until('the cup finished', () => finished(cup), 90_000);
-      await until('the empty tournament finished', () => finished(empty.id), 90_000);
+      await waitFor(() => finished(cup), poll('the cup finished', 90_000));
+      await waitFor(() => finished(empty.id), poll('the empty tournament finished', 90_000));
 
-      const noWinner = await until('the empty game recorded', async () => {
+      const noWinner = await waitFor(async () => {
         const answer = await rest<{ code: string }>(
           admin,
           'POST',
           `/api/admin/tournaments/${empty.id}/prize-paid`,
         );
         return answer.body.code === 'NO_WINNER' ? answer : undefined;
-      });
+      }, poll('the empty game recorded'));
       expect(noWinner.status).toBe(409);
 
       // The dashboard: the history row of the cup offers "Mark prize paid"; confirm it.
@@ -263,10 +257,10 @@ describe('the admin audit log and prize payments', () => {
         ['tournamentUpdated', cup, null],
         ['tournamentCreated', cup, null],
       ];
-      const audit = await until('the audit log complete', async () => {
+      const audit = await waitFor(async () => {
         const answer = await rest<AuditPageJson>(admin, 'GET', '/api/admin/audit?limit=50');
         return answer.body.actions.length >= expected.length ? answer.body : undefined;
-      });
+      }, poll('the audit log complete'));
       expect(
         audit.actions.map((action) => [action.action, action.tournamentId, action.advertisementId]),
       ).toEqual(expected);
