@@ -1,4 +1,5 @@
 import { createLogger } from '@underdog/kit';
+import { waitFor } from '@underdog/test-support';
 import { createStandalone, type Standalone } from '../src';
 import { DEMO_RING_SIZE, ringIndices } from '../src/demo-population';
 import { browserAt } from './support';
@@ -35,8 +36,6 @@ interface Report {
   }>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('the standalone demo’s ring', () => {
   let standalone: Standalone;
   const url = (path: string) => `http://127.0.0.1:${standalone.http.port()}${path}`;
@@ -67,24 +66,28 @@ describe('the standalone demo’s ring', () => {
 
     const browser = browserAt(url, { deviceId: 'demo-ring-admin' });
     expect((await browser.post('/api/login', admin)).status).toBe(200);
-    let blitz: TournamentView | undefined;
-    while (!blitz) {
-      const tournaments = (await browser.get('/api/tournaments')).body as TournamentView[];
-      blitz = tournaments.find((t) => t.title.startsWith('Demo Blitz'));
-      if (!blitz) await sleep(500);
-    }
+    const blitz = await waitFor(
+      async () => {
+        const tournaments = (await browser.get('/api/tournaments')).body as TournamentView[];
+        return tournaments.find((t) => t.title.startsWith('Demo Blitz'));
+      },
+      { message: 'the Demo Blitz scheduled', timeoutMs: 60_000, intervalMs: 500 },
+    );
     // The report as an admin sees it once the game is over (or, if ties keep two bots going,
     // after a few rounds: it is live).
-    const started = Date.now();
-    let report: Report | undefined;
-    for (;;) {
-      const answer = await browser.get(`/api/admin/tournaments/${blitz.id}/integrity`);
-      expect(answer.status).toBe(200);
-      report = answer.body as Report;
-      if (report.final || report.roundCount >= 4) break;
-      if (Date.now() - started > 390_000) break;
-      await sleep(2_000);
-    }
+    const report = await waitFor(
+      async () => {
+        const answer = await browser.get(`/api/admin/tournaments/${blitz.id}/integrity`);
+        expect(answer.status).toBe(200);
+        const read = answer.body as Report;
+        return (read.final || read.roundCount >= 4) && read;
+      },
+      {
+        message: 'the demo game’s report, final or after 4 rounds',
+        timeoutMs: 390_000,
+        intervalMs: 2_000,
+      },
+    );
     const honest = report.participantCount - DEMO_RING_SIZE;
     const ringFlagged = report.flagged.filter(isRing).length;
     const honestFlagged = report.flagged.filter((member) => !isRing(member));
