@@ -1,3 +1,5 @@
+import { waitFor } from '@underdog/test-support';
+
 /** A browser's cookie handling, as far as these tests need it: keep, replace, expire. */
 export class CookieJar {
   private readonly cookies = new Map<string, string>();
@@ -77,15 +79,18 @@ export async function mailTo(
   url: (path: string) => string,
   email: string,
 ): Promise<MailboxMessage> {
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline) {
-    const response = await fetch(url('/api/dev/mailbox'));
-    const mailbox = (await response.json()) as MailboxMessage[];
-    const mail = mailbox.find((message) => message.to === email);
-    if (mail) return mail;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no e-mail to ${email} in the development mailbox`);
+  return waitFor(
+    async () => {
+      const response = await fetch(url('/api/dev/mailbox'));
+      const mailbox = (await response.json()) as MailboxMessage[];
+      return mailbox.find((message) => message.to === email);
+    },
+    {
+      message: `an e-mail to ${email} in the development mailbox`,
+      timeoutMs: 5_000,
+      intervalMs: 50,
+    },
+  );
 }
 
 export const codeIn = (mail: MailboxMessage) => /\b(\d{6})\b/.exec(mail.text)?.[1] ?? '';
