@@ -7,6 +7,7 @@
 // - in Chromium: the admin's Disqualify action in the details dialog of a live game, and the
 //   player's own screen telling them they are out and why (screenshots at 1280 and 360 px).
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import { waitFor } from '@underdog/test-support';
 import WebSocket from 'ws';
 import {
   ADMIN,
@@ -80,16 +81,16 @@ async function liveTournament(admin: Api, players: Api[], title: string, roundTi
   return id;
 }
 
-async function votingIn(api: Api, id: string, roundNumber: number) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const { liveGame } = await api.graphql<{
-      liveGame: { phase: string; roundNumber: number; images: { id: string }[] };
-    }>('query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}', { id });
-    if (liveGame.phase === 'voting' && liveGame.roundNumber === roundNumber) return liveGame;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`round ${roundNumber} never opened its voting`);
+function votingIn(api: Api, id: string, roundNumber: number) {
+  return waitFor(
+    async () => {
+      const { liveGame } = await api.graphql<{
+        liveGame: { phase: string; roundNumber: number; images: { id: string }[] };
+      }>('query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}', { id });
+      return liveGame.phase === 'voting' && liveGame.roundNumber === roundNumber && liveGame;
+    },
+    { message: `round ${roundNumber}'s voting`, timeoutMs: 60_000, intervalMs: 200 },
+  );
 }
 
 function vote(api: Api, id: string, roundNumber: number, imageId: string) {
@@ -100,16 +101,16 @@ function vote(api: Api, id: string, roundNumber: number, imageId: string) {
 }
 
 async function finished(admin: Api, id: string) {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const { tournament } = await admin.graphql<{ tournament: { status: string } }>(
-      'query($id:ID!){tournament(id:$id){status}}',
-      { id },
-    );
-    if (tournament.status === 'finished') return;
-    if (Date.now() > deadline) throw new Error(`${id} never finished`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await waitFor(
+    async () => {
+      const { tournament } = await admin.graphql<{ tournament: { status: string } }>(
+        'query($id:ID!){tournament(id:$id){status}}',
+        { id },
+      );
+      return tournament.status === 'finished';
+    },
+    { message: `${id} finished`, timeoutMs: 90_000, intervalMs: 250 },
+  );
 }
 
 /** A `/ws` socket signed in with the context's session cookie, subscribed to the tournament. */
@@ -122,11 +123,10 @@ async function wsOf(context: BrowserContext, tournamentId: string) {
   socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString())));
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(JSON.stringify({ type: 'subscribe_tournament', tournamentId }));
-  const deadline = Date.now() + 10_000;
-  while (!messages.some((m) => m.type === 'game_state_update')) {
-    if (Date.now() > deadline) throw new Error('no snapshot on /ws');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(() => messages.some((m) => m.type === 'game_state_update'), {
+    message: 'the snapshot on /ws',
+    timeoutMs: 10_000,
+  });
   return { socket, messages };
 }
 
@@ -314,14 +314,15 @@ describe('disqualification end to end', () => {
             }[];
           }
         | undefined;
-      const deadline = Date.now() + 15_000;
-      while (Date.now() < deadline) {
-        const answer = await admin.get<NonNullable<typeof audit>>('/api/admin/audit');
-        expect(answer.status).toBe(200);
-        audit = answer.body;
-        if (audit.actions.some(isThisDisqualification)) break;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
+      await waitFor(
+        async () => {
+          const answer = await admin.get<NonNullable<typeof audit>>('/api/admin/audit');
+          expect(answer.status).toBe(200);
+          audit = answer.body;
+          return audit.actions.some(isThisDisqualification);
+        },
+        { message: 'the disqualification in the audit log', timeoutMs: 15_000, intervalMs: 300 },
+      );
       expect(audit?.actions.filter(isThisDisqualification).length).toBeGreaterThanOrEqual(1);
       const { adminActions } = await admin.graphql<{
         adminActions: {
@@ -373,25 +374,36 @@ describe('disqualification end to end', () => {
       const row = page.getByTestId(`tournament-${id}`);
       // The list shows the tournament live (and with it View Details) once it has heard so.
       const details = row.getByRole('button', { name: 'View Details' });
-      for (let attempt = 0; !(await details.isVisible()); attempt += 1) {
-        if (attempt === 30) throw new Error('the live tournament has no View Details');
-        await page.waitForTimeout(1_000);
-        if (attempt % 5 === 4) await page.reload();
-      }
+      let looks = 0;
+      await waitFor(
+        async () => {
+          if (await details.isVisible()) return true;
+          looks += 1;
+          if (looks % 5 === 0) await page.reload();
+          return false;
+        },
+        { message: 'View Details on the live tournament', timeoutMs: 30_000, intervalMs: 1_000 },
+      );
       await details.click();
       const dialog = page.getByRole('dialog');
       const member = dialog.locator(
         `[data-testid="integrity-member"][data-name="${cheatUser.username}"]`,
       );
-      // Signals travel through the bus: the live report lists the players once they arrive.
-      const deadline = Date.now() + 30_000;
-      while (!(await member.count())) {
-        if (Date.now() > deadline)
-          throw new Error('the live integrity report never listed the player');
-        await dialog.getByRole('button', { name: 'Close' }).click();
-        await row.getByRole('button', { name: 'View Details' }).click();
-        await page.waitForTimeout(1_000);
-      }
+      // Signals travel through the bus: the live report lists the players once they arrive
+      // (the dialog is opened again to read the report again).
+      await waitFor(
+        async () => {
+          if (await member.count()) return true;
+          await dialog.getByRole('button', { name: 'Close' }).click();
+          await row.getByRole('button', { name: 'View Details' }).click();
+          return false;
+        },
+        {
+          message: 'the live integrity report listing the player',
+          timeoutMs: 30_000,
+          intervalMs: 1_000,
+        },
+      );
       await member
         .first()
         .getByRole('button', { name: `Disqualify ${cheatUser.username}` })
