@@ -26,7 +26,7 @@ import {
   type Transport,
 } from '@underdog/rpc';
 import { createMemoryStore } from '@underdog/store';
-import { testClock, testContext, type TestClock } from '@underdog/test-support';
+import { testClock, testContext, waitFor, type TestClock } from '@underdog/test-support';
 import { authConfig, createAuthModule } from '../src';
 
 const logger = createLogger({ service: 'auth-test', level: 'silent' });
@@ -91,15 +91,12 @@ export class Mailbox {
   /** The next e-mail to `email` not returned before; waits briefly for it to arrive. */
   async next(email: string): Promise<VerificationEmailRequested> {
     const index = this.read.get(email) ?? 0;
-    for (let waited = 0; waited < 2_000; waited += 10) {
-      const mail = this.all(email)[index];
-      if (mail) {
-        this.read.set(email, index + 1);
-        return mail;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`no verification e-mail #${index + 1} for ${email}`);
+    const mail = await waitFor(() => this.all(email)[index], {
+      message: `verification e-mail #${index + 1} for ${email}`,
+      timeoutMs: 2_000,
+    });
+    this.read.set(email, index + 1);
+    return mail;
   }
 
   get raw(): Received<VerificationEmailRequested>[] {
