@@ -7,7 +7,13 @@ import { RealtimeHub, type RealtimeListener } from '../src/realtime/hub';
 import { RealtimeMetrics } from '../src/realtime/metrics';
 import { defaultRealtimeLimits } from '../src/realtime/ports';
 import { toGameEventView, type GameEventView } from '../src/realtime/views';
-import { encodeGameEvent, t0, wholeGame } from './game-events';
+import {
+  encodeGameEvent,
+  encodeLifecycleEvent,
+  lifecycleEvent,
+  t0,
+  wholeGame,
+} from './game-events';
 import { RealtimeCore } from '../src/realtime/core/realtime-core';
 import { FakeSocket } from './realtime-core-support';
 import type { BusMessage } from '@underdog/bus';
@@ -119,5 +125,38 @@ describe('RealtimeHub', () => {
     await hub.handleBatch([message]);
     await hub.handleBatch([{ ...message, value: new Uint8Array([0xff, 0xff, 0xff]), headers: {} }]);
     expect(seen).toEqual(['GameStarted']);
+  });
+
+  it('hands game events on while the tournament list after a change is still being read', async () => {
+    const seen: string[] = [];
+    let answerList: (list: []) => void = () => undefined;
+    const hub = new RealtimeHub({
+      bus: undefined as never,
+      logger,
+      instanceId: 'b',
+      // The tournament service away: the read waits (for its deadline, in the gateway).
+      listTournaments: () => new Promise((resolve) => (answerList = resolve)),
+    });
+    hub.addListener({
+      gameEvent: (view) => void seen.push(view.type),
+      tournamentChange: (change) => void seen.push(`tournament ${change.kind}`),
+    });
+    const message = (encoded: ReturnType<typeof encodeGameEvent>, topic: string, offset: string) =>
+      ({ topic, partition: 0, offset, timestamp: 0, ...encoded }) satisfies BusMessage;
+    const [started, advertisement] = wholeGame('t-1');
+    await hub.handleBatch([
+      message(
+        encodeLifecycleEvent(lifecycleEvent('t-1', 'live')),
+        topics.tournamentLifecycle.name,
+        '0',
+      ),
+      message(encodeGameEvent(started!), topics.gameEvents.name, '1'),
+    ]);
+    await hub.handleBatch([message(encodeGameEvent(advertisement!), topics.gameEvents.name, '2')]);
+    expect(seen).toEqual(['GameStarted', 'AdvertisementStarted']);
+
+    answerList([]);
+    await hub.changesDelivered();
+    expect(seen.slice(2)).toEqual(['tournament live']);
   });
 });

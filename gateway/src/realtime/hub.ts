@@ -47,6 +47,8 @@ const rememberedEventIds = 4096;
 export class RealtimeHub {
   private readonly listeners: RealtimeListener[] = [];
   private readonly recentIds = new Set<string>();
+  /** The tournament changes on their way to the listeners (see `handleBatch`). */
+  private changesQueue: Promise<void> = Promise.resolve();
   private readonly clock: Clock;
   private readonly logger: Logger;
 
@@ -106,6 +108,19 @@ export class RealtimeHub {
       }
     }
     if (changes.length === 0) return;
+    // The list comes from the tournament service. While that service is away (restarting at a
+    // tournament's start time), the read waits for its deadline: game events must not wait
+    // behind it (round 1 once reached the players as it closed). So tournament changes go out on
+    // a queue of their own, in order, and the batch goes on at once.
+    this.changesQueue = this.changesQueue.then(() => this.deliverChanges(changes));
+  }
+
+  /** Resolves once every tournament change handed over so far has reached the listeners. */
+  changesDelivered(): Promise<void> {
+    return this.changesQueue;
+  }
+
+  private async deliverChanges(changes: TournamentChange[]): Promise<void> {
     const list = await this.options.listTournaments().catch((error: unknown) => {
       this.logger.warn({ err: error }, 'could not read the tournament list after a change');
       return null;
