@@ -78,17 +78,17 @@ export async function startService(
   createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ready = await fetch(`${url}/readyz`)
-      .then((response) => response.ok)
-      .catch(() => false);
-    if (ready) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      throw new Error(`${name} did not become ready`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  // Ready, or exited (no use waiting then).
+  const came = await waitForCondition(
+    async () =>
+      child.exitCode !== null
+        ? 'exited'
+        : (await fetch(`${url}/readyz`)
+            .then((response) => response.ok)
+            .catch(() => false)) && 'ready',
+    { message: `${name} ready`, timeoutMs: 90_000, intervalMs: 200 },
+  );
+  if (came !== 'ready') throw new Error(`${name} did not become ready: it exited`);
   return { name, child, port, url, exited, lines };
 }
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdtempSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKafkaBus, type BusMessage } from '@underdog/bus';
@@ -32,11 +32,17 @@ describe('two tournament-service processes', () => {
   const urls: string[] = [];
   const logDir = mkdtempSync(join(tmpdir(), 'underdog-scheduler-'));
   const database = `underdog-tournament-${randomUUID().slice(0, 8)}`;
+  const replicas = ['a', 'b'];
+  /** The replica's log says it started the tournament (only the replica that wins it does). */
+  const startedHere = (replica: string, tournamentId: string) =>
+    readFileSync(join(logDir, `tournament-${replica}.log`), 'utf8')
+      .split('\n')
+      .some((line) => line.includes('"msg":"tournament is live"') && line.includes(tournamentId));
 
   beforeAll(async () => {
     if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`pnpm build\` first`);
     const infra = testInfra();
-    for (const replica of ['a', 'b']) {
+    for (const replica of replicas) {
       const port = await freePort();
       const child = spawn(process.execPath, [bundle], {
         env: {
@@ -89,12 +95,15 @@ describe('two tournament-service processes', () => {
       logger,
     });
     const liveEvents: BusMessage[] = [];
+    /** The last offset read, by partition. */
+    const readTo = new Map<number, bigint>();
     const subscription = await bus.subscribe({
       groupId: `scheduler-test-${randomUUID()}`,
       topics: [topics.tournamentLifecycle.name],
       fromBeginning: true,
       handleBatch: async (batch) => {
         for (const message of batch) {
+          readTo.set(message.partition, BigInt(message.offset));
           if (message.headers['event-type'] === 'underdog.events.v1.TournamentLive') {
             liveEvents.push(message);
           }
@@ -125,12 +134,35 @@ describe('two tournament-service processes', () => {
       );
       const observedAt = Date.now();
       await waitFor(() => liveEvents.some((m) => m.key === id), 'the TournamentLive event');
-      // Give a second replica's duplicate, if there were one, time to arrive. The one sleep left
-      // on purpose: these are separate processes, each polling on its own timer, so no marker can
-      // show that the other replica's next pass has run. The same promise is proven without
-      // sleeping, with a test clock and a marker per key, in
-      // services/tournament/test/scheduler.int.test.ts.
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // The markers, instead of giving a duplicate time to arrive: each replica has started a
+      // later tournament (its log says so). A replica's passes run one after another and each
+      // publishes what it starts before it ends, so a duplicate from either is on the
+      // partition by then; every message on the partition up to its end is then read.
+      const startedBy = new Set<string>();
+      await waitFor(
+        async () => {
+          const { tournament: marker } = await first!.createTournament({
+            actor: admin,
+            title: 'A later one',
+            startAt: timestampFromDate(new Date(Date.now() + 1_000)),
+          });
+          startedBy.add(
+            await waitFor(
+              () => replicas.find((replica) => startedHere(replica, marker!.id)),
+              `a replica to start ${marker!.id}`,
+            ),
+          );
+          return startedBy.size === replicas.length;
+        },
+        { message: 'each replica to start a later tournament', timeoutMs: 90_000 },
+      );
+      const partition = await bus.partitionOf(topics.tournamentLifecycle.name, id);
+      // The high watermark: the next offset (the idempotent producer writes no control records).
+      const end = BigInt(await bus.endOffset(topics.tournamentLifecycle.name, partition));
+      await waitFor(
+        () => (readTo.get(partition) ?? -1n) >= end - 1n,
+        `partition ${partition} read to its end (${end})`,
+      );
 
       const forThisTournament = liveEvents.filter((m) => m.key === id);
       expect(forThisTournament).toHaveLength(1);
@@ -147,5 +179,5 @@ describe('two tournament-service processes', () => {
       await subscription.stop();
       await bus.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
