@@ -13,6 +13,7 @@ import {
 } from '@underdog/harness';
 import { topics } from '@underdog/platform';
 import { VOTING_GRACE_MS } from '@underdog/rules';
+import { waitFor } from '@underdog/test-support';
 import { partitionOf } from '../../load/driver/bench';
 import { startStack, type Stack, type StackProcess } from '../stack/stack';
 import { Players, retryableCodes, seededRandom, type SeededPlayer } from './fault-players';
@@ -126,18 +127,20 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Reads every 250 ms until `read` answers (a read that fails is tried again), at most `timeoutMs`. */
 async function until<T>(
   read: () => Promise<T | undefined>,
   what: string,
   timeoutMs = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
+  const found = await waitFor(
+    async () => {
+      const value = await read();
+      return value === undefined ? undefined : { value };
+    },
+    { message: what, timeoutMs, intervalMs: 250 },
+  );
+  return found.value;
 }
 
 /** Until the engine knows the tournament: a `/ws` subscription gets its snapshot. */
@@ -283,9 +286,16 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
     return proc;
   };
 
-  /** Every process answers /readyz again (after a kill is noticed). */
-  const stackReady = async () => {
-    await sleep(300);
+  /**
+   * Every process answers /readyz again once the killed one runs anew: the marker that the kill
+   * was noticed is the supervisor's new process (a new pid), not a pause.
+   */
+  const stackReady = async (proc: StackProcess, killedPid: number) => {
+    await waitFor(() => proc.pid !== killedPid && proc.pid !== -1, {
+      message: `${proc.name} started again`,
+      timeoutMs: 120_000,
+      intervalMs: 100,
+    });
     await stack.waitUntilReady(120_000);
   };
 
@@ -517,7 +527,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
             atMs,
             at,
             note: `kill -9 gateway-2 (pid ${proc.pid}); recovery: restarted and ready`,
-            recovered: stackReady(),
+            recovered: stackReady(proc, proc.pid),
           };
         },
       }),
@@ -576,7 +586,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
             atMs: 0,
             at,
             note: `kill -9 tournament (pid ${proc.pid}) at the start time; recovery: restarted and ready`,
-            recovered: stackReady(),
+            recovered: stackReady(proc, proc.pid),
           };
         },
       }),
