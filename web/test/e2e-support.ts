@@ -4,6 +4,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitFor } from '@underdog/test-support';
 import { chromium, type APIRequestContext, type Browser, type Page } from 'playwright-core';
 
 export const bundle = join(__dirname, '..', '..', 'packages', 'standalone', 'dist', 'main.js');
@@ -230,18 +231,17 @@ interface MailboxMessage {
 
 /** The newest 6-digit code e-mailed to `email`, read from the dev mailbox (`/api/dev/mailbox`). */
 export async function mailboxCode(page: Page, email: string, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { status, body } = await rest<MailboxMessage[]>(page, 'GET', '/api/dev/mailbox');
-    if (status !== 200) throw new Error(`GET /api/dev/mailbox answered ${status}`);
-    const code = body
-      .filter((message) => message.to === email)
-      .map((message) => /\b(\d{6})\b/.exec(message.text)?.[1])
-      .find((found) => found !== undefined);
-    if (code) return code;
-    if (Date.now() > deadline) throw new Error(`no code e-mailed to ${email} in the dev mailbox`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return waitFor(
+    async () => {
+      const { status, body } = await rest<MailboxMessage[]>(page, 'GET', '/api/dev/mailbox');
+      if (status !== 200) throw new Error(`GET /api/dev/mailbox answered ${status}`);
+      return body
+        .filter((message) => message.to === email)
+        .map((message) => /\b(\d{6})\b/.exec(message.text)?.[1])
+        .find((found) => found !== undefined);
+    },
+    { message: `a code e-mailed to ${email} in the dev mailbox`, timeoutMs, intervalMs: 250 },
+  );
 }
 
 export interface Account {
@@ -329,14 +329,17 @@ export async function verifiedUser(
   await api.graphql('mutation($i:RegisterInput!){register(input:$i){message}}', {
     i: { email, displayName: name, password: 'password123' },
   });
-  const deadline = Date.now() + 10_000;
-  let code: string | undefined;
-  while (!code && Date.now() < deadline) {
-    const mailbox = await api.get<{ to: string; text: string }[]>('/api/dev/mailbox');
-    code = /\b(\d{6})\b/.exec(mailbox.body.find((mail) => mail.to === email)?.text ?? '')?.[1];
-    if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (!code) throw new Error(`no verification code for ${email} in the development mailbox`);
+  const code = await waitFor(
+    async () => {
+      const mailbox = await api.get<{ to: string; text: string }[]>('/api/dev/mailbox');
+      return /\b(\d{6})\b/.exec(mailbox.body.find((mail) => mail.to === email)?.text ?? '')?.[1];
+    },
+    {
+      message: `the verification code for ${email} in the development mailbox`,
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    },
+  );
   await api.graphql('mutation($c:String!){verifyEmail(code:$c){id}}', { c: code });
   const { me } = await api.graphql<{ me: { id: string; username: string } }>('{me{id username}}');
   return me;
