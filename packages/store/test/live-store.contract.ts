@@ -16,10 +16,15 @@ export interface LiveStoreFixture {
   cleanup(): Promise<void>;
   /** How many replicas the store's server has (default 0: a lone server, or the memory store). */
   replicas?: number;
+  /**
+   * Lets `ms` of the store's time pass: the memory store's clock is the test's, moved at once;
+   * a real server's TTLs run on its own clock, so the default waits them out.
+   */
+  passTime?(ms: number): Promise<void>;
 }
 
 // Short enough to keep the suite fast, long enough that a busy machine does not expire a key
-// between writing it and checking that it is still there.
+// on a real server between writing it and checking that it is still there.
 const TTL_MS = 100;
 const PAST_TTL_MS = TTL_MS + 150;
 
@@ -98,6 +103,9 @@ export function describeLiveStoreContract(
       ...(await Promise.all([1, 2, 3].map(() => fixture.connectAnother()))),
     ];
 
+    const passTime = (ms: number): Promise<void> =>
+      fixture.passTime ? fixture.passTime(ms) : sleep(ms);
+
     beforeEach(async () => {
       namespace = `contract:${randomUUID()}:`;
       fixture = await factory();
@@ -129,7 +137,7 @@ export function describeLiveStoreContract(
 
       it('treats an expired key as absent for onlyIfAbsent', async () => {
         await store.set(key('lock'), 'owner-1', { ttlMs: TTL_MS, onlyIfAbsent: true });
-        await sleep(PAST_TTL_MS);
+        await passTime(PAST_TTL_MS);
         expect(await store.set(key('lock'), 'owner-2', { onlyIfAbsent: true })).toBe(true);
         expect(await store.get(key('lock'))).toBe('owner-2');
       });
@@ -140,7 +148,7 @@ export function describeLiveStoreContract(
         expect(left).toBeGreaterThan(0);
         expect(left).toBeLessThanOrEqual(TTL_MS);
         expect(await store.get(key('session'))).toBe('user-1');
-        await sleep(PAST_TTL_MS);
+        await passTime(PAST_TTL_MS);
         expect(await store.get(key('session'))).toBeNull();
         expect(await store.ttlMs(key('session'))).toBe(-2);
       });
@@ -210,7 +218,7 @@ export function describeLiveStoreContract(
         await store.set(key('a'), 'v');
         expect(await store.expire(key('a'), TTL_MS)).toBe(true);
         expect(await store.ttlMs(key('a'))).toBeGreaterThan(0);
-        await sleep(PAST_TTL_MS);
+        await passTime(PAST_TTL_MS);
         expect(await store.get(key('a'))).toBeNull();
       });
 
@@ -233,7 +241,7 @@ export function describeLiveStoreContract(
         await store.sAdd(key('set'), 'm');
         await store.expire(key('h'), TTL_MS);
         await store.expire(key('set'), TTL_MS);
-        await sleep(PAST_TTL_MS);
+        await passTime(PAST_TTL_MS);
         expect(await store.hGetAll(key('h'))).toEqual({});
         expect(await store.sCard(key('set'))).toBe(0);
         expect(await store.ttlMs(key('h'))).toBe(-2);
@@ -371,7 +379,7 @@ export function describeLiveStoreContract(
         expect(await store.run(incrementIfBelow, [key('rate')], [2, TTL_MS])).toBe(1);
         expect(await store.run(incrementIfBelow, [key('rate')], [2, TTL_MS])).toBe(2);
         expect(await store.run(incrementIfBelow, [key('rate')], [2, TTL_MS])).toBe(-1);
-        await sleep(PAST_TTL_MS);
+        await passTime(PAST_TTL_MS);
         expect(await store.run(incrementIfBelow, [key('rate')], [2, TTL_MS])).toBe(1);
       });
 
