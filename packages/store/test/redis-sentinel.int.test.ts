@@ -64,10 +64,7 @@ describe('redis store through Sentinel', () => {
  * A TCP proxy to a Sentinel that can hold new connections: accepted, but nothing is forwarded
  * until `release`, as a Sentinel that is slow to answer. Connections made before `hold` flow on.
  */
-async function startHoldingProxy(target: {
-  host: string;
-  port: number;
-}): Promise<{
+async function startHoldingProxy(target: { host: string; port: number }): Promise<{
   port: number;
   hold(): void;
   release(): void;
