@@ -4,7 +4,7 @@
 // GraphQL end to end, 401/403 on every new route, then the dashboard in Chromium (the audit list
 // and the Paid mark, screenshots at 1280 and 360 px).
 import { waitFor, type WaitOptions } from '@underdog/test-support';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import {
   DESKTOP,
   artifactsDir,
@@ -17,6 +17,7 @@ import {
   registerVerified,
   rest,
   seriousViolations,
+  settled,
   shootBothWidths,
   startStandalone,
   type Standalone,
@@ -64,12 +65,6 @@ interface HistoryJson {
 /** How this suite polls the server for something to happen: every 250 ms, for a minute at most. */
 function poll(message: string, timeoutMs = 60_000): WaitOptions {
   return { message, timeoutMs, intervalMs: 250 };
-}
-
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => !document.querySelector('[class*="-enter"], [class*="-appear"], [class*="-leave"]'),
-  );
 }
 
 describe('the admin audit log and prize payments', () => {

@@ -19,6 +19,7 @@ import {
   launchChromium,
   loginAs,
   seriousViolations,
+  settled,
   shootBothWidths,
   startStandalone,
   type Standalone,
@@ -410,10 +411,10 @@ describe('disqualification end to end', () => {
         .click();
       const form = page.getByRole('dialog', { name: `Disqualify ${cheatUser.username}` });
       await form.getByLabel('Reason (shown to the player)').fill(REASON);
-      await page.waitForTimeout(300);
+      await settled(page);
       for (const size of [DESKTOP, PHONE]) {
         await page.setViewportSize(size);
-        await page.waitForTimeout(300);
+        await settled(page);
         await page.screenshot({ path: `${shots}/admin-disqualify-${size.width}.png` });
       }
       await page.setViewportSize(DESKTOP);
@@ -447,7 +448,7 @@ describe('disqualification end to end', () => {
       await listed.scrollIntoViewIfNeeded();
       for (const size of [DESKTOP, PHONE]) {
         await page.setViewportSize(size);
-        await page.waitForTimeout(300);
+        await settled(page);
         await listed.scrollIntoViewIfNeeded();
         await page.screenshot({ path: `${shots}/details-disqualified-${size.width}.png` });
       }

@@ -193,6 +193,16 @@ export async function seriousViolations(
 }
 
 /** Whether the document is wider than the viewport (content clipped or scrolling sideways). */
+/**
+ * The page at rest: antd's open/close motion over (no `-enter`, `-appear` or `-leave` class), so
+ * axe, the overflow check and a screenshot see the settled page, not a guess of how long it takes.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => !document.querySelector('[class*="-enter"], [class*="-appear"], [class*="-leave"]'),
+  );
+}
+
 export function hasHorizontalOverflow(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 }

@@ -15,6 +15,7 @@ import {
   loginAs,
   rest,
   seriousViolations,
+  settled,
   shootBothWidths,
   startStandalone,
   type Standalone,
@@ -52,13 +53,6 @@ async function adminPage(): Promise<Page> {
   const page = await browser.newPage({ viewport: DESKTOP, reducedMotion: 'reduce' });
   await loginAs(page, base);
   return page;
-}
-
-/** Once antd's open/close motion is over, so axe and the screenshot see the settled dialog. */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => !document.querySelector('[class*="-enter"], [class*="-appear"], [class*="-leave"]'),
-  );
 }
 
 /**

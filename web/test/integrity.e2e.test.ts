@@ -5,7 +5,7 @@
 // voting together and splitting their votes) and 4 honest players on their own networks.
 import { join } from 'node:path';
 import { waitFor } from '@underdog/test-support';
-import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
 import {
   ADMIN,
   DESKTOP,
@@ -17,6 +17,7 @@ import {
   loginAs,
   rest,
   seriousViolations,
+  settled,
   shootBothWidths,
   startStandalone,
   type Standalone,
@@ -136,12 +137,6 @@ async function playRingGame(contexts: BrowserContext[]) {
     { message: 'Ring Cup finished', timeoutMs: 60_000, intervalMs: 250 },
   );
   return { id, ringNames, honestNames, admin, player: honest[0]! };
-}
-
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => !document.querySelector('[class*="-enter"], [class*="-appear"], [class*="-leave"]'),
-  );
 }
 
 describe('the integrity report in the admin dashboard', () => {
