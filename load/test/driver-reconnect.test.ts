@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '@underdog/test-support';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { appOperations } from '../driver/app-operations';
 import {
@@ -139,7 +140,7 @@ class FakeGateway {
 
 /** Resolves once `check` holds, polling the driver's own state (no time is asserted). */
 async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setImmediate(resolve));
+  await waitFor(check, { message: `the driver's state: ${check.toString()}`, intervalMs: 1 });
 }
 
 function driverFor(
