@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BusMessage, Subscription } from '@underdog/bus';
+import type { BusMessage, Subscription, TopicSpec } from '@underdog/bus';
 import {
   ComponentGroup,
   createLogger,
@@ -49,19 +49,24 @@ interface Received<T> {
 class TopicRecorder<T> {
   readonly received: Received<T>[] = [];
   private subscription: Subscription | undefined;
+  private infrastructure: Infrastructure | undefined;
+  /** The last offset read, by partition. */
+  private readonly readTo = new Map<number, bigint>();
 
   constructor(
-    private readonly topic: string,
+    private readonly topic: TopicSpec,
     private readonly decode: (value: Uint8Array) => T,
   ) {}
 
   async start(infrastructure: Infrastructure, groupId: string): Promise<void> {
+    this.infrastructure = infrastructure;
     this.subscription = await infrastructure.bus.subscribe({
       groupId,
-      topics: [this.topic],
+      topics: [this.topic.name],
       fromBeginning: true,
       handleBatch: async (batch: BusMessage[]) => {
         for (const message of batch) {
+          this.readTo.set(message.partition, BigInt(message.offset));
           this.received.push({
             key: message.key,
             headers: message.headers,
@@ -70,6 +75,21 @@ class TopicRecorder<T> {
         }
       },
     });
+  }
+
+  /**
+   * Resolves once every message published so far is read (each partition to its end offset):
+   * the marker that nothing more was published, without a pause.
+   */
+  async caughtUp(): Promise<void> {
+    const { bus } = this.infrastructure!;
+    for (let partition = 0; partition < this.topic.partitions; partition += 1) {
+      const end = BigInt(await bus.endOffset(this.topic.name, partition));
+      await waitFor(
+        () => (this.readTo.get(partition) ?? -1n) >= end - 1n,
+        `${this.topic.name}[${partition}] read to its end (${end})`,
+      );
+    }
   }
 
   stop(): Promise<void> {
@@ -101,6 +121,11 @@ export class Mailbox {
 
   get raw(): Received<VerificationEmailRequested>[] {
     return this.recorder.received;
+  }
+
+  /** Every e-mail requested so far is in the mailbox (the topic read to its end). */
+  caughtUp(): Promise<void> {
+    return this.recorder.caughtUp();
   }
 }
 
@@ -137,12 +162,12 @@ export async function startAuth(
   const group = new ComponentGroup(logger, [...infrastructure.components, ...module.components]);
   await group.start();
 
-  const mail = new TopicRecorder(topics.notificationRequests.name, (value) => {
+  const mail = new TopicRecorder(topics.notificationRequests, (value) => {
     const request = fromBinary(NotificationRequestSchema, value);
     if (request.kind.case !== 'verificationEmail') throw new Error('unexpected request');
     return request.kind.value;
   });
-  const events = new TopicRecorder(topics.userEvents.name, (value) =>
+  const events = new TopicRecorder(topics.userEvents, (value) =>
     fromBinary(UserEventSchema, value),
   );
   // Groups of their own, so they see every message whoever else consumes the topics.
