@@ -1,6 +1,10 @@
-import { create, toBinary } from '@bufbuild/protobuf';
 import { topics } from '@underdog/platform';
-import { AdvertisementSchema, AdvertisementSnapshotSchema } from '@underdog/proto';
+import {
+  AdvertisementSchema,
+  AdvertisementSnapshotSchema,
+  create,
+  toBinary,
+} from '@underdog/proto';
 import { waitFor } from '@underdog/test-support';
 import { AdsCatalog } from '../src/adapters/ads-catalog';
 import { silentLogger, startInfrastructure } from './support';
@@ -24,7 +28,7 @@ describe('the engine’s ads catalog (ads.catalog, compacted)', () => {
     const { infrastructure, stop } = await startInfrastructure();
     const catalog = new AdsCatalog(infrastructure.bus, 'ads-catalog-test', silentLogger);
     const component = catalog.component();
-    await component.start();
+    await component.start?.();
     try {
       const bus = infrastructure.bus;
       await bus.publish(topics.adsCatalog.name, [
