@@ -1,4 +1,5 @@
 import type { PlayerOutcome } from '../driver/players';
+import { VOTING_GRACE_MS } from '@underdog/rules';
 import { ackBySecond, compareFigures, percentile, summarise, type Figures } from '../driver/stats';
 
 const vote = (votedAt: number, ackMs: number, answer = 'vote_processed'): PlayerOutcome => ({
@@ -25,7 +26,8 @@ describe('the benchmark statistics', () => {
       vote(0, 5),
       vote(1, 9, 'VOTING_CLOSED'),
       { username: 'silent', tournament: 0, gateway: 0, votedImageId: 'r1-b', votedAt: 2 },
-      { username: 'watcher', tournament: 0, gateway: 0, resultsMs: 1_500 },
+      // Results 500 ms after the grace (measured from the deadline, as the players see it).
+      { username: 'watcher', tournament: 0, gateway: 0, resultsMs: VOTING_GRACE_MS + 500 },
     ]);
     expect(summary.votesSent).toBe(3);
     expect(summary.acked).toBe(1);
