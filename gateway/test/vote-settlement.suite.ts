@@ -13,7 +13,7 @@ import {
   type VoteCast,
 } from '@underdog/proto';
 import { waitFor } from '@underdog/test-support';
-import type { LiveStore } from '@underdog/store';
+import { storeWith, type LiveStore } from '@underdog/store';
 import { Registry } from 'prom-client';
 import type { GatewayClients } from '../src/clients';
 import { Games } from '../src/games';
@@ -90,13 +90,7 @@ export function dyingStore(store: LiveStore): {
     return store.run(script, keys, args);
   };
   return {
-    store: new Proxy(store, {
-      get: (target, property) => {
-        if (property === 'run') return run;
-        const value = Reflect.get(target, property) as unknown;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    }),
+    store: storeWith(store, { run }),
     died: diedPromise,
     resume,
   };
@@ -111,13 +105,7 @@ export function admissionsOf(store: LiveStore): { store: LiveStore; replies: str
     return reply;
   };
   return {
-    store: new Proxy(store, {
-      get: (target, property) => {
-        if (property === 'run') return run;
-        const value = Reflect.get(target, property) as unknown;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    }),
+    store: storeWith(store, { run }),
     replies,
   };
 }
@@ -329,13 +317,7 @@ export function describeVoteSettlement(
     describe('a withdrawal waits for the replicas (WAIT) before the final VOTING_CLOSED', () => {
       /** The gateway's store, with `waitForReplicas` answering `confirmed` (a replica caught up). */
       const replicasConfirming = (confirmed: number): LiveStore =>
-        new Proxy(fixture.gatewayStore, {
-          get: (target, property) => {
-            if (property === 'waitForReplicas') return async () => confirmed;
-            const value = Reflect.get(target, property) as unknown;
-            return typeof value === 'function' ? value.bind(target) : value;
-          },
-        });
+        storeWith(fixture.gatewayStore, { waitForReplicas: async () => confirmed });
 
       it('no replica confirms the withdrawal: VOTE_NOT_RECORDED, not VOTING_CLOSED; nothing counted; the resend is answered VOTING_CLOSED', async () => {
         // This store has no replica: WAIT 1 answers 0 after its timeout.

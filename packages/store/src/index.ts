@@ -8,6 +8,7 @@ export {
   type SyncCommands,
 } from './port';
 export { defineScript } from './script';
+export { storeWith } from './store-with';
 export { compareAndSet, incrementIfBelow } from './scripts';
 export { createMemoryStore, type MemoryStoreOptions } from './memory';
 export {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { acquireLease } from '@underdog/live-game';
-import { createMemoryStore, type LiveStore } from '@underdog/store';
+import { createMemoryStore, storeWith, type LiveStore } from '@underdog/store';
 import { createGameRecords, type GameRecords } from '../src/persistence';
 import {
   publishRoundOneVotes,
@@ -30,13 +30,7 @@ function leaseWatchingStore() {
     return reply;
   };
   return {
-    store: new Proxy(store, {
-      get: (target, property) => {
-        if (property === 'run') return run;
-        const value = Reflect.get(target, property) as unknown;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    }),
+    store: storeWith(store, { run }),
     leases,
     advance: (ms: number) => void (aheadMs += ms),
   };
