@@ -26,6 +26,9 @@ import {
   documentedClient,
   verifiedUser,
   type DocumentedClient,
+  castVote,
+  tournamentFinished,
+  votingIn,
 } from './e2e-support';
 
 let app: Standalone;
@@ -80,38 +83,6 @@ async function liveTournament(admin: Api, players: Api[], title: string, roundTi
     });
   }
   return id;
-}
-
-function votingIn(api: Api, id: string, roundNumber: number) {
-  return waitFor(
-    async () => {
-      const { liveGame } = await api.graphql<{
-        liveGame: { phase: string; roundNumber: number; images: { id: string }[] };
-      }>('query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}', { id });
-      return liveGame.phase === 'voting' && liveGame.roundNumber === roundNumber && liveGame;
-    },
-    { message: `round ${roundNumber}'s voting`, timeoutMs: 60_000, intervalMs: 200 },
-  );
-}
-
-function vote(api: Api, id: string, roundNumber: number, imageId: string) {
-  return api.graphql(
-    'mutation($id:ID!,$r:Int!,$i:ID!){castVote(tournamentId:$id,roundNumber:$r,imageId:$i){imageId}}',
-    { id, r: roundNumber, i: imageId },
-  );
-}
-
-async function finished(admin: Api, id: string) {
-  await waitFor(
-    async () => {
-      const { tournament } = await admin.graphql<{ tournament: { status: string } }>(
-        'query($id:ID!){tournament(id:$id){status}}',
-        { id },
-      );
-      return tournament.status === 'finished';
-    },
-    { message: `${id} finished`, timeoutMs: 90_000, intervalMs: 250 },
-  );
 }
 
 /** A `/ws` socket signed in with the context's session cookie, subscribed to the tournament. */
@@ -225,11 +196,11 @@ describe('disqualification end to end', () => {
 
       // Round 1: ann alone on option 1 and the cheat alone on option 3 tie as least popular;
       // bob and cat share option 2. Without the disqualification ann and the cheat would go on.
-      await vote(ann, id, 1, option(0));
-      await vote(bob, id, 1, option(1));
-      await vote(cat, id, 1, option(1));
-      await vote(cheat, id, 1, option(2)).catch(() => undefined);
-      await finished(admin, id);
+      await castVote(ann, id, 1, option(0));
+      await castVote(bob, id, 1, option(1));
+      await castVote(cat, id, 1, option(1));
+      await castVote(cheat, id, 1, option(2)).catch(() => undefined);
+      await tournamentFinished(admin, id);
 
       // The player alone heard it on /ws, with the reason, at the end of round 1.
       const notice = cheatSocket.messages.find((m) => m.type === 'player_disqualified');
@@ -367,7 +338,7 @@ describe('disqualification end to end', () => {
       const playerPage: Page = await players[2]!.newPage();
       await playerPage.goto(`${base}/game/${id}`);
       const round1 = await votingIn(admin, id, 1);
-      await vote(cheat, id, 1, round1.images[2]!.id);
+      await castVote(cheat, id, 1, round1.images[2]!.id);
 
       const page = await adminContext.newPage();
       await loginAs(page, base);
@@ -423,7 +394,7 @@ describe('disqualification end to end', () => {
 
       // Ada alone on option 1 ties the cheat's option 3 as least popular (Ben does not vote):
       // without the disqualification both would go on. The round ends at its deadline.
-      await vote(ann, id, 1, round1.images[0]!.id);
+      await castVote(ann, id, 1, round1.images[0]!.id);
       void bob;
       const notice = playerPage.getByTestId('disqualified-notice');
       await notice.getByText(`Reason: ${REASON}`).waitFor({ timeout: 90_000 });
@@ -435,7 +406,7 @@ describe('disqualification end to end', () => {
 
       // The details dialog lists them with the reason once the game is over, and so does the
       // public statistics view.
-      await finished(admin, id);
+      await tournamentFinished(admin, id);
       await playerPage.goto(`${base}/game/${id}?mode=results`);
       const stats = playerPage.getByTestId('statistics-disqualified');
       await stats.getByText('Disqualified players: 1').waitFor();

@@ -354,3 +354,60 @@ export async function verifiedUser(
   const { me } = await api.graphql<{ me: { id: string; username: string } }>('{me{id username}}');
   return me;
 }
+
+/** A live game's round as `liveGame` shows it while its voting is open. */
+export interface VotingRound {
+  phase: string;
+  roundNumber: number;
+  images: { id: string }[];
+}
+
+/** Round N of the tournament's game, once its voting is open (read as `api` sees it). */
+export function votingIn(
+  api: DocumentedClient,
+  tournamentId: string,
+  roundNumber: number,
+): Promise<VotingRound> {
+  return waitFor(
+    async () => {
+      const { liveGame } = await api.graphql<{ liveGame: VotingRound }>(
+        'query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}',
+        { id: tournamentId },
+      );
+      return liveGame.phase === 'voting' && liveGame.roundNumber === roundNumber && liveGame;
+    },
+    { message: `round ${roundNumber}'s voting`, timeoutMs: 60_000, intervalMs: 200 },
+  );
+}
+
+/** The web app's vote: `castVote`, as the player `api` signed in as. */
+export function castVote(
+  api: DocumentedClient,
+  tournamentId: string,
+  roundNumber: number,
+  imageId: string,
+) {
+  return api.graphql(
+    'mutation($id:ID!,$r:Int!,$i:ID!){castVote(tournamentId:$id,roundNumber:$r,imageId:$i){imageId}}',
+    { id: tournamentId, r: roundNumber, i: imageId },
+  );
+}
+
+/** Resolves once the tournament's status is `finished` (its game ended and was recorded). */
+export async function tournamentFinished(
+  api: DocumentedClient,
+  tournamentId: string,
+  what = `${tournamentId} finished`,
+  timeoutMs = 90_000,
+): Promise<void> {
+  await waitFor(
+    async () => {
+      const { tournament } = await api.graphql<{ tournament: { status: string } }>(
+        'query($id:ID!){tournament(id:$id){status}}',
+        { id: tournamentId },
+      );
+      return tournament.status === 'finished';
+    },
+    { message: what, timeoutMs, intervalMs: 250 },
+  );
+}

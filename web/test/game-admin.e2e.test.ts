@@ -1,7 +1,6 @@
 // The game screen and the admin dashboard in a real browser (Debian's chromium driven by
 // playwright-core) against the bundled standalone process, as `npm start` runs it.
 import { join } from 'node:path';
-import { waitFor } from '@underdog/test-support';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import {
   ADMIN,
@@ -22,6 +21,10 @@ import {
   documentedClient,
   verifiedUser,
   type DocumentedClient,
+  castVote,
+  tournamentFinished,
+  votingIn as votingInRound,
+  type VotingRound,
 } from './e2e-support';
 
 let app: Standalone;
@@ -285,12 +288,6 @@ interface PlayedGame {
   players: Record<'ann' | 'bob' | 'cat' | 'dan', string>;
 }
 
-interface LiveGameState {
-  phase: string;
-  roundNumber: number;
-  images: { id: string }[];
-}
-
 /**
  * A two-round game played through GraphQL by four verified players on their own devices:
  * round 1 ann and bob pick option 1, cat option 2, dan option 3 (the two single votes are the
@@ -328,44 +325,18 @@ async function playGame(): Promise<PlayedGame> {
         id,
       });
     }
-    const votingIn = (roundNumber: number): Promise<LiveGameState> =>
-      waitFor(
-        async () => {
-          const { liveGame } = await admin.graphql<{ liveGame: LiveGameState }>(
-            'query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}',
-            { id },
-          );
-          return liveGame.phase === 'voting' && liveGame.roundNumber === roundNumber && liveGame;
-        },
-        { message: `round ${roundNumber}'s voting`, timeoutMs: 60_000, intervalMs: 200 },
-      );
+    const votingIn = (roundNumber: number) => votingInRound(admin, id, roundNumber);
     const vote = (api: Api, roundNumber: number, imageId: string) =>
-      api.graphql(
-        'mutation($id:ID!,$r:Int!,$i:ID!){castVote(tournamentId:$id,roundNumber:$r,imageId:$i){imageId}}',
-        {
-          id,
-          r: roundNumber,
-          i: imageId,
-        },
-      );
+      castVote(api, id, roundNumber, imageId);
     const round1 = await votingIn(1);
-    const image = (round: LiveGameState, option: number) => round.images[option]!.id;
+    const image = (round: VotingRound, option: number) => round.images[option]!.id;
     await vote(ann, 1, image(round1, 0));
     await vote(bob, 1, image(round1, 0));
     await vote(cat, 1, image(round1, 1));
     await vote(dan, 1, image(round1, 2));
     const round2 = await votingIn(2);
     await vote(cat, 2, image(round2, 0));
-    await waitFor(
-      async () => {
-        const { tournament } = await admin.graphql<{ tournament: { status: string } }>(
-          'query($id:ID!){tournament(id:$id){status}}',
-          { id },
-        );
-        return tournament.status === 'finished';
-      },
-      { message: `${PLAYED_TITLE} finished`, timeoutMs: 60_000, intervalMs: 250 },
-    );
+    await tournamentFinished(admin, id, `${PLAYED_TITLE} finished`, 60_000);
     const [a, b, c, d] = usernames as [string, string, string, string];
     return { id, players: { ann: a, bob: b, cat: c, dan: d } };
   } finally {

@@ -24,6 +24,9 @@ import {
   documentedClient,
   verifiedUser,
   type DocumentedClient,
+  castVote,
+  tournamentFinished,
+  votingIn,
 } from './e2e-support';
 
 let app: Standalone;
@@ -99,22 +102,9 @@ async function playRingGame(contexts: BrowserContext[]) {
       id,
     });
   }
-  const votingIn = (roundNumber: number) =>
-    waitFor(
-      async () => {
-        const { liveGame } = await admin.graphql<{
-          liveGame: { phase: string; roundNumber: number; images: { id: string }[] };
-        }>('query($id:ID!){liveGame(tournamentId:$id){phase roundNumber images{id}}}', { id });
-        return liveGame.phase === 'voting' && liveGame.roundNumber === roundNumber && liveGame;
-      },
-      { message: `round ${roundNumber}'s voting`, timeoutMs: 60_000, intervalMs: 200 },
-    );
   const vote = (api: Api, roundNumber: number, imageId: string) =>
-    api.graphql(
-      'mutation($id:ID!,$r:Int!,$i:ID!){castVote(tournamentId:$id,roundNumber:$r,imageId:$i){imageId}}',
-      { id, r: roundNumber, i: imageId },
-    );
-  const round1 = await votingIn(1);
+    castVote(api, id, roundNumber, imageId);
+  const round1 = await votingIn(admin, id, 1);
   const option = (n: number) => round1.images[n]!.id;
   for (const api of honest) {
     await vote(api, 1, option(0));
@@ -124,18 +114,9 @@ async function playRingGame(contexts: BrowserContext[]) {
   }
   // The ring at once, from one machine.
   await Promise.all(ring.map((api, i) => vote(api, 1, option(i < 2 ? 3 : i < 5 ? 1 : 2))));
-  const round2 = await votingIn(2);
+  const round2 = await votingIn(admin, id, 2);
   await vote(ring[0]!, 2, round2.images[0]!.id);
-  await waitFor(
-    async () => {
-      const { tournament } = await admin.graphql<{ tournament: { status: string } }>(
-        'query($id:ID!){tournament(id:$id){status}}',
-        { id },
-      );
-      return tournament.status === 'finished';
-    },
-    { message: 'Ring Cup finished', timeoutMs: 60_000, intervalMs: 250 },
-  );
+  await tournamentFinished(admin, id, 'Ring Cup finished', 60_000);
   return { id, ringNames, honestNames, admin, player: honest[0]! };
 }
 
