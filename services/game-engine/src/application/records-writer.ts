@@ -1,4 +1,4 @@
-import type { Logger } from '@underdog/kit';
+import type { Clock, Logger } from '@underdog/kit';
 
 /** How many times a record write is tried again, a second apart, before it gives up. */
 const RECORD_RETRIES = 5;
@@ -26,11 +26,13 @@ export class RecordsWriter {
   constructor(
     private readonly delayMs: number,
     private readonly log: Logger,
+    /** The engine's clock: a write is due `delayMs` after it was asked for by it. */
+    private readonly clock: Clock,
   ) {}
 
   /** Queues a write: after the ones before, `delayMs` after now, tried again on failure. */
   record(what: string, write: () => Promise<void>): void {
-    const due = Date.now() + this.delayMs;
+    const due = this.clock.now().getTime() + this.delayMs;
     const attempt = async (left: number): Promise<void> => {
       try {
         await write();
@@ -45,7 +47,7 @@ export class RecordsWriter {
       }
     };
     this.written = this.written.then(async () => {
-      const wait = due - Date.now();
+      const wait = due - this.clock.now().getTime();
       if (wait > 0 && !this.flushing) {
         await new Promise<void>((resolve) => {
           const done = () => {

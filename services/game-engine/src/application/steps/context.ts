@@ -1,0 +1,70 @@
+import type { Clock, Logger } from '@underdog/kit';
+import type { GameState } from '@underdog/live-game';
+import type { AdsCatalog } from '../../adapters/ads-catalog';
+import type { GameEventKind, GameEventsPublisher } from '../../adapters/game-events';
+import type { Expectation, LiveGames } from '../../adapters/live-games';
+import type { LoopMemory } from '../../domain/round-loop';
+import type { GameTimings } from '../../domain/timings';
+import type { EngineMetrics } from '../../metrics';
+import type { GameRecords } from '../../persistence';
+import type { RecordsWriter } from '../records-writer';
+
+/** Where the votes of a tournament go, and how far the engine has applied them. */
+export interface VotesProgress {
+  partitionOf(tournamentId: string): Promise<number>;
+  endOffset(partition: number): Promise<string>;
+  applied(partition: number): Promise<bigint>;
+}
+
+export interface RunnerDependencies {
+  live: LiveGames;
+  events: GameEventsPublisher;
+  records: GameRecords;
+  ads: AdsCatalog;
+  votes: VotesProgress;
+  timings: GameTimings;
+  lease: { ttlMs: number; renewEveryMs: number };
+  /** How long a round waits for its votes to be applied before resolving anyway. */
+  votesWaitMaxMs: number;
+  /** This replica's name, the lease owner. */
+  owner: string;
+  /** The engine's time source; it measures in ms since the epoch (`now()` below). */
+  clock: Clock;
+  logger: Logger;
+  metrics: EngineMetrics;
+}
+
+/** What a step answers: look again in this many ms, or the game is done. */
+export type Step = number | 'done';
+
+/** Where a stored step left the game: its announcement belongs there and nowhere else. */
+export type Landing = { phase: GameState['phase']; round: number };
+
+/**
+ * One game's runner as its steps see it (`GameRunner` makes it): the game, the fence every write
+ * carries, its events, its records and what the loop remembers. A step reads the state it is
+ * given, makes one fenced write and announces what it stored.
+ */
+export interface StepContext {
+  readonly tournamentId: string;
+  readonly deps: RunnerDependencies;
+  readonly log: Logger;
+  readonly records: RecordsWriter;
+  /** The engine's time in ms since the epoch, the unit of the stored deadlines. */
+  now(): number;
+  /** A fenced step; false when the game already moved on (another step won). */
+  advance(
+    expected: Expectation,
+    fields: Record<string, string | number>,
+    eliminated?: { round: number; userIds: readonly string[] },
+  ): Promise<boolean>;
+  /** Publishes a game event with a deterministic id (the game's, `idSuffix`), dated `at`. */
+  emit(state: GameState, kind: GameEventKind, idSuffix: string, at?: number): Promise<void>;
+  /**
+   * What follows a stored step (its events, offline choices): made again before anything else
+   * if it fails while the game still stands where the step `at` left it.
+   */
+  announce(at: Landing, announcement: () => Promise<void>): Promise<void>;
+  /** Changes what the loop remembers between steps (see `nextStep`). */
+  remember(change: Partial<LoopMemory>): void;
+}

@@ -1,0 +1,140 @@
+import type { GameState } from '@underdog/live-game';
+import { timestampFromDate } from '@underdog/proto';
+import type { Participant } from '../../adapters/live-games';
+import { prizeAmount } from '../../domain/timings';
+import type { GameRecords } from '../../persistence';
+import { gameStartedRecord, roundRecord } from '../game-facts';
+import type { Step, StepContext } from './context';
+
+type GameEnd = Parameters<GameRecords['gameEnded']>[0];
+
+/** The end: the records, the announcement, one outcome per participant; then the game is done. */
+export async function finish(game: StepContext, state: GameState): Promise<Step> {
+  const { live, events } = game.deps;
+  const participants = await live.participants(game.tournamentId);
+  const endedAt = state.phaseEndsAt || game.now();
+  const winner = state.winner;
+  const draw = state.draw;
+  await recordEnd(game, state, participants, {
+    gameId: state.gameId,
+    endedAt: new Date(endedAt),
+    ...(winner
+      ? {
+          winner: {
+            userId: winner.userId,
+            username: winner.username,
+            ...(state.prize ? { prize: state.prize } : {}),
+          },
+        }
+      : {}),
+    ...(draw ? { draw } : {}),
+    ...(state.drawSeed ? { drawSeed: state.drawSeed } : {}),
+  });
+  // Still this replica's game after the records (a frozen replica whose lease lapsed stops
+  // here: the one that took over announces the end).
+  await game.advance({ phase: 'finished', round: state.round }, {});
+  await game.emit(
+    state,
+    {
+      case: 'gameEnded',
+      value: {
+        ...(winner
+          ? {
+              winnerUserId: winner.userId,
+              winnerUsername: winner.username,
+              winnerDisplayName: winner.username,
+              ...(state.prize ? { prize: state.prize } : {}),
+            }
+          : {}),
+        roundsPlayed: state.round,
+        decidedBy: state.decidedBy || 'no_winner',
+        // The seed revealed (its SHA-256 was in GameStarted) and, for a draw, its candidates:
+        // anyone recomputes the winner from the events alone (tools/verify-draw.ts).
+        drawSeed: state.drawSeed || state.gameId,
+        ...(state.decidedBy === 'draw' && draw
+          ? { drawCandidateUserIds: [...draw.candidateUserIds].sort() }
+          : {}),
+      },
+    },
+    '0',
+  );
+  const prize = prizeAmount(state.prize);
+  await events.outcomes(
+    participants.map((participant) => {
+      const out = participant.eliminatedInRound;
+      const roundsPlayed = out > 0 ? out : state.round;
+      const won = winner?.userId === participant.userId;
+      return {
+        userId: participant.userId,
+        gameId: state.gameId,
+        tournamentId: game.tournamentId,
+        won,
+        prizeAmount: BigInt(won ? prize : 0),
+        roundsPlayed,
+        roundsWon: out > 0 ? out - 1 : state.round,
+        tournamentSize: participants.length,
+        eliminatedInRound: out,
+        isOfflinePlayer: participant.offlineChoices !== undefined,
+        endedAt: timestampFromDate(new Date(endedAt)),
+      };
+    }),
+  );
+  await live.markInactive(game.tournamentId);
+  game.log.info(
+    { gameId: state.gameId, winner: winner?.userId, decidedBy: state.decidedBy },
+    'game ended',
+  );
+  return 'done';
+}
+
+/**
+ * The game's end in its records, before `game_ended` is published: whoever hears it — a
+ * player pressing VIEW RESULTS, the tournament service marking the tournament finished —
+ * reads the winner and every round at once (read-your-writes). The writes still waiting for
+ * their delay go now (that delay spares the closes of other games; the end is no close), and
+ * a failed write fails the step, which is made again. A runner that did not record the game
+ * from its start (it took the game over), or whose write gave up, writes the whole game again.
+ */
+async function recordEnd(
+  game: StepContext,
+  state: GameState,
+  participants: Participant[],
+  end: GameEnd,
+): Promise<void> {
+  const { records } = game.deps;
+  await game.records.flush();
+  if (game.records.complete) await records.gameEnded(end);
+  else await recordWholeGame(game, state, participants, end);
+  // Every disqualification again (idempotent; usually each is recorded at its round already).
+  const marks = participants.flatMap((participant) =>
+    participant.disqualificationReason === undefined
+      ? []
+      : [{ userId: participant.userId, reason: participant.disqualificationReason }],
+  );
+  if (marks.length > 0) await records.participantsDisqualified(state.gameId, marks);
+}
+
+/**
+ * The whole game's records again, from the live store, in order: its start, every resolved
+ * round, its end. Each write is idempotent, so this only adds what is missing — what a replica
+ * that died (or froze) had not written yet when another took the game over.
+ */
+async function recordWholeGame(
+  game: StepContext,
+  state: GameState,
+  participants: Participant[],
+  end: GameEnd,
+): Promise<void> {
+  const { live, records } = game.deps;
+  await records.gameStarted(gameStartedRecord(game.tournamentId, state, participants, game.now()));
+  for (let round = 1; round <= state.round; round += 1) {
+    const facts = await live.roundFacts(game.tournamentId, round);
+    if (!facts) continue;
+    const eliminated = participants
+      .filter((participant) => participant.eliminatedInRound === round)
+      .map((participant) => participant.userId);
+    const ballots = await live.ballots(game.tournamentId, round);
+    await records.roundResolved(roundRecord(state, round, ballots, eliminated, facts));
+  }
+  await records.gameEnded(end);
+}
