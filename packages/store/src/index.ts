@@ -1,5 +1,6 @@
 export {
   LiveStoreError,
+  MEMBERS_PER_STEP,
   type LiveStore,
   type ScriptReply,
   type SetOptions,
@@ -7,6 +8,7 @@ export {
   type StoreValue,
   type SyncCommands,
 } from './port';
+export { chunksOf } from './chunks';
 export { defineScript } from './script';
 export { storeWith } from './store-with';
 export { compareAndSet, incrementIfBelow } from './scripts';

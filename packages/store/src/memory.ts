@@ -1,3 +1,4 @@
+import { chunksOf } from './chunks';
 import { MemoryCommands } from './memory-commands';
 import type { LiveStore, ScriptReply, SyncCommands } from './port';
 import { ScriptNames } from './script';
@@ -35,9 +36,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LiveStore {
     hDel: async (key, ...fields) => open().hDel(key, ...fields),
     sAdd: async (key, ...members) => open().sAdd(key, ...members),
     sRem: async (key, ...members) => open().sRem(key, ...members),
+    // Chunked only so that no call spreads the whole list; every command here is synchronous,
+    // so the whole list is still added (removed) in one go.
+    sAddMembers: async (key, members) => inSteps(members, (chunk) => open().sAdd(key, ...chunk)),
+    sRemMembers: async (key, members) => inSteps(members, (chunk) => open().sRem(key, ...chunk)),
     sIsMember: async (key, member) => open().sIsMember(key, member),
     sMembers: async (key) => open().sMembers(key),
     sCard: async (key) => open().sCard(key),
+    // Read when the scan starts: what is there then comes once, what changes later does not.
+    sScan: (key) => inChunks(() => open().sMembers(key)),
+    hScan: (key) => inChunks(() => Object.entries(open().hGetAll(key))),
     run: async (script, keys, args) => {
       const redis = open();
       scriptNames.claim(script);
@@ -56,6 +64,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LiveStore {
       closed = true;
     },
   };
+}
+
+function inSteps(members: readonly string[], command: (chunk: string[]) => number): number {
+  let count = 0;
+  for (const chunk of chunksOf(members)) count += command(chunk);
+  return count;
+}
+
+async function* inChunks<T>(read: () => T[]): AsyncGenerator<T[]> {
+  yield* chunksOf(read());
 }
 
 /** Applies Redis's Lua-to-reply conversion (see `StoreScript`) to a memory script's result. */

@@ -5,6 +5,14 @@
  * the memory adapter behaves the same on a real server.
  */
 
+/**
+ * The most members, fields or keys one command carries, and the most a scan step returns: a
+ * command whose size grows with the audience blocks Redis for as long as it runs, and an
+ * argument list spread into one call breaks JavaScript's argument limit (a RangeError somewhere
+ * between 120,000 and 200,000 arguments). Longer lists are split into commands of this size.
+ */
+export const MEMBERS_PER_STEP = 10_000;
+
 /** What callers may write; numbers are stored as their decimal string, as Redis does. */
 export type StoreValue = string | number;
 
@@ -20,7 +28,9 @@ export interface SetOptions {
 /**
  * The command set, synchronous. The memory adapter implements it directly and hands it to
  * scripts; `LiveStore` offers the same commands asynchronously. Variadic commands called with
- * nothing to do (no keys, fields or members) return 0 without a round trip.
+ * nothing to do (no keys, fields or members) return 0 without a round trip. On `LiveStore`, a
+ * call with more than `MEMBERS_PER_STEP` keys, fields or members is sent as several commands of
+ * at most that many, pipelined: each is atomic, the call as a whole is not.
  */
 export interface SyncCommands {
   /** The string at `key`, or null when missing. */
@@ -38,7 +48,10 @@ export interface SyncCommands {
   hGet(key: string, field: string): string | null;
   /** Writes fields; how many of them were new. */
   hSet(key: string, fields: Record<string, StoreValue>): number;
-  /** Every field, or `{}` when the key is missing. */
+  /**
+   * Every field, or `{}` when the key is missing. One command however large the hash: for a
+   * hash that grows with the audience, `LiveStore.hScan`.
+   */
   hGetAll(key: string): Record<string, string>;
   hIncrBy(key: string, field: string, n: number): number;
   /** Deletes fields; how many existed. The key disappears with its last field. */
@@ -48,7 +61,10 @@ export interface SyncCommands {
   /** Removes members; how many existed. The key disappears with its last member. */
   sRem(key: string, ...members: string[]): number;
   sIsMember(key: string, member: string): boolean;
-  /** Every member, in no particular order. */
+  /**
+   * Every member, in no particular order. One command however large the set: for a set that
+   * grows with the audience, `LiveStore.sScan`.
+   */
   sMembers(key: string): string[];
   sCard(key: string): number;
 }
@@ -85,6 +101,25 @@ type Asynchronous<T> = {
 };
 
 export interface LiveStore extends Asynchronous<SyncCommands> {
+  /**
+   * Adds a list of members of any length, without spreading it into one call: commands of at
+   * most `MEMBERS_PER_STEP` members, pipelined (each atomic, the whole not). How many were new.
+   */
+  sAddMembers(key: string, members: readonly string[]): Promise<number>;
+  /** Removes a list of members of any length, as `sAddMembers` adds them. How many existed. */
+  sRemMembers(key: string, members: readonly string[]): Promise<number>;
+  /**
+   * The set's members in chunks of at most `MEMBERS_PER_STEP` (Redis `SSCAN`), each chunk one
+   * step that does not block the store for the whole set. Every member present from the start
+   * to the end of the scan comes exactly once; one added or removed meanwhile may come or not.
+   * A missing key yields nothing; a key of another type rejects with WRONGTYPE.
+   */
+  sScan(key: string): AsyncIterable<string[]>;
+  /**
+   * The hash's fields and values in chunks of at most `MEMBERS_PER_STEP` entries (Redis
+   * `HSCAN`), with `sScan`'s guarantees: every field present throughout comes exactly once.
+   */
+  hScan(key: string): AsyncIterable<Array<[field: string, value: string]>>;
   /** Runs a script atomically: no other command interleaves with its steps. */
   run<R extends ScriptReply>(
     script: StoreScript<R>,

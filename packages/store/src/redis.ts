@@ -1,5 +1,13 @@
 import { Redis } from 'ioredis';
-import { LiveStoreError, type LiveStore, type ScriptReply, type StoreScript } from './port';
+import { chunksOf, scanInChunks } from './chunks';
+import {
+  LiveStoreError,
+  MEMBERS_PER_STEP,
+  type LiveStore,
+  type ScriptReply,
+  type StoreScript,
+  type StoreValue,
+} from './port';
 import { ScriptNames } from './script';
 
 /** Redis Sentinel: the store asks the Sentinels where the primary is, and again after a failover. */
@@ -25,7 +33,7 @@ export interface RedisStoreOptions {
   onConnectionError?: (error: Error) => void;
 }
 
-type ScriptCommand = (...args: Array<string | number>) => Promise<unknown>;
+type ScriptCommand = (...args: Array<string | number | Array<string | number>>) => Promise<unknown>;
 
 const clients = new WeakMap<LiveStore, Redis>();
 
@@ -128,30 +136,52 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
         return (await client.call('set', key, value, ...flags)) === 'OK';
       }),
     // Redis rejects variadic commands with nothing to do; the port answers 0 instead.
-    del: (...keys) => call(async () => (keys.length === 0 ? 0 : client.del(...keys))),
+    del: (...keys) => call(() => inSteps(keys, (chunk) => client.del(chunk))),
     incrBy: (key, n) => call(() => client.incrby(key, n)),
     expire: (key, ttlMs) => call(async () => (await client.pexpire(key, ttlMs)) === 1),
     ttlMs: (key) => call(() => client.pttl(key)),
     hGet: (key, field) => call(() => client.hget(key, field)),
     hSet: (key, fields) =>
-      call(async () => (Object.keys(fields).length === 0 ? 0 : client.hset(key, fields))),
+      call(() =>
+        inSteps(Object.entries(fields), (chunk) =>
+          client.hset(key, new Map<string, StoreValue>(chunk)),
+        ),
+      ),
     hGetAll: (key) => call(() => client.hgetall(key)),
     hIncrBy: (key, field, n) => call(() => client.hincrby(key, field, n)),
-    hDel: (key, ...fields) =>
-      call(async () => (fields.length === 0 ? 0 : client.hdel(key, ...fields))),
-    sAdd: (key, ...members) =>
-      call(async () => (members.length === 0 ? 0 : client.sadd(key, ...members))),
-    sRem: (key, ...members) =>
-      call(async () => (members.length === 0 ? 0 : client.srem(key, ...members))),
+    hDel: (key, ...fields) => call(() => inSteps(fields, (chunk) => client.hdel(key, ...chunk))),
+    sAdd: (key, ...members) => store.sAddMembers(key, members),
+    sRem: (key, ...members) => store.sRemMembers(key, members),
+    sAddMembers: (key, members) => call(() => inSteps(members, (chunk) => client.sadd(key, chunk))),
+    sRemMembers: (key, members) => call(() => inSteps(members, (chunk) => client.srem(key, chunk))),
     sIsMember: (key, member) => call(async () => (await client.sismember(key, member)) === 1),
     sMembers: (key) => call(() => client.smembers(key)),
     sCard: (key) => call(() => client.scard(key)),
+    sScan: (key) =>
+      scanInChunks(
+        (cursor) => call(() => client.sscan(key, cursor, 'COUNT', MEMBERS_PER_STEP)),
+        (member) => member,
+      ),
+    hScan: (key) =>
+      scanInChunks(
+        async (cursor) => {
+          const [next, flat] = await call(() =>
+            client.hscan(key, cursor, 'COUNT', MEMBERS_PER_STEP),
+          );
+          const entries: Array<[string, string]> = [];
+          for (let i = 0; i + 1 < flat.length; i += 2) entries.push([flat[i]!, flat[i + 1]!]);
+          return [next, entries];
+        },
+        ([field]) => field,
+      ),
     run: <R extends ScriptReply>(
       script: StoreScript<R>,
       keys: string[],
       args: Array<string | number>,
     ): Promise<R> =>
-      call(async () => (await scriptCommand(script)(keys.length, ...keys, ...args)) as R),
+      // Arrays, not spread arguments: ioredis flattens them into the command, and a spread of a
+      // long list would break JavaScript's argument limit before Redis saw it.
+      call(async () => (await scriptCommand(script)(keys.length, keys, args)) as R),
     ping: () =>
       call(async () => {
         await client.ping();
@@ -172,6 +202,19 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
   };
   clients.set(store, client);
   return store;
+}
+
+/**
+ * A variadic command over a list of any length: one command per `MEMBERS_PER_STEP` items, all
+ * sent at once (ioredis pipelines them on the connection), their counts added up. Nothing to do
+ * sends nothing: Redis would refuse the empty command.
+ */
+async function inSteps<T>(
+  items: readonly T[],
+  command: (chunk: T[]) => Promise<number>,
+): Promise<number> {
+  const counts = await Promise.all([...chunksOf(items)].map(command));
+  return counts.reduce((sum, count) => sum + count, 0);
 }
 
 /** Turns Redis's refusals into `LiveStoreError`s; connection failures pass through as they are. */

@@ -5,6 +5,7 @@ import {
   defineScript,
   incrementIfBelow,
   LiveStoreError,
+  MEMBERS_PER_STEP,
   type LiveStore,
 } from '../src';
 
@@ -78,6 +79,35 @@ return 1
     return 1;
   },
 });
+
+/** `count` distinct user ids, `user:<tag>:<n>`. */
+const userIds = (tag: string, count: number): string[] =>
+  Array.from({ length: count }, (_, n) => `user:${tag}:${n}`);
+
+/** Everything a scan yields, and the size of each chunk it yielded. */
+async function collect<T>(chunks: AsyncIterable<T[]>): Promise<{ items: T[]; sizes: number[] }> {
+  const items: T[] = [];
+  const sizes: number[] = [];
+  for await (const chunk of chunks) {
+    sizes.push(chunk.length);
+    items.push(...chunk);
+  }
+  return { items, sizes };
+}
+
+/** What `seen` lacks of `expected`, holds beyond it, and holds twice: all [] when exact. */
+function discrepancies(seen: readonly string[], expected: readonly string[]) {
+  const wanted = new Set(expected);
+  const counted = new Map<string, number>();
+  for (const item of seen) counted.set(item, (counted.get(item) ?? 0) + 1);
+  return {
+    missing: expected.filter((item) => !counted.has(item)),
+    extra: [...counted.keys()].filter((item) => !wanted.has(item)),
+    twice: [...counted].filter(([, count]) => count > 1).map(([item]) => item),
+  };
+}
+
+const exact = { missing: [], extra: [], twice: [] };
 
 /** The code of the `LiveStoreError` the command rejects with. */
 async function rejectionCode(command: Promise<unknown>): Promise<string> {
@@ -474,6 +504,122 @@ export function describeLiveStoreContract(
         expect(() =>
           defineScript({ name: 'not a name', lua: 'return 1', memory: () => 1 }),
         ).toThrow(/letters, digits and underscores/);
+      });
+    });
+
+    describe('lists and scans as large as an audience', () => {
+      // Each boundary: one step exactly full, one item into a second step, several steps.
+      const sizes = [MEMBERS_PER_STEP, MEMBERS_PER_STEP + 1, 25_000];
+
+      it.each(sizes)(
+        'removes %i members listed at once and leaves exactly the others',
+        async (count) => {
+          const alive = key('alive');
+          const everyone = userIds('a', count + 3);
+          const out = everyone.slice(0, count);
+          expect(await store.sAddMembers(alive, everyone)).toBe(count + 3);
+          // Ids never in the set count for nothing.
+          expect(await store.sRemMembers(alive, [...out, ...userIds('never', 2)])).toBe(count);
+          expect(await store.sCard(alive)).toBe(3);
+          expect((await store.sMembers(alive)).sort()).toEqual(everyone.slice(count).sort());
+        },
+      );
+
+      it('adds members listed at once, counting only the new ones', async () => {
+        const alive = key('alive');
+        await store.sAdd(alive, 'user:a:0', 'user:a:1');
+        expect(await store.sAddMembers(alive, userIds('a', 25_000))).toBe(24_998);
+        expect(await store.sCard(alive)).toBe(25_000);
+      });
+
+      it('removes a long spread list of members with sRem', async () => {
+        const alive = key('alive');
+        const everyone = userIds('a', MEMBERS_PER_STEP + 2);
+        await store.sAddMembers(alive, everyone);
+        expect(await store.sRem(alive, ...everyone.slice(1))).toBe(MEMBERS_PER_STEP + 1);
+        expect(await store.sMembers(alive)).toEqual(['user:a:0']);
+      });
+
+      it('writes and deletes more fields than one step holds', async () => {
+        const ballots = key('ballots');
+        const users = userIds('b', MEMBERS_PER_STEP + 1);
+        const fields = Object.fromEntries(users.map((user, n) => [user, `image-${n % 4}`]));
+        expect(await store.hSet(ballots, fields)).toBe(MEMBERS_PER_STEP + 1);
+        expect(await store.hGet(ballots, users.at(-1)!)).toBe(`image-${MEMBERS_PER_STEP % 4}`);
+        expect(await store.hDel(ballots, ...users.slice(1))).toBe(MEMBERS_PER_STEP);
+        expect(await store.hGetAll(ballots)).toEqual({ 'user:b:0': 'image-0' });
+      });
+
+      it('deletes more keys than one step holds', async () => {
+        const keys = userIds('k', MEMBERS_PER_STEP + 1).map(key);
+        await Promise.all(keys.map((name) => store.set(name, 1)));
+        expect(await store.del(...keys, key('missing'))).toBe(MEMBERS_PER_STEP + 1);
+        expect(await store.get(keys.at(-1)!)).toBeNull();
+      });
+
+      it.each([...sizes, 3])(
+        'scans a set of %i members: each once, in bounded chunks',
+        async (count) => {
+          const alive = key('alive');
+          const everyone = userIds('s', count);
+          await store.sAddMembers(alive, everyone);
+          const { items, sizes: chunkSizes } = await collect(store.sScan(alive));
+          expect(discrepancies(items, everyone)).toEqual(exact);
+          expect(chunkSizes.filter((size) => size < 1 || size > MEMBERS_PER_STEP)).toEqual([]);
+        },
+      );
+
+      it.each([...sizes, 3])(
+        'scans a hash of %i fields: each once with its value',
+        async (count) => {
+          const ballots = key('ballots');
+          const users = userIds('h', count);
+          await store.hSet(
+            ballots,
+            Object.fromEntries(users.map((user) => [user, `vote-of-${user}`])),
+          );
+          const { items, sizes: chunkSizes } = await collect(store.hScan(ballots));
+          expect(
+            discrepancies(
+              items.map(([field]) => field),
+              users,
+            ),
+          ).toEqual(exact);
+          expect(items.filter(([field, value]) => value !== `vote-of-${field}`)).toEqual([]);
+          expect(chunkSizes.filter((size) => size < 1 || size > MEMBERS_PER_STEP)).toEqual([]);
+        },
+      );
+
+      it('scans nothing from a missing key and refuses a key of another type', async () => {
+        expect(await collect(store.sScan(key('missing')))).toEqual({ items: [], sizes: [] });
+        expect(await collect(store.hScan(key('missing')))).toEqual({ items: [], sizes: [] });
+        await store.set(key('text'), 'x');
+        expect(await rejectionCode(collect(store.sScan(key('text'))))).toBe('WRONGTYPE');
+        expect(await rejectionCode(collect(store.hScan(key('text'))))).toBe('WRONGTYPE');
+      });
+
+      it('scans every member kept throughout once while most others are removed', async () => {
+        // Removing most of a set mid-scan shrinks Redis's table, after which SSCAN may return a
+        // member it returned before: the scan still yields each one once.
+        const alive = key('alive');
+        const everyone = userIds('r', 40_000);
+        const kept = everyone.filter((_, n) => n % 10 === 0);
+        await store.sAddMembers(alive, everyone);
+        const seen: string[] = [];
+        let removed = false;
+        for await (const chunk of store.sScan(alive)) {
+          seen.push(...chunk);
+          if (!removed) {
+            removed = true;
+            const keptSet = new Set(kept);
+            await store.sRemMembers(
+              alive,
+              everyone.filter((user) => !keptSet.has(user)),
+            );
+          }
+        }
+        const { missing, twice } = discrepancies(seen, kept);
+        expect({ missing, twice }).toEqual({ missing: [], twice: [] });
       });
     });
 
