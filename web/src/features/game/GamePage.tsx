@@ -28,7 +28,7 @@ import { WinnerScreen } from './components/WinnerScreen';
 import { useLiveGame } from './hooks/useLiveGame';
 import { sendVoteRetrying } from './voteRetry';
 import './game.css';
-import { screenOf, type LiveGameView, type Viewer } from './state';
+import { joinedLate, screenOf, type LiveGameView, type Viewer } from './state';
 
 const MODES: GameMode[] = ['live', 'offline', 'watch', 'results'];
 
@@ -214,6 +214,7 @@ export default function GamePage() {
         tournament={tournament}
         onDone={() => setSetupOpen(false)}
         onCancel={() => setSetupOpen(false)}
+        screen="game"
       />
     );
   } else if (mode === 'results') {
@@ -279,6 +280,10 @@ export default function GamePage() {
           />
         )}
         {game && mode !== 'results' && <DisqualifiedNotice game={game} />}
+        {/* The round screen says it under its options; the results and the ad say it here. */}
+        {game && joinedLate(game, viewer) && screenOf(game.phase) !== 'game' && (
+          <Alert type="info" showIcon message={t('game.messageJoinedLate')} role="status" />
+        )}
         {body}
       </Space>
     </div>

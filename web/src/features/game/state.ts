@@ -6,6 +6,7 @@ import type {
   LiveGameFieldsFragment,
   TournamentChangeKind,
 } from '../../gql/operations';
+import { offlinePickImageId } from '@underdog/rules';
 import { i18n } from '../../app/i18n';
 
 export type LiveGameView = LiveGameFieldsFragment;
@@ -24,10 +25,70 @@ export function fallbackAdText(): string {
   return i18n.t('game.adWelcome', { brand: BRAND });
 }
 
-/** Applies one event; a snapshot replaces everything (the state to start from on (re)connect). */
+/**
+ * An offline player's 17 pre-selected picks, by round: `picks[N - 1]` is round N's zero-based
+ * option position ("0" .. "3", the `selectedImageId` of their offline choices).
+ */
+export type OfflinePicks = readonly (string | undefined)[];
+
+/** The offline choices as `offlineChoices` answers them, as picks by round. */
+export function offlinePicksOf(
+  choices: readonly { roundNumber: number; selectedImageId: string }[],
+): OfflinePicks {
+  const picks: (string | undefined)[] = [];
+  for (const { roundNumber, selectedImageId } of choices) picks[roundNumber - 1] = selectedImageId;
+  return picks;
+}
+
+/**
+ * The image the player stands on in the round: their own vote (the snapshot's, which for an
+ * offline player is the pick the engine cast), else, for an offline player still in, their
+ * pre-selected pick for that round; null when neither is known.
+ */
+export function ownPickOf(
+  player: LiveGameView['player'],
+  roundNumber: number,
+  picks: OfflinePicks | undefined,
+): string | null {
+  if (!player) return null;
+  if (player.voteImageId) return player.voteImageId;
+  if (!player.isOfflinePlayer || roundNumber < 1) return null;
+  // Out in an earlier round: the engine casts nothing for them any more.
+  if (player.isEliminated && player.eliminatedInRound < roundNumber) return null;
+  const pick = picks?.[roundNumber - 1];
+  return pick === undefined ? null : offlinePickImageId(roundNumber, pick);
+}
+
+/** The game as the player sees it: an offline player's pre-selected pick as their vote. */
+export function withOwnPick(game: LiveGameView, picks: OfflinePicks | undefined): LiveGameView {
+  const player = game.player;
+  if (!player?.isOfflinePlayer || player.voteImageId || game.phase === 'waiting') return game;
+  const pick = ownPickOf(player, game.roundNumber, picks);
+  return pick ? { ...game, player: { ...player, voteImageId: pick } } : game;
+}
+
+/**
+ * Whether the game ends after the round shown: the last round, or a round that left one player
+ * or none (server rules: the game is then decided). Not before round 1.
+ */
+export function isFinalRound(
+  game: Pick<LiveGameView, 'roundNumber' | 'totalRounds' | 'remainingCount'>,
+): boolean {
+  return (
+    game.roundNumber >= 1 && (game.roundNumber >= game.totalRounds || game.remainingCount <= 1)
+  );
+}
+
+/**
+ * Applies one event; a snapshot replaces everything (the state to start from on (re)connect).
+ * `picks` are the signed-in offline player's pre-selected choices: a round they did not vote in
+ * live is played with them. An event of a type this tab does not know (a newer server's) leaves
+ * the state as it is (spec §7: unknown types are ignored).
+ */
 export function applyGameEvent(
   state: LiveGameView | undefined,
   event: GameEvent,
+  picks?: OfflinePicks,
 ): LiveGameView | undefined {
   if (event.__typename === 'GameSnapshot') return event.game;
   if (!state) return state;
@@ -54,7 +115,16 @@ export function applyGameEvent(
         totalVotes: 0,
         results: [],
         advertisement: null,
-        player: state.player ? { ...state.player, voteImageId: null } : state.player,
+        player: state.player
+          ? {
+              ...state.player,
+              voteImageId: ownPickOf(
+                { ...state.player, voteImageId: null },
+                event.roundNumber,
+                picks,
+              ),
+            }
+          : state.player,
       };
     case 'VoteTotal':
       if (event.roundNumber !== state.roundNumber) return state;
@@ -64,12 +134,16 @@ export function applyGameEvent(
       return { ...state, phase: 'voting_ended', totalVotes: event.totalVotes, phaseEndsAt: null };
     case 'RoundResults': {
       const player = state.player;
+      const pick = ownPickOf(player, event.roundNumber, picks);
+      // An offline player whose pick this tab does not know yet is left as the server last said
+      // (the next snapshot tells): never shown out while their pick may have advanced.
+      const unknownOfflinePick = Boolean(player?.isOfflinePlayer) && pick === null;
       // A disqualified player goes out at the end of the round, whatever they voted (issue 28).
       const lost =
         player?.isParticipant &&
         !player.isEliminated &&
         (Boolean(player.disqualificationReason) ||
-          !(player.voteImageId && event.winningImageIds.includes(player.voteImageId)));
+          (!unknownOfflinePick && !(pick && event.winningImageIds.includes(pick))));
       return {
         ...state,
         phase: 'results',
@@ -78,10 +152,16 @@ export function applyGameEvent(
         totalVotes: event.totalVotes,
         remainingCount: event.remainingCount,
         phaseEndsAt: event.phaseEndsAt,
-        player:
-          player && lost
-            ? { ...player, isEliminated: true, eliminatedInRound: event.roundNumber }
-            : player,
+        player: !player
+          ? player
+          : lost
+            ? {
+                ...player,
+                voteImageId: pick,
+                isEliminated: true,
+                eliminatedInRound: event.roundNumber,
+              }
+            : { ...player, voteImageId: pick },
       };
     }
     case 'AdvertisementStarted':
@@ -109,6 +189,8 @@ export function applyGameEvent(
         },
       };
     }
+    default:
+      return state;
   }
 }
 
@@ -201,6 +283,17 @@ export function canVote(game: LiveGameView, viewer: Viewer, remainingMs: number)
   return true;
 }
 
+/**
+ * Whether a signed-in player in live mode arrived too late to take part: not a participant once
+ * round 1's voting is over (server rules: only a vote in round 1 joins a running game), so they
+ * can only watch.
+ */
+export function joinedLate(game: LiveGameView, viewer: Viewer): boolean {
+  if (!viewer.loggedIn || viewer.mode !== 'live' || game.player?.isParticipant) return false;
+  if (game.phase === 'waiting' || game.phase === 'finished' || game.roundNumber < 1) return false;
+  return game.roundNumber > 1 || game.phase !== 'voting';
+}
+
 /** Spec §2: the message under the round's images, in the user's language. */
 export function roundMessageOf(
   game: LiveGameView,
@@ -211,10 +304,11 @@ export function roundMessageOf(
   return message && i18n.t(ROUND_MESSAGE_KEY[message]);
 }
 
-export type RoundMessage = 'login' | 'preRegistered' | 'lockedIn' | 'missed';
+export type RoundMessage = 'login' | 'joinedLate' | 'preRegistered' | 'lockedIn' | 'missed';
 
 const ROUND_MESSAGE_KEY: Record<RoundMessage, string> = {
   login: 'game.messageLogin',
+  joinedLate: 'game.messageJoinedLate',
   preRegistered: 'game.messagePreRegistered',
   lockedIn: 'game.messageLockedIn',
   missed: 'game.messageMissed',
@@ -227,6 +321,7 @@ export function roundMessageKindOf(
   remainingMs: number,
 ): RoundMessage | undefined {
   if (!viewer.loggedIn) return 'login';
+  if (joinedLate(game, viewer)) return 'joinedLate';
   const player = game.player;
   if (player?.isOfflinePlayer) return 'preRegistered';
   if (player?.voteImageId) return 'lockedIn';
@@ -295,6 +390,9 @@ export function toastsOf(event: GameEvent): GameToast[] {
     case 'GameSnapshot':
     case 'VoteTotal':
     case 'VotingEnded':
+      return [];
+    default:
+      // A type this tab does not know (a newer server's): nothing to announce (spec §7).
       return [];
   }
 }

@@ -4,6 +4,7 @@ import { useCountdown } from '../../time/hooks/serverClock';
 import {
   FALLBACK_AD_SECONDS,
   fallbackAdText,
+  isFinalRound,
   progressPercent,
   secondsLeft,
   type LiveGameView,
@@ -34,11 +35,16 @@ function AdContent({ ad }: { ad: Ad }) {
   }
 }
 
-/** Spec §2 ad display: the badge, seconds remaining, progress and the automatic-next note. */
+/**
+ * Spec §2 ad display: the badge, seconds remaining, progress and the automatic-next note (after
+ * the game's final round, that the winner comes next instead).
+ */
 export function AdScreen({ game }: { game: LiveGameView }) {
   const endsAt = game.phaseEndsAt ? Date.parse(game.phaseEndsAt) : 0;
   const { t } = useTranslation();
   const remainingMs = useCountdown(endsAt, 250);
+  // The after-game ad (or any ad once the final round is over): the winner comes next.
+  const afterGame = game.advertisement?.displayPosition === 'after_game' || isFinalRound(game);
   const ad: Ad = game.advertisement ?? {
     id: 'fallback',
     title: t('game.adWelcomeTitle'),
@@ -66,7 +72,9 @@ export function AdScreen({ game }: { game: LiveGameView }) {
           showInfo={false}
           aria-label={t('game.adProgress')}
         />
-        <Typography.Text type="secondary">{t('game.adNext')}</Typography.Text>
+        <Typography.Text type="secondary">
+          {afterGame ? t('game.adNextFinal') : t('game.adNext')}
+        </Typography.Text>
       </Space>
     </Card>
   );

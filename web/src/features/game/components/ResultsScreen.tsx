@@ -2,7 +2,7 @@ import { altOf } from '../../images/sampleImages';
 import { Card, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
-import { RESULTS_AUTO_ADVANCE_MS, resultRowsOf, type LiveGameView } from '../state';
+import { RESULTS_AUTO_ADVANCE_MS, isFinalRound, resultRowsOf, type LiveGameView } from '../state';
 
 /** Spec §2 round results as a bar chart: each image's votes, percentage and outcome. */
 export function ResultsScreen({ game }: { game: LiveGameView }) {
@@ -56,7 +56,8 @@ export function ResultsScreen({ game }: { game: LiveGameView }) {
             {game.player.isEliminated ? t('game.eliminated') : t('game.advanced')}
           </Tag>
         )}
-        {advancing && game.roundNumber < game.totalRounds && (
+        {/* The game ends after its final round: no next round to announce. */}
+        {advancing && !isFinalRound(game) && (
           <Typography.Text type="secondary">{t('game.nextRound')}</Typography.Text>
         )}
       </Space>

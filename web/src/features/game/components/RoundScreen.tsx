@@ -42,7 +42,8 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
   }, [votable, game.images, onVote]);
 
   const message = roundMessageOf(game, viewer, remainingMs);
-  const missed = roundMessageKindOf(game, viewer, remainingMs) === 'missed';
+  const messageKind = roundMessageKindOf(game, viewer, remainingMs);
+  const missed = messageKind === 'missed';
   return (
     <Card className="round-screen" size="small">
       <div className="round-head">
@@ -82,6 +83,11 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
             >
               <img src={image.url} alt={altOf(image)} />
               <span className="image-option-key">{formatNumber(index + 1)}</span>
+              {chosen && (
+                <span className="image-option-pick" aria-hidden="true">
+                  {offline ? t('game.preSelectedPick') : t('game.yourPick')}
+                </span>
+              )}
             </button>
           );
         })}

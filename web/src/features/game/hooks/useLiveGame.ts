@@ -1,12 +1,21 @@
-import { useApolloClient, useSubscription } from '@apollo/client';
-import { useCallback, useEffect, useState } from 'react';
+import { useApolloClient, useQuery, useSubscription } from '@apollo/client';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   GameEventsDocument,
   LiveGameDocument,
+  OfflineChoicesDocument,
   TournamentsChangedDocument,
 } from '../../../gql/operations';
 import { useToastSequence } from '../../../app/toast';
-import { applyGameEvent, toastsOf, tournamentToastOf, type LiveGameView } from '../state';
+import {
+  applyGameEvent,
+  offlinePicksOf,
+  toastsOf,
+  tournamentToastOf,
+  withOwnPick,
+  type LiveGameView,
+  type OfflinePicks,
+} from '../state';
 
 export interface LiveGameHandle {
   game: LiveGameView | undefined;
@@ -20,13 +29,27 @@ export interface LiveGameHandle {
 /**
  * The tournament's live game: the `liveGame` snapshot, then `gameEvents` (whose first event is
  * again a snapshot, also after every reconnect), each event shown as spec §8's toasts, as are
- * the tournament's own start and finish.
+ * the tournament's own start and finish. For an offline player, their pre-selected choices
+ * (`offlineChoices`, read once) are their vote in each round: shown, and what their outcome is
+ * computed from.
  */
 export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHandle {
   const client = useApolloClient();
   const showToasts = useToastSequence();
   const [game, setGame] = useState<LiveGameView | undefined>();
   const [error, setError] = useState<unknown>();
+  const offlinePlayer = Boolean(game?.player?.isOfflinePlayer);
+  const choices = useQuery(OfflineChoicesDocument, {
+    variables: { tournamentId },
+    skip: !enabled || !offlinePlayer,
+  });
+  const picks = useMemo<OfflinePicks | undefined>(
+    () => choices.data && offlinePicksOf(choices.data.offlineChoices),
+    [choices.data],
+  );
+  // The reducer runs in the subscription's callback: it reads the picks known at that moment.
+  const picksRef = useRef(picks);
+  picksRef.current = picks;
 
   const reload = useCallback(() => {
     if (!enabled) return;
@@ -45,7 +68,7 @@ export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHan
     onData: ({ data }) => {
       const event = data.data?.gameEvents;
       if (!event) return;
-      setGame((current) => applyGameEvent(current, event));
+      setGame((current) => applyGameEvent(current, event, picksRef.current));
       const shown = toastsOf(event);
       if (shown.length > 0) showToasts(shown.map((toast) => ({ ...toast, variant: 'info' })));
     },
@@ -80,5 +103,6 @@ export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHan
     );
   }, []);
 
-  return { game, error, setOwnVote, reload };
+  const played = useMemo(() => game && withOwnPick(game, picks), [game, picks]);
+  return { game: played, error, setOwnVote, reload };
 }
