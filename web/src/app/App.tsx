@@ -12,7 +12,7 @@ import { AppHeader } from './AppHeader';
 import { TabBar } from './TabBar';
 import { directionOf, i18n, isLanguage, type Language } from './i18n';
 import { useReducedMotion } from './motion';
-import { TOAST_MAX_COUNT } from './toast';
+import { TOAST_MAX_COUNT, ToastProvider } from './toast';
 import { themeFor } from './theme';
 
 const ANTD_LOCALE = { en: enUS, fa: faIR } satisfies Record<Language, unknown>;
@@ -75,7 +75,9 @@ export function AppProviders({
         locale={ANTD_LOCALE[language]}
       >
         <AntApp notification={{ maxCount: TOAST_MAX_COUNT }}>
-          <ServerClockProvider>{children}</ServerClockProvider>
+          <ToastProvider>
+            <ServerClockProvider>{children}</ServerClockProvider>
+          </ToastProvider>
         </AntApp>
       </ConfigProvider>
     </ApolloProvider>

@@ -1,5 +1,14 @@
 import { App, type NotificationArgsProps } from 'antd';
-import { useCallback, useEffect, useRef } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  type PointerEvent,
+  type ReactNode,
+} from 'react';
 
 export interface Toast {
   title: string;
@@ -12,8 +21,12 @@ export interface Toast {
 
 export const TOAST_DEFAULT_MS = 5_000;
 
-/** Spec §8: only one toast is visible at a time (the newest replaces the previous). */
+/** Spec §8: only one toast is visible at a time (the others wait their turn in the queue). */
 export const TOAST_MAX_COUNT = 1;
+
+/** Spec §9's toast library defaults: dismissed by a swipe right of 50 px, focused with F8. */
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
+export const TOAST_HOTKEY = 'F8';
 
 /** Where a phone layout starts (the same break as the header's and the play screen's CSS). */
 export const PHONE_QUERY = '(max-width: 600px)';
@@ -28,51 +41,190 @@ export function toastPlacement(): NotificationArgsProps['placement'] {
   return phone ? 'bottom' : 'bottomRight';
 }
 
-/** Shows a toast (antd notification) the spec's way; use inside the app's <AntApp>. */
-export function useToast(): (toast: Toast) => void {
-  const { notification } = App.useApp();
-  return useCallback(
-    ({ title, description, variant = 'success', durationMs = TOAST_DEFAULT_MS }: Toast) => {
-      const open =
-        variant === 'destructive'
-          ? notification.error
-          : variant === 'info'
-            ? notification.info
-            : notification.success;
-      open({
-        key: 'toast',
-        message: title,
-        description,
-        duration: durationMs / 1000,
-        placement: toastPlacement(),
-        className: 'toast',
-        role: variant === 'destructive' ? 'alert' : 'status',
-      });
+export interface QueuedToast extends Toast {
+  /** Unique within the queue: the toast's key on screen. */
+  id: string;
+  durationMs: number;
+}
+
+/** How the queue puts a toast on screen and takes it off. */
+export interface ToastPresenter {
+  open(toast: QueuedToast, dismiss: () => void): void;
+  close(id: string): void;
+}
+
+/**
+ * Toasts one at a time (spec §8), each shown for its whole duration, then the next: a later
+ * toast waits its turn and never cuts an earlier one short, so every toast can be read — the
+ * end of a game's three, a round's Complete and the next round's Voting. An error jumps ahead of
+ * the waiting ones (not of the one showing): what went wrong is told first. The user may dismiss
+ * the one showing (its close button, a swipe), which brings on the next.
+ */
+export class ToastQueue {
+  private waiting: QueuedToast[] = [];
+  private showing: { toast: QueuedToast; timer: ReturnType<typeof setTimeout> } | undefined;
+  private nextId = 0;
+
+  constructor(private readonly presenter: ToastPresenter) {}
+
+  push(toast: Toast): void {
+    this.nextId += 1;
+    const queued: QueuedToast = {
+      ...toast,
+      id: `toast-${this.nextId}`,
+      durationMs: toast.durationMs ?? TOAST_DEFAULT_MS,
+    };
+    if (queued.variant === 'destructive') {
+      const firstCalm = this.waiting.findIndex((t) => t.variant !== 'destructive');
+      this.waiting.splice(firstCalm === -1 ? this.waiting.length : firstCalm, 0, queued);
+    } else {
+      this.waiting.push(queued);
+    }
+    if (!this.showing) this.showNext();
+  }
+
+  /** Takes the toast off screen (if it is the one showing) and shows the next one. */
+  dismiss(id: string): void {
+    if (this.showing?.toast.id !== id) return;
+    clearTimeout(this.showing.timer);
+    this.showing = undefined;
+    this.presenter.close(id);
+    this.showNext();
+  }
+
+  /** The toast on screen now, if any. */
+  current(): QueuedToast | undefined {
+    return this.showing?.toast;
+  }
+
+  /** How many wait behind the one showing. */
+  pending(): number {
+    return this.waiting.length;
+  }
+
+  /** Forgets everything (the app unmounts). */
+  stop(): void {
+    if (this.showing) clearTimeout(this.showing.timer);
+    this.showing = undefined;
+    this.waiting = [];
+  }
+
+  private showNext(): void {
+    const toast = this.waiting.shift();
+    if (!toast) return;
+    const timer = setTimeout(() => this.dismiss(toast.id), toast.durationMs);
+    this.showing = { toast, timer };
+    this.presenter.open(toast, () => this.dismiss(toast.id));
+  }
+}
+
+/**
+ * A horizontal swipe's handlers: `onSwipe` once the pointer has moved right by the threshold
+ * (spec §9: swipe right, 50 px).
+ */
+export function swipeRightHandlers(onSwipe: () => void, thresholdPx = TOAST_SWIPE_THRESHOLD_PX) {
+  let startX: number | undefined;
+  const track = (event: PointerEvent<HTMLDivElement>) => {
+    if (startX === undefined || event.clientX - startX < thresholdPx) return;
+    startX = undefined;
+    onSwipe();
+  };
+  return {
+    onPointerDown: (event: PointerEvent<HTMLDivElement>) => {
+      startX = event.clientX;
     },
+    onPointerMove: track,
+    onPointerUp: (event: PointerEvent<HTMLDivElement>) => {
+      track(event);
+      startX = undefined;
+    },
+    onPointerCancel: () => {
+      startX = undefined;
+    },
+  };
+}
+
+const ToastQueueContext = createContext<ToastQueue | undefined>(undefined);
+
+/** The queue shown through antd's notifications (the app's <AntApp> provides them). */
+function useNotificationQueue(): ToastQueue {
+  const { notification } = App.useApp();
+  const queue = useMemo(
+    () =>
+      new ToastQueue({
+        open: (toast, dismiss) => {
+          const variant = toast.variant ?? 'success';
+          const open =
+            variant === 'destructive'
+              ? notification.error
+              : variant === 'info'
+                ? notification.info
+                : notification.success;
+          open({
+            key: toast.id,
+            message: toast.title,
+            description: toast.description,
+            // The queue closes it when its time is up (0: antd never does).
+            duration: 0,
+            placement: toastPlacement(),
+            className: 'toast',
+            role: variant === 'destructive' ? 'alert' : 'status',
+            onClose: dismiss,
+            props: {
+              tabIndex: -1,
+              'data-toast-id': toast.id,
+              ...swipeRightHandlers(dismiss),
+            } as NotificationArgsProps['props'],
+          });
+        },
+        close: (id) => notification.destroy(id),
+      }),
     [notification],
   );
+  useEffect(() => () => queue.stop(), [queue]);
+  return queue;
+}
+
+/**
+ * The app's one toast queue (spec §8: one toast at a time, each for its duration), and F8 to
+ * move the keyboard's focus to the toast showing (spec §9's hotkey). Inside <AntApp>.
+ */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const queue = useNotificationQueue();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== TOAST_HOTKEY) return;
+      const shown = queue.current();
+      const element = shown && document.querySelector<HTMLElement>(`[data-toast-id="${shown.id}"]`);
+      if (!element) return;
+      event.preventDefault();
+      element.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [queue]);
+  return <ToastQueueContext.Provider value={queue}>{children}</ToastQueueContext.Provider>;
+}
+
+/**
+ * Shows a toast the spec's way: it joins the app's queue and shows for its whole duration once
+ * those before it have. Outside a <ToastProvider> (a piece of the app rendered alone) the
+ * component gets a queue of its own.
+ */
+export function useToast(): (toast: Toast) => void {
+  const shared = useContext(ToastQueueContext);
+  const own = useNotificationQueue();
+  const queue = shared ?? own;
+  return useCallback((toast: Toast) => queue.push(toast), [queue]);
 }
 
 /**
  * Shows toasts one after another, each for its own duration (one event may announce several,
- * e.g. the game's end); a new sequence replaces whatever of the previous one is still queued,
- * so only one toast is ever visible and the newest news wins.
+ * e.g. the game's end): they join the queue in order, after whatever is already waiting.
  */
 export function useToastSequence(): (toasts: Toast[]) => void {
   const toast = useToast();
-  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
-  useEffect(() => () => timers.current.forEach(clearTimeout), []);
-  return useCallback(
-    (toasts: Toast[]) => {
-      timers.current.forEach(clearTimeout);
-      timers.current = [];
-      let startMs = 0;
-      for (const next of toasts) {
-        if (startMs === 0) toast(next);
-        else timers.current.push(setTimeout(() => toast(next), startMs));
-        startMs += next.durationMs ?? TOAST_DEFAULT_MS;
-      }
-    },
-    [toast],
-  );
+  const latest = useRef(toast);
+  latest.current = toast;
+  return useCallback((toasts: Toast[]) => toasts.forEach((next) => latest.current(next)), []);
 }
