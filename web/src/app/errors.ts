@@ -45,3 +45,31 @@ export function messageOf(error: unknown, fallback: string): string {
   const code = errorCodeOf(error);
   return code && i18n.exists(`errors.${code}`) ? i18n.t(`errors.${code}`) : fallback;
 }
+
+/** The seconds a throttled request was told to wait (HTTP 429 `Retry-After`), if it was told. */
+export function retryAfterSecondsOf(error: unknown): number | undefined {
+  if (!(error instanceof ApolloError)) return undefined;
+  const network = error.networkError as Partial<ServerError> | null;
+  const header = network?.response?.headers?.get('retry-after');
+  const seconds = header ? Number(header) : NaN;
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/** Whether the server refused the operation as too many attempts (429, RATE_LIMITED). */
+export function isRateLimited(error: unknown): boolean {
+  if (errorCodeOf(error) === 'RATE_LIMITED') return true;
+  if (!(error instanceof ApolloError)) return false;
+  return (error.networkError as Partial<ServerError> | null)?.statusCode === 429;
+}
+
+/**
+ * A failed login's text (spec §8, 'Invalid username or password', generic on purpose), except
+ * when the server throttled the attempts (server rules): then when to try again, in whole
+ * minutes rounded up — "Too many attempts. Try again in N minutes." — so a right password
+ * is not read as a wrong one.
+ */
+export function loginFailureTextOf(error: unknown): string {
+  if (!isRateLimited(error)) return i18n.t('auth.loginFailedText');
+  const seconds = retryAfterSecondsOf(error) ?? 60;
+  return i18n.t('auth.tooManyAttempts', { count: Math.max(1, Math.ceil(seconds / 60)) });
+}

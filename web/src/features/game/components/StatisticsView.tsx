@@ -1,6 +1,8 @@
 import { useQuery } from '@apollo/client';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatNumber } from '../../../app/i18n';
+import { useEffect } from 'react';
+import { formatDateTime, formatNumber, i18n } from '../../../app/i18n';
+import { logFailure } from '../../../app/log';
 import { Alert, Card, Col, Row, Space, Spin, Statistic, Tag, Typography } from 'antd';
 import { TournamentStatisticsDocument } from '../../../gql/operations';
 
@@ -26,6 +28,10 @@ export function StatisticsView({ tournamentId }: { tournamentId: string }) {
     variables: { tournamentId },
     fetchPolicy: 'network-only',
   });
+  // Spec §8: 'Failed to fetch tournament statistics' leads to the error view (and the log).
+  useEffect(() => {
+    if (error) logFailure(i18n.t('game.statsFetchFailed', { lng: 'en' }), error);
+  }, [error]);
   if (loading && !data) {
     return (
       <Card>

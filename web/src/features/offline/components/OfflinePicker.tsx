@@ -3,6 +3,8 @@ import { CheckCircleFilled } from '@ant-design/icons';
 import { useMutation, useQuery } from '@apollo/client';
 import { Button, Card, Progress, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
+import { errorCodeOf } from '../../../app/errors';
+import { logFailure } from '../../../app/log';
 import { useToast } from '../../../app/toast';
 import {
   AdvertisementsDocument,
@@ -13,6 +15,7 @@ import {
 import { AdView, type Ad } from '../../ads/components/AdView';
 import { altOf, sampleImageOf } from '../../images/sampleImages';
 import { TOTAL_ROUNDS } from '@underdog/rules';
+import { i18n } from '../../../app/i18n';
 import type { Tournament } from '../../tournaments/rules';
 import {
   choicesInput,
@@ -22,6 +25,10 @@ import {
   withChoice,
   type Choices,
 } from '../choices';
+import { AlreadyRegistered } from './AlreadyRegistered';
+
+/** The codes of a save refused because the session is gone (spec §8's not-logged-in text). */
+const SIGNED_OUT_CODES = new Set(['UNAUTHENTICATED', 'NO_SESSION']);
 
 /** Spec §9: the completion screen submits after 0.5 s. */
 export const SUBMIT_DELAY_MS = 500;
@@ -55,7 +62,13 @@ export function OfflinePicker({
   tournament,
   onDone,
   onCancel,
+  screen = 'offline',
 }: {
+  /**
+   * Where the picker is: the offline screen's failure text names the offline choices, the play
+   * screen's is the shorter one (spec §8: 'another screen').
+   */
+  screen?: 'offline' | 'game';
   tournament: Tournament;
   onDone: () => void;
   onCancel: () => void;
@@ -63,9 +76,15 @@ export function OfflinePicker({
   const [choices, setChoices] = useState<Choices>(new Map());
   const [round, setRound] = useState(1);
   const [ad, setAd] = useState<Ad | undefined>();
-  const { data: adsData } = useQuery(AdvertisementsDocument, {
+  const { data: adsData, error: adsError } = useQuery(AdvertisementsDocument, {
     variables: { position: 'between_rounds' },
   });
+  // Spec §8: a failed ad fetch is logged; the picking goes on without ads.
+  useEffect(() => {
+    if (adsError) logFailure(i18n.t('offline.adsFetchFailed', { lng: 'en' }), adsError);
+  }, [adsError]);
+  // Saved from elsewhere meanwhile (another tab): the server says so, and so does the screen.
+  const [alreadyRegistered, setAlreadyRegistered] = useState(false);
   const ads = useMemo(() => adsData?.advertisements ?? [], [adsData]);
   const [save] = useMutation(SaveOfflineChoicesDocument, {
     refetchQueries: [
@@ -88,10 +107,19 @@ export function OfflinePicker({
           });
           onDone();
         })
-        .catch(() => {
+        .catch((error: unknown) => {
+          const code = errorCodeOf(error);
+          if (code === 'ALREADY_REGISTERED') {
+            setAlreadyRegistered(true);
+            return;
+          }
           toast({
             title: t('offline.error'),
-            description: t('offline.errorText'),
+            description: SIGNED_OUT_CODES.has(code ?? '')
+              ? t('offline.mustBeLoggedIn')
+              : screen === 'game'
+                ? t('offline.errorTextShort')
+                : t('offline.errorText'),
             variant: 'destructive',
           });
         });
@@ -115,6 +143,7 @@ export function OfflinePicker({
   };
 
   const { done, percent } = progressOf(choices);
+  if (alreadyRegistered) return <AlreadyRegistered onBack={onCancel} />;
   if (complete) {
     return (
       <Card className="picker picker--complete">
