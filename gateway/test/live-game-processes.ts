@@ -214,8 +214,6 @@ export async function liveGameInfrastructure(): Promise<LiveGameInfrastructure> 
       MONGO_DB: `game-engine-e2e-${randomUUID().slice(0, 8)}`,
       LOG_LEVEL: 'warn',
       GAME_RESULTS_SECONDS: '2',
-      // Correctness over speed here: a round waits for every vote of its partition.
-      GAME_VOTES_WAIT_MAX_MS: '60000',
       // A killed or frozen engine's votes partition moves 3 s after its last heartbeat (the
       // harness's broker allows sessions down to 1 s).
       GAME_KAFKA_SESSION_TIMEOUT_MS: '3000',

@@ -10,7 +10,6 @@ export function gameEngineConfig(env: Environment) {
     {
       GAME_LEASE_TTL_MS: ms(1000, 200),
       GAME_SWEEP_MS: ms(200, 20),
-      GAME_VOTES_WAIT_MAX_MS: ms(10_000, 100),
       // How often the votes consumer compares its position with the applied marks in Redis.
       GAME_VOTES_RECHECK_MS: ms(1000, 20),
       // The votes consumer's group session: how long a crashed engine keeps its votes partitions.

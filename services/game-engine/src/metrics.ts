@@ -26,6 +26,17 @@ export function engineMetrics(registry: Registry) {
       buckets: [5, 10, 15, 20, 30, 45, 60, 90, 120, 180],
       registers: [registry],
     }),
+    votesWait: new Histogram({
+      name: 'underdog_votes_wait_seconds',
+      help: "How long a round's close waited for its acknowledged votes to be applied, from when the runner found them lagging after the capture (0: applied already)",
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300],
+      registers: [registry],
+    }),
+    roundsAwaitingVotes: new Gauge({
+      name: 'underdog_rounds_awaiting_votes',
+      help: 'Rounds on this replica whose close is waiting for acknowledged votes to be applied',
+      registers: [registry],
+    }),
   };
 }
 

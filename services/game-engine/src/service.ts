@@ -82,7 +82,6 @@ export function createGameEngineModule(
         ttlMs: config.GAME_LEASE_TTL_MS,
         renewEveryMs: Math.max(20, Math.floor(config.GAME_LEASE_TTL_MS / 4)),
       },
-      votesWaitMaxMs: config.GAME_VOTES_WAIT_MAX_MS,
       owner,
       clock,
       logger,

@@ -4,11 +4,12 @@ import {
   freshMemory,
   nextStep,
   votesSettled,
+  votesWaitWarnings,
   type LoopGame,
   type LoopMemory,
 } from '../src/domain/round-loop';
 
-const timings = { graceMs: 1_000, voteTotalEveryMs: 1_000, votesWaitMaxMs: 10_000 };
+const timings = { graceMs: 1_000, voteTotalEveryMs: 1_000 };
 const T = 1_000_000;
 
 const game = (over: Partial<LoopGame>): LoopGame => ({
@@ -232,10 +233,23 @@ describe('nextStep: the round loop decided from the state and the time', () => {
     ]);
   });
 
-  it('votesSettled: resolves once applied, waits within the budget, resolves late after it', () => {
-    expect(votesSettled(9n, { end: 9n, waitedMs: 0 }, 10_000)).toBe('resolve');
-    expect(votesSettled(8n, { end: 9n, waitedMs: 9_999 }, 10_000)).toBe('wait');
-    expect(votesSettled(8n, { end: 9n, waitedMs: 10_000 }, 10_000)).toBe('resolveLate');
+  it('votesSettled: resolves once applied, and waits for unapplied votes however long it takes', () => {
+    expect(votesSettled(9n, { end: 9n })).toBe('resolve');
+    expect(votesSettled(10n, { end: 9n })).toBe('resolve');
+    expect(votesSettled(8n, { end: 9n })).toBe('wait');
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 2n ** 62n }),
+        fc.bigInt({ min: 1n, max: 2n ** 62n }),
+        (gap, end) => expect(votesSettled(end - gap, { end })).toBe('wait'),
+      ),
+    );
+  });
+
+  it('warns of a wait for votes now and then: after 5 s, then every 5 s, not at every look', () => {
+    expect([0, 4_999, 5_000, 9_999, 10_000, 60_000].map(votesWaitWarnings)).toEqual([
+      0, 0, 1, 1, 2, 12,
+    ]);
   });
 
   const phases = [

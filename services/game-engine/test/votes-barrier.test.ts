@@ -31,7 +31,7 @@ describe('the close of a round and the votes before it', () => {
     engine = await startEngine(
       infra.infrastructure,
       'engine-a',
-      { GAME_VOTES_WAIT_MAX_MS: '20000' },
+      {},
       {
         votesProgress: (real) => ({
           ...real,

@@ -7,7 +7,7 @@ import { LeaseKeeper, LeaseLost } from './lease-keeper';
 import { RecordsWriter } from './records-writer';
 import { afterAdvertisement, afterResults } from './steps/after-results';
 import { begin } from './steps/begin';
-import { awaitVotes, captureVotes } from './steps/capture';
+import { awaitVotes, captureVotes, VotesWait } from './steps/capture';
 import { closeVoting } from './steps/close-voting';
 import type { Landing, RunnerDependencies, Step, StepContext } from './steps/context';
 import { finish } from './steps/finish';
@@ -71,6 +71,7 @@ export class GameRunner {
       deps,
       log: this.log,
       records: this.records,
+      votesWait: new VotesWait(deps.metrics, this.log),
       now: () => this.now(),
       advance: (expected, fields, eliminated) => this.advance(expected, fields, eliminated),
       emit: (state, kind, idSuffix, at) => this.emit(state, kind, idSuffix, at),
@@ -79,7 +80,8 @@ export class GameRunner {
         this.memory = { ...this.memory, ...change };
       },
     };
-    this.finished = this.loop();
+    // A runner that stops (or loses the game) while its round waits for votes waits no more.
+    this.finished = this.loop().finally(() => this.game.votesWait.end());
   }
 
   /** The time in ms since the epoch, the unit of the stored deadlines. */
@@ -194,11 +196,10 @@ export class GameRunner {
   /** One step: `nextStep` decides from the state and the time, this performs its actions. */
   private async step(state: GameState): Promise<Step> {
     const now = this.now();
-    const { timings, votesWaitMaxMs } = this.deps;
+    const { graceMs, voteTotalEveryMs } = this.deps.timings;
     const decided = nextStep({ game: state, memory: this.memory }, now, {
-      graceMs: timings.graceMs,
-      voteTotalEveryMs: timings.voteTotalEveryMs,
-      votesWaitMaxMs,
+      graceMs,
+      voteTotalEveryMs,
     });
     // The decided memory is kept where the loop kept it before its read or its publication (a
     // failed read starts no votes' wait; the cast round is set by the cast itself).

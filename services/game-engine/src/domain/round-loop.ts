@@ -43,7 +43,6 @@ export const freshMemory = (): LoopMemory => ({
 export interface LoopTimings {
   graceMs: number;
   voteTotalEveryMs: number;
-  votesWaitMaxMs: number;
 }
 
 export type LoopAction =
@@ -123,8 +122,8 @@ export function nextStep(
         };
       }
       const [partition = '0', end = '0'] = game.votesEndOffset.split(':');
-      // The wait counts from when this runner found the votes lagging, not from the grace's end:
-      // after an outage of the store the budget would otherwise be spent before the wait began.
+      // The wait counts from when this runner found the votes lagging, not from the grace's end
+      // (after an outage of the store it would otherwise seem long before it began).
       if (memory.votesWaitFrom?.round !== game.round) {
         memory = { ...memory, votesWaitFrom: { round: game.round, at: now } };
       }
@@ -170,16 +169,20 @@ export function nextStep(
 }
 
 /**
- * After `awaitVotes` read the applied mark: wait (look again in `VOTES_RECHECK_MS`), resolve,
- * or resolve late — the wait's budget spent with votes still unapplied (logged as an error).
+ * After `awaitVotes` read the applied mark: resolve once every vote before the captured end is
+ * applied, or wait (look again in `VOTES_RECHECK_MS`) for as long as that takes. Never resolve
+ * without them: each was acknowledged to its player (ADR 9).
  */
-export function votesSettled(
-  applied: bigint,
-  action: { end: bigint; waitedMs: number },
-  votesWaitMaxMs: number,
-): 'wait' | 'resolve' | 'resolveLate' {
-  if (applied >= action.end) return 'resolve';
-  return action.waitedMs < votesWaitMaxMs ? 'wait' : 'resolveLate';
+export function votesSettled(applied: bigint, action: { end: bigint }): 'wait' | 'resolve' {
+  return applied >= action.end ? 'resolve' : 'wait';
+}
+
+/** How long a round waits for its votes before it says so (a warning), and again each time. */
+export const VOTES_WAIT_WARN_EVERY_MS = 5_000;
+
+/** The warnings a wait of `waitedMs` has earned: one more is logged each time this grows. */
+export function votesWaitWarnings(waitedMs: number): number {
+  return Math.floor(waitedMs / VOTES_WAIT_WARN_EVERY_MS);
 }
 
 /** The captured votes are all applied: the round goes from the capture to its tally at once. */

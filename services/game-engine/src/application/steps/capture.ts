@@ -1,10 +1,13 @@
+import type { Logger } from '@underdog/kit';
 import { VOTES_CLOSING, type GameState } from '@underdog/live-game';
 import {
   captureSettled,
   votesSettled,
+  votesWaitWarnings,
   VOTES_RECHECK_MS,
   type LoopAction,
 } from '../../domain/round-loop';
+import type { EngineMetrics } from '../../metrics';
 import type { Step, StepContext } from './context';
 import { tally } from './tally';
 
@@ -38,10 +41,17 @@ export async function captureVotes(
     return 0;
   }
   const moved = await game.advance(expected, { votesEndOffset, phase: 'tallying' });
-  return moved ? tally(game, { ...state, votesEndOffset, phase: 'tallying' }) : 0;
+  if (!moved) return 0;
+  game.votesWait.settled(state.round, 0);
+  return tally(game, { ...state, votesEndOffset, phase: 'tallying' });
 }
 
-/** The votes captured: look again shortly until they are applied, then tally. */
+/**
+ * The votes captured: look again shortly until every one before the captured end is applied,
+ * then tally. However long that takes: each was acknowledged to its player, and a round that
+ * resolved without them would drop them (ADR 9). A consumer that stalls, a rebalance after a
+ * frozen engine's session, a backlog: the round waits, says so now and then, and is measured.
+ */
 export async function awaitVotes(
   game: StepContext,
   state: GameState,
@@ -50,22 +60,69 @@ export async function awaitVotes(
 ): Promise<Step> {
   const applied = await game.deps.votes.applied(action.partition);
   keep();
-  const settled = votesSettled(applied, action, game.deps.votesWaitMaxMs);
-  if (settled === 'wait') return VOTES_RECHECK_MS;
-  if (settled === 'resolveLate') {
-    game.log.error(
-      {
-        roundNumber: state.round,
-        partition: String(action.partition),
-        end: String(action.end),
-        applied: String(applied),
-      },
-      'votes not applied in time; resolving with what is counted',
-    );
+  if (votesSettled(applied, action) === 'wait') {
+    game.votesWait.lagging(state.round, action.waitedMs, {
+      partition: String(action.partition),
+      end: String(action.end),
+      applied: String(applied),
+    });
+    return VOTES_RECHECK_MS;
   }
   const moved = await game.advance(
     { phase: 'voting_ended', round: state.round },
     { phase: 'tallying' },
   );
-  return moved ? tally(game, { ...state, phase: 'tallying' }) : 0;
+  if (!moved) {
+    game.votesWait.end();
+    return 0;
+  }
+  game.votesWait.settled(state.round, action.waitedMs);
+  return tally(game, { ...state, phase: 'tallying' });
+}
+
+/**
+ * One runner's wait for its round's votes, as operators see it: the rounds waiting
+ * (`underdog_rounds_awaiting_votes`), how long each close waited (`underdog_votes_wait_seconds`),
+ * and a warning after every `VOTES_WAIT_WARN_EVERY_MS` of waiting — not at every look.
+ */
+export class VotesWait {
+  private waiting: { round: number; warnings: number } | undefined;
+
+  constructor(
+    private readonly metrics: EngineMetrics,
+    private readonly log: Logger,
+  ) {}
+
+  /** Round `round`'s votes still lag after `waitedMs`. */
+  lagging(round: number, waitedMs: number, facts: Record<string, string>): void {
+    if (this.waiting?.round !== round) {
+      this.end();
+      this.waiting = { round, warnings: 0 };
+      this.metrics.roundsAwaitingVotes.inc();
+    }
+    const warnings = votesWaitWarnings(waitedMs);
+    if (warnings > this.waiting.warnings) {
+      this.waiting.warnings = warnings;
+      this.log.warn(
+        { roundNumber: round, waitedMs, ...facts },
+        "the round's acknowledged votes are not all applied yet; its close waits for them",
+      );
+    }
+  }
+
+  /** Round `round` closed with every vote applied, after waiting `waitedMs`. */
+  settled(round: number, waitedMs: number): void {
+    this.metrics.votesWait.observe(waitedMs / 1000);
+    if (this.waiting?.round === round && this.waiting.warnings > 0) {
+      this.log.info({ roundNumber: round, waitedMs }, "the round's votes are applied; it closes");
+    }
+    this.end();
+  }
+
+  /** The wait is over here (the round moved on, or this runner stops). */
+  end(): void {
+    if (!this.waiting) return;
+    this.waiting = undefined;
+    this.metrics.roundsAwaitingVotes.dec();
+  }
 }

@@ -8,6 +8,7 @@ import type { GameTimings } from '../../domain/timings';
 import type { EngineMetrics } from '../../metrics';
 import type { GameRecords } from '../../persistence';
 import type { RecordsWriter } from '../records-writer';
+import type { VotesWait } from './capture';
 
 /** Where the votes of a tournament go, and how far the engine has applied them. */
 export interface VotesProgress {
@@ -24,8 +25,6 @@ export interface RunnerDependencies {
   votes: VotesProgress;
   timings: GameTimings;
   lease: { ttlMs: number; renewEveryMs: number };
-  /** How long a round waits for its votes to be applied before resolving anyway. */
-  votesWaitMaxMs: number;
   /** This replica's name, the lease owner. */
   owner: string;
   /** The engine's time source; it measures in ms since the epoch (`now()` below). */
@@ -50,6 +49,8 @@ export interface StepContext {
   readonly deps: RunnerDependencies;
   readonly log: Logger;
   readonly records: RecordsWriter;
+  /** The runner's wait for a round's votes, in the metrics and the logs. */
+  readonly votesWait: VotesWait;
   /** The engine's time in ms since the epoch, the unit of the stored deadlines. */
   now(): number;
   /** A fenced step; false when the game already moved on (another step won). */

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { createKafkaBus, type EventBus, type KafkaBus, type SubscribeOptions } from '@underdog/bus';
+import { testInfra } from '@underdog/harness';
+import { allTopics, topics } from '@underdog/platform';
+import type { GameEvent } from '@underdog/proto';
+import { createRedisStore, type LiveStore } from '@underdog/store';
+import { startEngineOnStore, openTournament, type EngineOnStore } from './fault-support';
+import { publishRoundOneVotes, publishTournamentNews, silentLogger, waitFor } from './support';
+
+/** The votes consumer's group session of the chart (`charts/underdog/values.yaml`). */
+const CHART_SESSION_TIMEOUT_MS = 10_000;
+const CHART_HEARTBEAT_MS = 2_000;
+/** How long the votes consumer is held back, from 1.5 s before round 1's deadline. */
+const STALL_MS = 15_000;
+const STALL_BEFORE_DEADLINE_MS = 1_500;
+const ROUND_SECONDS = 4;
+
+/**
+ * The bus with the engine's votes consumer that the test can stall: while stalled, every batch
+ * it is handed waits (its heartbeats go on, as a consumer busy with a slow batch does). Only the
+ * test's own tournament's lifecycle news reach the engine: the shared broker carries other test
+ * files' tournaments, which this engine, on a Redis prefix of its own, has no business running.
+ */
+function stallableBus(bus: KafkaBus, tournamentId: string) {
+  let release: (() => void) | undefined;
+  let stalled: Promise<void> | undefined;
+  const wrapped = new Proxy(bus, {
+    get(target, property) {
+      if (property !== 'subscribe') {
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      }
+      return (options: SubscribeOptions) =>
+        target.subscribe({
+          ...options,
+          handleBatch: async (batch) => {
+            if (options.topics.includes(topics.gameVotes.name)) {
+              while (stalled) await stalled;
+              return options.handleBatch(batch);
+            }
+            if (options.topics.includes(topics.tournamentLifecycle.name)) {
+              return options.handleBatch(batch.filter((message) => message.key === tournamentId));
+            }
+            return options.handleBatch(batch);
+          },
+        });
+    },
+  }) as EventBus;
+  return {
+    bus: wrapped,
+    stall: () => {
+      stalled = new Promise<void>((resolve) => (release = resolve));
+    },
+    resume: () => {
+      stalled = undefined;
+      release?.();
+    },
+  };
+}
+
+/**
+ * Acceptance 1 of issue 35: a votes consumer held back for 15 s across a round's deadline, on the
+ * harness's real Kafka (the chart's 10 s group session) and real Redis. The votes were on the
+ * bus before the deadline — acknowledged to their players — so the round must wait for them,
+ * however long the consumer lags, and count every one.
+ */
+describe('a round whose votes consumer stalls across the deadline', () => {
+  const tournamentId = randomUUID();
+  let kafka: KafkaBus;
+  let store: LiveStore;
+  let stallable: ReturnType<typeof stallableBus>;
+  let running: EngineOnStore;
+
+  beforeAll(async () => {
+    const infra = testInfra();
+    kafka = createKafkaBus({
+      brokers: infra.kafkaBrokers,
+      clientId: `votes-stall-${randomUUID()}`,
+      logger: silentLogger,
+      sessionTimeoutMs: CHART_SESSION_TIMEOUT_MS,
+      heartbeatIntervalMs: CHART_HEARTBEAT_MS,
+    });
+    await kafka.ensureTopics(allTopics);
+    // Keys of its own: the applied marks (`games:votes-applied:P`) and `games:active` are shared
+    // on the harness's Redis otherwise.
+    store = await createRedisStore({
+      url: infra.redisUrl,
+      keyPrefix: `votes-stall-${randomUUID()}:`,
+    });
+    stallable = stallableBus(kafka, tournamentId);
+    running = await startEngineOnStore(
+      store,
+      `votes-stall-recorder-${randomUUID()}`,
+      {
+        GAME_KAFKA_GROUP_PREFIX: `votes-stall-${randomUUID()}-`,
+        GAME_KAFKA_SESSION_TIMEOUT_MS: String(CHART_SESSION_TIMEOUT_MS),
+        GAME_KAFKA_HEARTBEAT_MS: String(CHART_HEARTBEAT_MS),
+      },
+      stallable.bus,
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    stallable?.resume();
+    await running?.stop();
+    await store?.close();
+    await kafka?.close();
+  });
+
+  const events = (kind: NonNullable<GameEvent['kind']['case']>) =>
+    running.recorder.events.filter(
+      (event) => event.tournamentId === tournamentId && event.kind.case === kind,
+    );
+
+  it('loses no acknowledged vote, and closes the round once they are applied', async () => {
+    const { engine } = running;
+    const partition = await kafka.partitionOf(topics.gameVotes.name, tournamentId);
+    // The consumer, new to its group, reads the partition's history first: caught up before the
+    // stall, so what it holds back is this round's votes.
+    const end = BigInt(await kafka.endOffset(topics.gameVotes.name, partition));
+    await waitFor(
+      async () => (await engine.app.live.votesApplied(partition)) >= end,
+      'the votes consumer caught up with the partition',
+      30_000,
+    );
+    await openTournament(kafka, engine, tournamentId, ROUND_SECONDS, ['ann', 'bob', 'cyd']);
+    await publishTournamentNews(kafka, tournamentId, 'live', ROUND_SECONDS);
+    await waitFor(() => events('roundVotingStarted').length > 0, 'round 1', 20_000);
+    const gameId = events('gameStarted')[0]!.gameId;
+    const deadline = (await engine.app.live.state(tournamentId))!.votingEndsAt;
+
+    await waitFor(
+      () => Date.now() >= deadline - STALL_BEFORE_DEADLINE_MS,
+      'round 1 nearly over',
+      ROUND_SECONDS * 1000,
+    );
+    stallable.stall();
+    const stalledAt = Date.now();
+    // Acknowledged: on the bus before the deadline (ann and bob pick image 1, cyd image 2).
+    await publishRoundOneVotes(kafka, tournamentId, gameId, [
+      ['ann', 1],
+      ['bob', 1],
+      ['cyd', 2],
+    ]);
+    expect(Date.now()).toBeLessThan(deadline);
+
+    await waitFor(() => Date.now() - stalledAt >= STALL_MS, 'the stall', STALL_MS + 5_000);
+    // Held back past the deadline, the grace and more: the round has not resolved without them.
+    expect(events('roundResults')).toHaveLength(0);
+    expect((await engine.app.live.state(tournamentId))?.phase).toBe('voting_ended');
+    stallable.resume();
+
+    await waitFor(() => events('roundResults').length > 0, 'round 1 results', 20_000);
+    const [results] = events('roundResults');
+    expect(results!.kind.value).toMatchObject({
+      roundNumber: 1,
+      totalVotes: 3,
+      winningImageIds: ['round-1-image-2'],
+    });
+    await waitFor(() => events('gameEnded').length > 0, 'the game to end', 20_000);
+    expect(events('gameEnded')[0]!.kind.value).toMatchObject({ winnerUserId: 'cyd' });
+  }, 90_000);
+});
