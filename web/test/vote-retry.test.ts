@@ -80,3 +80,16 @@ it('stops once the round moved on or the socket dropped, and gives up after its 
   ).rejects.toBeInstanceOf(ApolloError);
   expect(stuck.attempts).toHaveLength(3);
 });
+
+it('does not retry a network failure: the answer carries no code', async () => {
+  let attempts = 0;
+  const send = () => {
+    attempts += 1;
+    return Promise.reject(new ApolloError({ networkError: new Error('socket closed') }));
+  };
+  await expect(sendVoteRetrying(send, { stillCurrent: () => true, wait })).rejects.toBeInstanceOf(
+    ApolloError,
+  );
+  expect(attempts).toBe(1);
+  expect(waits).toEqual([]);
+});

@@ -2,3 +2,4 @@ export * from './images';
 export * from './rounds';
 export * from './timings';
 export * from './visibility';
+export * from './vote-retry';
