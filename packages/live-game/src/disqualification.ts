@@ -116,13 +116,14 @@ export async function disqualifications(
   store: LiveStore,
   tournamentId: string,
 ): Promise<Map<string, StoredDisqualification>> {
-  const hash = await store.hGetAll(disqualifiedKey(tournamentId));
-  return new Map(
-    Object.entries(hash).map(([userId, json]) => [
-      userId,
-      JSON.parse(json) as StoredDisqualification,
-    ]),
-  );
+  const marks = new Map<string, StoredDisqualification>();
+  // Scanned: one administrator's marks at a time, but nothing caps how many a game collects.
+  for await (const chunk of store.hScan(disqualifiedKey(tournamentId))) {
+    for (const [userId, json] of chunk) {
+      marks.set(userId, JSON.parse(json) as StoredDisqualification);
+    }
+  }
+  return marks;
 }
 
 /** One participant's disqualification, if any. */

@@ -1,4 +1,5 @@
 export * from './disqualification';
+export * from './elimination';
 export * from './keys';
 export * from './scripts';
 export * from './snapshot';

@@ -23,6 +23,8 @@ function hSetNx(redis: SyncCommands, key: string, field: string, value: string):
  * ARGV: userId, player JSON, deviceId ('' none), now ms, mode ('live'|'offline'), choices.
  * Replies JOINED, ALREADY, NO_TOURNAMENT, JOIN_CLOSED or DEVICE_IN_USE. An offline registration
  * was already accepted by the tournament service, so it skips the window and device refusals.
+ * A new participant is alive from their join, before the game too: `createGame` then has no
+ * audience-sized copy to make.
  */
 export const joinGame = defineScript<string>({
   name: 'underdogJoinGame',
@@ -53,7 +55,7 @@ end
 local new = redis.call('HSETNX', KEYS[2], user, ARGV[2])
 if new == 1 then
   redis.call('HINCRBY', KEYS[1], 'participantCount', 1)
-  if st[2] and st[2] ~= '' then redis.call('SADD', KEYS[5], user) end
+  redis.call('SADD', KEYS[5], user)
 end
 if mode == 'offline' and redis.call('HSETNX', KEYS[4], user, ARGV[6]) == 1 then
   redis.call('HINCRBY', KEYS[1], 'offlineCount', 1)
@@ -65,7 +67,6 @@ return 'ALREADY'
     const [user = '', player = '', device = '', now = '0', mode = '', choices = ''] = args;
     const status = redis.hGet(state, 'tournamentStatus');
     if (status === null) return 'NO_TOURNAMENT';
-    const gameId = redis.hGet(state, 'gameId');
     const phase = redis.hGet(state, 'phase');
     if (mode === 'live') {
       if (redis.hGet(players, user) !== null) return 'ALREADY';
@@ -92,7 +93,7 @@ return 'ALREADY'
     const added = hSetNx(redis, players, user, player);
     if (added) {
       redis.hIncrBy(state, 'participantCount', 1);
-      if (gameId) redis.sAdd(alive, user);
+      redis.sAdd(alive, user);
     }
     if (mode === 'offline' && hSetNx(redis, offline, user, choices)) {
       redis.hIncrBy(state, 'offlineCount', 1);
@@ -410,6 +411,10 @@ return 'NOT_COUNTED'
  * Creates the game when the tournament goes live: the players registered so far are all alive.
  * KEYS: state, players, alive. ARGV: gameId, now ms, totalRounds.
  * Replies `CREATED:<gameId>` or `EXISTS:<gameId>` (a redelivered `live` event).
+ *
+ * Every join since `joinGame` made players alive from their join leaves the alive set holding
+ * every player already (two counts compared, O(1)). Only players who joined before that — while
+ * alive began at the game's creation — are copied, in one step as large as they are many.
  */
 export const createGame = defineScript<string>({
   name: 'underdogCreateGame',
@@ -418,7 +423,9 @@ local current = redis.call('HGET', KEYS[1], 'gameId')
 if current and current ~= '' then return 'EXISTS:' .. current end
 redis.call('HSET', KEYS[1], 'gameId', ARGV[1], 'tournamentStatus', 'live', 'phase', 'waiting',
   'round', '0', 'totalRounds', ARGV[3], 'startedAt', ARGV[2], 'phaseEndsAt', '0', 'totalVotes', '0')
-for _, user in ipairs(redis.call('HKEYS', KEYS[2])) do redis.call('SADD', KEYS[3], user) end
+if redis.call('SCARD', KEYS[3]) < redis.call('HLEN', KEYS[2]) then
+  for _, user in ipairs(redis.call('HKEYS', KEYS[2])) do redis.call('SADD', KEYS[3], user) end
+end
 return 'CREATED:' .. ARGV[1]
 `,
   memory: (redis, [state = '', players = '', alive = ''], [gameId = '', now = '', total = '']) => {
@@ -435,7 +442,7 @@ return 'CREATED:' .. ARGV[1]
       totalVotes: '0',
     });
     const users = Object.keys(redis.hGetAll(players));
-    if (users.length > 0) redis.sAdd(alive, ...users);
+    if (redis.sCard(alive) < users.length) redis.sAdd(alive, ...users);
     return `CREATED:${gameId}`;
   },
 });
@@ -492,6 +499,9 @@ return 0
  * phase and round (`*` skips that check). KEYS: state, alive, eliminated.
  * ARGV: token, expected phase, expected round, n, n field/value pairs, elimination round,
  * then the user ids eliminated in it. Replies OK, FENCED or STALE.
+ *
+ * The eliminated ids are kept for the engine as it is (issue 35): a round's eliminations grow
+ * with the audience, and go through `eliminate` (`elimination.ts`), ≤ 10,000 ids a step.
  */
 export const advanceGame = defineScript<string>({
   name: 'underdogAdvanceGame',

@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { LiveStore, ScriptReply, StoreScript } from '@underdog/store';
+import {
+  LiveStoreError,
+  MEMBERS_PER_STEP,
+  type LiveStore,
+  type ScriptReply,
+  type StoreScript,
+} from '@underdog/store';
 import {
   acquireLease,
   admitVote,
   advanceGame,
   applyVote,
   createGame,
+  eliminate,
+  eliminatePlayers,
+  gameKeys,
   joinGame,
   raiseMark,
   releaseLease,
@@ -129,7 +138,8 @@ export function describeScriptsContract(
         });
       });
 
-      it('JOINED before the game: the player, the device, the count; not alive yet', async () => {
+      it('JOINED before the game: the player, the device, the count, alive already', async () => {
+        // Alive from the join, so the game's creation copies no audience-sized list (issue 35).
         await seed(store, { hashes: { [k.state]: { tournamentStatus: 'upcoming' } } });
         expect(await join('u1', 'd1')).toBe('JOINED');
         expect(await all()).toEqual({
@@ -137,7 +147,7 @@ export function describeScriptsContract(
           [k.players]: { u1: '{"u":"u1"}' },
           [k.devices]: { d1: 'u1' },
           [k.offline]: {},
-          [k.alive]: [],
+          [k.alive]: ['u1'],
         });
       });
 
@@ -695,7 +705,7 @@ export function describeScriptsContract(
     });
 
     describe('createGame', () => {
-      it('CREATED:<gameId> with every registered player alive; then EXISTS:<gameId>', async () => {
+      it('CREATED:<gameId> with every registered player alive (those who joined before alive began at the join copied); then EXISTS:<gameId>', async () => {
         await seed(store, {
           hashes: {
             [k.state]: { tournamentStatus: 'upcoming', participantCount: '2' },
@@ -719,6 +729,23 @@ export function describeScriptsContract(
             totalVotes: '0',
           },
           [k.alive]: ['u1', 'u2'],
+        });
+      });
+
+      it('CREATED over players who joined alive: the alive set as the joins left it', async () => {
+        await seed(store, { hashes: { [k.state]: { tournamentStatus: 'upcoming' } } });
+        for (const user of ['u1', 'u2', 'u3']) {
+          await run(
+            joinGame,
+            [k.state, k.players, k.devices, k.offline, k.alive],
+            [user, 'p', '', 0, 'live', ''],
+          );
+        }
+        expect(await run(createGame, [k.state, k.players, k.alive], ['g1', 1, 3])).toBe(
+          'CREATED:g1',
+        );
+        expect(await snapshot(store, { sets: [k.alive] })).toEqual({
+          [k.alive]: ['u1', 'u2', 'u3'],
         });
       });
 
@@ -819,6 +846,94 @@ export function describeScriptsContract(
           [k.eliminated]: {},
           [k.alive]: ['u1', 'u2', 'u3'],
         });
+      });
+    });
+
+    describe('eliminatePlayers', () => {
+      const state = { fence: '3', phase: 'results', round: '2', gameId: 'g1' };
+      const step = (head: string[], users: string[]) =>
+        run(eliminatePlayers, [k.state, k.alive, k.eliminated], [...head, '2', ...users]);
+      const all = () => snapshot(store, { hashes: [k.state, k.eliminated], sets: [k.alive] });
+      beforeEach(() =>
+        seed(store, {
+          hashes: { [k.state]: state, [k.eliminated]: { u0: '1' } },
+          sets: { [k.alive]: ['u1', 'u2', 'u3'] },
+        }),
+      );
+
+      it('OK: the ids out of alive, their round recorded; an earlier round never changed', async () => {
+        expect(await step(['3', 'results', '2'], ['u1', 'u3', 'u0'])).toBe('OK');
+        expect(await step(['3', 'results', '2'], ['u1'])).toBe('OK');
+        expect(await all()).toEqual({
+          [k.state]: state,
+          [k.eliminated]: { u0: '1', u1: '2', u3: '2' },
+          [k.alive]: ['u2'],
+        });
+      });
+
+      it.each([
+        ['an old token', ['2', 'results', '2'], 'FENCED'],
+        ['another phase', ['3', 'tallying', '2'], 'STALE'],
+        ['another round', ['3', 'results', '1'], 'STALE'],
+      ])('refuses %s, writing nothing', async (_what, head, reply) => {
+        expect(await step(head, ['u1'])).toBe(reply);
+        expect(await all()).toEqual({
+          [k.state]: state,
+          [k.eliminated]: { u0: '1' },
+          [k.alive]: ['u1', 'u2', 'u3'],
+        });
+      });
+
+      it(`refuses more than ${MEMBERS_PER_STEP} ids in one step, writing nothing`, async () => {
+        const users = ['u1', ...Array.from({ length: MEMBERS_PER_STEP }, (_, n) => `x${n}`)];
+        const refused = await step(['3', 'results', '2'], users).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(LiveStoreError);
+        expect((refused as LiveStoreError).code).toBe('ERR');
+        expect(await all()).toEqual({
+          [k.state]: state,
+          [k.eliminated]: { u0: '1' },
+          [k.alive]: ['u1', 'u2', 'u3'],
+        });
+      });
+    });
+
+    describe('eliminate (a round of any size, in steps)', () => {
+      const tournamentId = () => `contract-${randomUUID()}`;
+      const fence = { token: 3, phase: 'results', round: 2 } as const;
+      const users = (count: number) => Array.from({ length: count }, (_, n) => `user:${n}`);
+
+      it.each([MEMBERS_PER_STEP, MEMBERS_PER_STEP + 1, 25_000])(
+        'eliminates %i players and leaves exactly the others alive',
+        async (count) => {
+          const id = tournamentId();
+          const keys = gameKeys(id);
+          const everyone = users(count + 3);
+          await seed(store, {
+            hashes: { [keys.state]: { fence: '3', phase: 'results', round: '2' } },
+          });
+          await store.sAddMembers(keys.alive, everyone);
+          const out = everyone.slice(3);
+          expect(await eliminate(store, id, fence, { round: 2, userIds: out })).toBe('OK');
+          expect((await store.sMembers(keys.alive)).sort()).toEqual(everyone.slice(0, 3).sort());
+          const recorded = await store.hGetAll(keys.eliminated);
+          expect(Object.keys(recorded).length).toBe(count);
+          expect(out.filter((user) => recorded[user] !== '2')).toEqual([]);
+        },
+      );
+
+      it('answers the first refusal, eliminating no one', async () => {
+        const id = tournamentId();
+        const keys = gameKeys(id);
+        await seed(store, {
+          hashes: { [keys.state]: { fence: '4', phase: 'results', round: '2' } },
+          sets: { [keys.alive]: ['u1', 'u2'] },
+        });
+        expect(await eliminate(store, id, fence, { round: 2, userIds: ['u1'] })).toBe('FENCED');
+        expect(await store.sMembers(keys.alive).then((alive) => alive.sort())).toEqual([
+          'u1',
+          'u2',
+        ]);
+        expect(await store.hGetAll(keys.eliminated)).toEqual({});
       });
     });
 
