@@ -163,7 +163,9 @@ export const gameEvents = [
       remainingCount: event.remainingCount,
       durationSeconds: event.durationSeconds,
       phaseEndsAt: iso(event.phaseEndsAt),
-      // advanced_user_ids stays in the gateway: who is still in is each player's own business.
+      // advanced_user_ids is read by no one and goes (issue 35: it grows with the audience): a
+      // player's own outcome follows from their vote and winningImageIds, and the snapshot
+      // carries their status.
     }),
     ws: (message) => [
       message('results_started', 'the round is resolved', (view) => ({
