@@ -1,6 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createRedisStore, incrementIfBelow, type LiveStore } from '../src';
+import {
+  createRedisStore,
+  incrementIfBelow,
+  MEMBERS_PER_STEP,
+  redisClientOf,
+  type LiveStore,
+} from '../src';
 import { describeLiveStoreContract } from './live-store.contract';
 
 const url = process.env.UNDERDOG_TEST_REDIS_URL;
@@ -79,6 +85,44 @@ describe('redis store', () => {
     } finally {
       await store.close();
       await admin.quit();
+      await deleteKeysUnder(keyPrefix);
+    }
+  });
+
+  it(`sends no command carrying more than ${MEMBERS_PER_STEP} members, fields or keys`, async () => {
+    // The contract proves the results; this proves the steps: what reaches Redis, command by
+    // command, as ioredis is asked to send it.
+    const keyPrefix = `underdog-test:${randomUUID()}:`;
+    const store = await createRedisStore({ url: redisUrl, keyPrefix });
+    const client = redisClientOf(store)!;
+    const sent: Array<{ name: string; items: number }> = [];
+    const send = client.sendCommand.bind(client);
+    client.sendCommand = (command, stream) => {
+      // DEL's arguments are all keys; the others have their key first, HSET's items in pairs.
+      const { name, args } = command;
+      const items = name === 'del' ? args.length : (args.length - 1) / (name === 'hset' ? 2 : 1);
+      sent.push({ name, items });
+      return send(command, stream);
+    };
+    try {
+      const ids = Array.from({ length: 25_000 }, (_, n) => `user:${n}`);
+      await store.sAddMembers('alive', ids);
+      await store.sRemMembers('alive', ids);
+      await store.hSet('ballots', Object.fromEntries(ids.map((id) => [id, 'image'])));
+      await store.hDel('ballots', ...ids);
+      await store.del(...ids);
+      const largest = new Map<string, number>();
+      for (const { name, items } of sent)
+        largest.set(name, Math.max(largest.get(name) ?? 0, items));
+      expect(Object.fromEntries(largest)).toEqual({
+        sadd: MEMBERS_PER_STEP,
+        srem: MEMBERS_PER_STEP,
+        hset: MEMBERS_PER_STEP,
+        hdel: MEMBERS_PER_STEP,
+        del: MEMBERS_PER_STEP,
+      });
+    } finally {
+      await store.close();
       await deleteKeysUnder(keyPrefix);
     }
   });
