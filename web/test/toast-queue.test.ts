@@ -1,20 +1,37 @@
 // Issue 39, point 2: toasts are read — one at a time (spec §8), each for its whole duration, a
 // later one never cutting an earlier one short; a swipe right of 50 px dismisses (spec §9).
-import { swipeRightHandlers, ToastQueue, type QueuedToast } from '../src/app/toast';
+import { swipeRightHandlers, TOAST_STUCK_MS, ToastQueue, type QueuedToast } from '../src/app/toast';
 
-/** What was on screen, as "title" while open; the log of opens and closes. */
-function presenter() {
+/**
+ * A screen like antd's: it shows a toast for its duration from when it is put up (`lagMs`
+ * later than asked), then says it is gone. Logs what opened and closed.
+ */
+function presenter({ lagMs = 0, reports = true } = {}) {
   const log: string[] = [];
   let open: QueuedToast | undefined;
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
   return {
     log,
     showing: () => open?.title,
     presenter: {
-      open: (toast: QueuedToast) => {
-        open = toast;
-        log.push(`open ${toast.title}`);
+      open: (toast: QueuedToast, gone: () => void) => {
+        const putUp = () => {
+          open = toast;
+          log.push(`open ${toast.title}`);
+          timers.set(
+            toast.id,
+            setTimeout(() => {
+              open = undefined;
+              log.push(`gone ${toast.id}`);
+              if (reports) gone();
+            }, toast.durationMs),
+          );
+        };
+        if (lagMs === 0) putUp();
+        else timers.set(toast.id, setTimeout(putUp, lagMs));
       },
       close: (id: string) => {
+        clearTimeout(timers.get(id));
         if (open?.id === id) open = undefined;
         log.push(`close ${id}`);
       },
@@ -63,10 +80,32 @@ describe('the toast queue', () => {
     jest.advanceTimersByTime(7_000);
     expect(screen.log).toEqual([
       'open Round 2 Complete',
-      'close toast-1',
+      'gone toast-1',
       'open Round 3 Voting',
-      'close toast-2',
+      'gone toast-2',
     ]);
+  });
+
+  it('counts the duration from when the toast is really on screen', () => {
+    const screen = presenter({ lagMs: 700 });
+    const queue = new ToastQueue(screen.presenter);
+    queue.push({ title: 'Round 1 Complete', durationMs: 4_000 });
+    queue.push({ title: 'Round 2 Voting', durationMs: 3_000 });
+    jest.advanceTimersByTime(700 + 3_999);
+    expect(screen.showing()).toBe('Round 1 Complete');
+    jest.advanceTimersByTime(1);
+    expect(queue.current()?.title).toBe('Round 2 Voting');
+  });
+
+  it('moves on should the screen never say a toast is gone', () => {
+    const screen = presenter({ reports: false });
+    const queue = new ToastQueue(screen.presenter);
+    queue.push({ title: 'Game Complete', durationMs: 5_000 });
+    queue.push({ title: 'Winner Announced', durationMs: 8_000 });
+    jest.advanceTimersByTime(5_000 + TOAST_STUCK_MS - 1);
+    expect(queue.current()?.title).toBe('Game Complete');
+    jest.advanceTimersByTime(1);
+    expect(queue.current()?.title).toBe('Winner Announced');
   });
 
   it('uses the 5 s default for a toast without a duration', () => {

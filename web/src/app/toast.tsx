@@ -47,11 +47,18 @@ export interface QueuedToast extends Toast {
   durationMs: number;
 }
 
-/** How the queue puts a toast on screen and takes it off. */
+/**
+ * How the queue puts a toast on screen and takes it off. The screen times the toast: it calls
+ * `gone` once the toast has been shown for its duration (counted from when it is really on
+ * screen, not from when it was asked for) or the user closed it.
+ */
 export interface ToastPresenter {
-  open(toast: QueuedToast, dismiss: () => void): void;
+  open(toast: QueuedToast, gone: () => void): void;
   close(id: string): void;
 }
+
+/** How long past its duration a toast the screen never reports gone holds the queue up. */
+export const TOAST_STUCK_MS = 10_000;
 
 /**
  * Toasts one at a time (spec §8), each shown for its whole duration, then the next: a later
@@ -62,7 +69,7 @@ export interface ToastPresenter {
  */
 export class ToastQueue {
   private waiting: QueuedToast[] = [];
-  private showing: { toast: QueuedToast; timer: ReturnType<typeof setTimeout> } | undefined;
+  private showing: { toast: QueuedToast; stuck: ReturnType<typeof setTimeout> } | undefined;
   private nextId = 0;
 
   constructor(private readonly presenter: ToastPresenter) {}
@@ -86,10 +93,8 @@ export class ToastQueue {
   /** Takes the toast off screen (if it is the one showing) and shows the next one. */
   dismiss(id: string): void {
     if (this.showing?.toast.id !== id) return;
-    clearTimeout(this.showing.timer);
-    this.showing = undefined;
     this.presenter.close(id);
-    this.showNext();
+    this.gone(id);
   }
 
   /** The toast on screen now, if any. */
@@ -104,17 +109,25 @@ export class ToastQueue {
 
   /** Forgets everything (the app unmounts). */
   stop(): void {
-    if (this.showing) clearTimeout(this.showing.timer);
+    if (this.showing) clearTimeout(this.showing.stuck);
     this.showing = undefined;
     this.waiting = [];
+  }
+
+  private gone(id: string): void {
+    if (this.showing?.toast.id !== id) return;
+    clearTimeout(this.showing.stuck);
+    this.showing = undefined;
+    this.showNext();
   }
 
   private showNext(): void {
     const toast = this.waiting.shift();
     if (!toast) return;
-    const timer = setTimeout(() => this.dismiss(toast.id), toast.durationMs);
-    this.showing = { toast, timer };
-    this.presenter.open(toast, () => this.dismiss(toast.id));
+    // Should the screen never say the toast is gone, the queue moves on all the same.
+    const stuck = setTimeout(() => this.dismiss(toast.id), toast.durationMs + TOAST_STUCK_MS);
+    this.showing = { toast, stuck };
+    this.presenter.open(toast, () => this.gone(toast.id));
   }
 }
 
@@ -149,10 +162,11 @@ const ToastQueueContext = createContext<ToastQueue | undefined>(undefined);
 /** The queue shown through antd's notifications (the app's <AntApp> provides them). */
 function useNotificationQueue(): ToastQueue {
   const { notification } = App.useApp();
+  const queueRef = useRef<ToastQueue>();
   const queue = useMemo(
     () =>
       new ToastQueue({
-        open: (toast, dismiss) => {
+        open: (toast, gone) => {
           const variant = toast.variant ?? 'success';
           const open =
             variant === 'destructive'
@@ -164,16 +178,16 @@ function useNotificationQueue(): ToastQueue {
             key: toast.id,
             message: toast.title,
             description: toast.description,
-            // The queue closes it when its time is up (0: antd never does).
-            duration: 0,
+            // antd counts the duration from the notice's mount: the time it is really on screen.
+            duration: toast.durationMs / 1000,
             placement: toastPlacement(),
             className: 'toast',
             role: variant === 'destructive' ? 'alert' : 'status',
-            onClose: dismiss,
+            onClose: gone,
             props: {
               tabIndex: -1,
               'data-toast-id': toast.id,
-              ...swipeRightHandlers(dismiss),
+              ...swipeRightHandlers(() => queueRef.current?.dismiss(toast.id)),
             } as NotificationArgsProps['props'],
           });
         },
@@ -181,6 +195,7 @@ function useNotificationQueue(): ToastQueue {
       }),
     [notification],
   );
+  queueRef.current = queue;
   useEffect(() => () => queue.stop(), [queue]);
   return queue;
 }
