@@ -1,7 +1,11 @@
 // The fault suite's players: lean clients of the spec's `/ws` socket that vote at seeded random
-// moments, record every answer (Jepsen's history), and, when their gateway dies, reconnect to the
-// next one, subscribe again and resend a vote whose answer never came.
+// moments, record every answer (Jepsen's history), and retry as the web app does (@underdog/rules'
+// vote retry policy): a retryable refusal is sent again after the policy's delays while the round
+// is current and the socket up; a vote whose answer died with its gateway is sent again once the
+// player is connected to the next gateway (as graphql-ws sends an operation in flight again on
+// its new socket), and that resend's answer goes through the policy like any other.
 import WebSocket from 'ws';
+import { voteRetryDelayMs, voteRetryJitter } from '@underdog/rules';
 
 /** A seeded generator (mulberry32): the same seed replays the same moments and choices. */
 export function seededRandom(seed: number): () => number {
@@ -15,11 +19,15 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** The refusals a client should retry: the vote was not recorded (docs/api-ws.md). */
-export const retryableCodes = new Set(['VOTE_NOT_RECORDED', 'UNAVAILABLE']);
+/**
+ * Why an attempt was sent: the player's vote, the policy's retry of a retryable refusal, or the
+ * transport's resend of a vote whose answer died with its socket.
+ */
+export type AttemptCause = 'vote' | 'retry' | 'resend';
 
 /** One attempt to vote and what came of it. */
 export interface Attempt {
+  cause: AttemptCause;
   sentAt: number;
   /** `ack`, a refusal's code, or `unknown` (the socket died before an answer). */
   answer?: string;
@@ -71,10 +79,14 @@ class Player {
   readonly votes = new Map<number, RoundVote>();
   reconnects = 0;
   private pending: { round: number; attempt: Attempt } | undefined;
+  /** The round of a vote whose answer died with its socket: sent again on the next one. */
+  private unanswered: number | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
   private subscribed = false;
   private readonly random: () => number;
+  /** The retries' jitter, apart from `random` so that it never changes the seeded choices. */
+  private readonly jitterRandom: () => number;
 
   constructor(
     readonly seeded: SeededPlayer,
@@ -83,6 +95,7 @@ class Player {
   ) {
     this.gateway = index % crowd.options.gatewayUrls.length;
     this.random = seededRandom(crowd.options.seed * 1000 + index);
+    this.jitterRandom = seededRandom(crowd.options.seed * 1000 + index + 0x5bd1e995);
   }
 
   /** Connects and subscribes; resolves with the first snapshot. */
@@ -112,6 +125,7 @@ class Player {
         if (message.type === 'game_state_update' && !this.subscribed) {
           this.subscribed = true;
           resolve();
+          this.resendUnanswered();
         }
         this.onMessage(message);
       });
@@ -172,27 +186,39 @@ class Player {
   }
 
   /**
-   * Sends the round's vote while the window and grace are open, and resends one answered
-   * `VOTE_NOT_RECORDED`/`UNAVAILABLE` or unanswered (its socket died) until it gets a final
-   * answer, even after the grace: a resend is answered with the vote's fate at any time in the
-   * round (ADR 9, 3), and a vote left unsettled during a failover may still count. It stops at
-   * the next round's opening (or the game's end).
+   * Sends the round's vote the first time, while the window and grace are open (waiting for the
+   * socket if it is down, as a player waits to see the round before voting).
    */
   private send(round: number, deadline: number): void {
     if (this.closed) return;
-    const vote = this.votes.get(round)!;
-    const last = vote.attempts.at(-1);
-    if (!last && Date.now() > deadline + this.crowd.options.graceMs) return;
-    if (last && (last.answer === undefined || !this.shouldRetry(last.answer))) return;
-    if (this.crowd.rounds.has(round + 1) || this.crowd.endedGameIds.size > 0) return;
-    if (!this.subscribed || this.socket?.readyState !== WebSocket.OPEN || this.pending) {
+    if (Date.now() > deadline + this.crowd.options.graceMs) return;
+    if (!this.connected() || this.pending) {
       this.later(() => this.send(round, deadline), 100);
       return;
     }
-    const attempt: Attempt = { sentAt: Date.now() };
+    this.transmit(round, 'vote');
+  }
+
+  /** The web app's `stillCurrent`: the vote's round is the one shown and the socket is up. */
+  private stillCurrent(round: number): boolean {
+    return (
+      !this.closed &&
+      this.connected() &&
+      !this.crowd.rounds.has(round + 1) &&
+      this.crowd.endedGameIds.size === 0
+    );
+  }
+
+  private connected(): boolean {
+    return this.subscribed && this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  private transmit(round: number, cause: AttemptCause): void {
+    const vote = this.votes.get(round)!;
+    const attempt: Attempt = { cause, sentAt: Date.now() };
     vote.attempts.push(attempt);
     this.pending = { round, attempt };
-    this.socket.send(
+    this.socket!.send(
       JSON.stringify({
         type: 'game_action',
         tournamentId: this.crowd.options.tournamentId,
@@ -205,26 +231,38 @@ class Player {
     );
   }
 
-  private shouldRetry(answer: string): boolean {
-    return answer === 'unknown' || retryableCodes.has(answer);
-  }
-
   private answer(answer: string): void {
     const pending = this.pending;
     if (!pending) return;
     this.pending = undefined;
     pending.attempt.answer = answer;
     pending.attempt.answeredAt = Date.now();
-    if (this.shouldRetry(answer)) {
-      const deadline = this.crowd.rounds.get(pending.round)?.deadline ?? 0;
-      this.later(() => this.send(pending.round, deadline), 250);
-    }
+    if (answer === 'unknown' || answer === 'ack') return;
+    // The policy counts the answers the client saw: a resend after a dead socket is the same
+    // operation as the send it replaces (graphql-ws), not a new try.
+    const failed = this.votes
+      .get(pending.round)!
+      .attempts.filter((a) => a.answer !== undefined && a.answer !== 'unknown').length;
+    const delay = voteRetryDelayMs(answer, failed, voteRetryJitter(this.jitterRandom));
+    if (delay === undefined || !this.stillCurrent(pending.round)) return;
+    this.later(() => {
+      if (this.stillCurrent(pending.round) && !this.pending) this.transmit(pending.round, 'retry');
+    }, delay);
+  }
+
+  /** graphql-ws sends the operation in flight when its socket closed again on the next socket. */
+  private resendUnanswered(): void {
+    const round = this.unanswered;
+    this.unanswered = undefined;
+    if (round === undefined || this.closed || this.pending) return;
+    this.transmit(round, 'resend');
   }
 
   /** The gateway went away: the vote in flight is indeterminate; reconnect to the next one. */
   private lost(socket: WebSocket): void {
     if (this.closed || socket !== this.socket) return;
     this.subscribed = false;
+    if (this.pending) this.unanswered = this.pending.round;
     this.answer('unknown');
     this.reconnects += 1;
     const retry = () => {
@@ -269,6 +307,17 @@ export class Players {
   /** The players connected to gateway `index` now. */
   on(gateway: number): number {
     return this.players.filter((player) => player.gateway === gateway).length;
+  }
+
+  /** How many attempts of every player were sent for `cause`. */
+  attempts(cause: AttemptCause): number {
+    return this.players.reduce(
+      (sum, player) =>
+        sum +
+        [...player.votes.values()].flatMap((vote) => vote.attempts).filter((a) => a.cause === cause)
+          .length,
+      0,
+    );
   }
 
   get reconnects(): number {
