@@ -239,9 +239,8 @@ async function expectPickHighlighted(player: Player, round: number, position: nu
   expect(await page.locator('.image-option').nth(position).getAttribute('aria-pressed')).toBe(
     'true',
   );
-  expect(await chosen.locator('.image-option-pick').textContent()).toBe(
-    catalog.game.preSelectedPick,
-  );
+  // Labelled as the pre-selected pick (drawn from data-pick), not by colour alone.
+  expect(await chosen.getAttribute('data-pick')).toBe(catalog.game.preSelectedPick);
   // Still in: no ELIMINATED anywhere on the round.
   expect(await page.locator('.round-message .ant-tag').count()).toBe(0);
 }

@@ -78,16 +78,16 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
               className={chosen ? 'image-option chosen' : 'image-option'}
               disabled={!votable}
               aria-pressed={chosen}
+              // The pick's label is drawn by CSS from this (game.css): screen readers hear
+              // aria-pressed, and the button's name stays its option.
+              data-pick={
+                chosen ? (offline ? t('game.preSelectedPick') : t('game.yourPick')) : undefined
+              }
               aria-label={t('game.option', { option: index + 1, alt: altOf(image) })}
               onClick={() => onVote(image.id)}
             >
               <img src={image.url} alt={altOf(image)} />
               <span className="image-option-key">{formatNumber(index + 1)}</span>
-              {chosen && (
-                <span className="image-option-pick" aria-hidden="true">
-                  {offline ? t('game.preSelectedPick') : t('game.yourPick')}
-                </span>
-              )}
             </button>
           );
         })}
