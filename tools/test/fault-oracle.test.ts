@@ -40,6 +40,7 @@ function cleanRound(): RoundHistory {
     shown: { [image(0)]: 2, [image(1)]: 1 },
     records: [...votes].map(([username, v]) => ({ username, imageId: v.imageId })),
     log,
+    eligible: new Set([...votes.keys(), 'dave']),
   };
 }
 
@@ -65,6 +66,8 @@ it('finds nothing wrong in a round where every answer agrees with the count', ()
   const verdict = judgeRound(cleanRound());
   expect(faults(cleanRound())).toEqual(none);
   expect([verdict.acknowledged, verdict.counted, verdict.retryableAnswers]).toEqual([3, 3, 1]);
+  // dave was still in but sent nothing (his socket down all round): not acknowledged.
+  expect([verdict.wantedAcknowledged, verdict.wanted]).toEqual([3, 4]);
 });
 
 it('catches a tally that counted a vote twice, though the records are keyed per player', () => {

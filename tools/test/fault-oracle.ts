@@ -36,6 +36,11 @@ export interface RoundHistory {
   records: Array<{ username: string; imageId: string }> | undefined;
   /** The round's messages on `game.votes` (every one, resends and withdrawn votes included). */
   log: LoggedVote[];
+  /**
+   * The players still in the game at the round's start (the ones who may vote), when known:
+   * every player in round 1, the voters of a winning image of the round before after it.
+   */
+  eligible: ReadonlySet<string> | undefined;
 }
 
 /** One round's verdict: each figure the acceptance wants at 0 (or, for availability, ≥ 99 %). */
@@ -67,8 +72,13 @@ export interface RoundVerdict {
    * refused for good): none, or a retryable one it gave up on.
    */
   unresolved: number;
-  /** Votes the players meant to cast, refusals by the game's rules (eliminated…) left out. */
+  /**
+   * The votes the round should have acknowledged: one per eligible player (whether it was sent
+   * or not); without the eligible players, every vote but those refused by the game's rules.
+   */
   wanted: number;
+  /** Of those, how many were acknowledged. */
+  wantedAcknowledged: number;
   retryableAnswers: number;
   /** Every final answer, by code (`unsent`: not sent before the grace's end). */
   finals: Map<string, number>;
@@ -81,7 +91,10 @@ export interface RoundVerdict {
  */
 const toldItsFate = (final: string) =>
   final !== 'unknown' && final !== 'unsent' && !RETRYABLE_VOTE_CODES.has(final);
-/** Refusals by the game's rules, not by the system's state: not a vote the player could cast. */
+/**
+ * Refusals by the game's rules, not by the system's state: not a vote the player could cast
+ * (only when the eligible players are not known).
+ */
 const ruleRefusals = new Set(['ELIMINATED', 'NOT_PARTICIPANT']);
 
 const countBy = <T>(items: T[], key: (item: T) => string) => {
@@ -92,7 +105,7 @@ const countBy = <T>(items: T[], key: (item: T) => string) => {
 
 /** Judges one round; `records` and `tally` undefined make the figures that need them NaN. */
 export function judgeRound(history: RoundHistory): RoundVerdict {
-  const { round, votes, tally, shown, records, log } = history;
+  const { round, votes, tally, shown, records, log, eligible } = history;
   const examples: string[] = [];
   const example = (text: string) => {
     if (examples.length < 8) examples.push(text);
@@ -110,7 +123,8 @@ export function judgeRound(history: RoundHistory): RoundVerdict {
     tallyDisagreements: [],
     indeterminate: 0,
     unresolved: 0,
-    wanted: 0,
+    wanted: eligible ? eligible.size : 0,
+    wantedAcknowledged: 0,
     retryableAnswers: 0,
     finals: new Map(),
     examples,
@@ -122,7 +136,12 @@ export function judgeRound(history: RoundHistory): RoundVerdict {
     const final = answers.at(-1) ?? 'unsent';
     verdict.finals.set(final, (verdict.finals.get(final) ?? 0) + 1);
     verdict.retryableAnswers += answers.filter((a) => RETRYABLE_VOTE_CODES.has(a)).length;
-    if (!ruleRefusals.has(final)) verdict.wanted += 1;
+    if (eligible) {
+      if (eligible.has(username) && final === 'ack') verdict.wantedAcknowledged += 1;
+    } else if (!ruleRefusals.has(final)) {
+      verdict.wanted += 1;
+      if (final === 'ack') verdict.wantedAcknowledged += 1;
+    }
     const isCounted = countedImage.has(username);
     const history = () => vote.attempts.map((a) => `${a.cause}:${a.answer ?? 'unknown'}`);
     if (answers.includes('unknown')) {

@@ -71,6 +71,8 @@ export interface RoundSeen {
   resultsAt?: number;
   totalVotes?: number;
   votes?: Record<string, number>;
+  /** The images whose voters go on to the next round. */
+  winningImageIds?: string[];
 }
 
 class Player {
@@ -148,6 +150,7 @@ class Player {
           message.roundNumber as number,
           message.totalVotes as number,
           message.results as Array<{ imageId: string; votes: number }>,
+          message.winningImageIds as string[],
         );
         return;
       case 'game_ended':
@@ -332,12 +335,14 @@ export class Players {
     round: number,
     totalVotes: number,
     results: Array<{ imageId: string; votes: number }>,
+    winningImageIds: string[],
   ) {
     const seen = this.rounds.get(round);
     if (!seen || seen.resultsAt !== undefined) return;
     seen.resultsAt = Date.now();
     seen.totalVotes = totalVotes;
     seen.votes = Object.fromEntries(results.map((r) => [r.imageId, r.votes]));
+    seen.winningImageIds = winningImageIds;
   }
 
   sawGameStarted(gameId: string): void {

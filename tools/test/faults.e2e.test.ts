@@ -409,6 +409,16 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
       const log = details ? await readVotesLog(cluster.brokers, tournament.id) : [];
       const gameIds = new Set(players.gameIds);
       const verdicts: RoundVerdict[] = [];
+      /** Every seeded player in round 1; then the voters of a winning image of the round before. */
+      const eligibleIn = (round: number): Set<string> | undefined => {
+        if (round === 1) return new Set(seeded.players.map((player) => player.username));
+        const winning = players.rounds.get(round - 1)?.winningImageIds;
+        const before = details?.rounds.find((r) => r.roundNumber === round - 1)?.votes;
+        if (!winning || !before) return undefined;
+        return new Set(
+          before.filter((vote) => winning.includes(vote.imageId)).map((vote) => vote.username),
+        );
+      };
       /** Without finished records: acknowledged votes beyond the round's own tally. */
       let lostByTally = 0;
       for (let round = 1; round <= votingRounds; round += 1) {
@@ -416,6 +426,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
         const tally = await sentinelRedis.hgetall(`game:{${tournament.id}}:r${round}:tally`);
         const verdict = judgeRound({
           round,
+          eligible: eligibleIn(round),
           votes: players.votesOf(round),
           tally: Object.fromEntries(Object.entries(tally).map(([image, n]) => [image, Number(n)])),
           shown: seen?.votes,
@@ -453,7 +464,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
         refusedButCounted: sum((v) => v.refusedButCounted),
         indeterminate: sum((v) => v.indeterminate),
         unresolved: sum((v) => v.unresolved),
-        availability: round2.wanted === 0 ? 0 : round2.acknowledged / round2.wanted,
+        availability: round2.wanted === 0 ? 0 : round2.wantedAcknowledged / round2.wanted,
         closedAfterDeadlineMs:
           seen1?.resultsAt !== undefined ? seen1.resultsAt - seen1.deadline : Number.NaN,
         recoveryMs,
@@ -476,7 +487,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
             (v, i) =>
               `round ${i + 1} final answers: ${[...v.finals].map(([code, n]) => `${code} ${n}`).join(', ')}`,
           ),
-          `round 2: ${round2.acknowledged} acknowledged of ${round2.wanted} meant`,
+          `round 2: ${round2.wantedAcknowledged} acknowledged of ${round2.wanted} players still in`,
           `resends after a lost answer ${players.attempts('resend')}, policy retries ${players.attempts('retry')}`,
           `game.votes messages of the game ${log.filter((m) => gameIds.has(m.gameId)).length}`,
           `reconnects ${players.reconnects}`,
