@@ -152,7 +152,9 @@ describe('castVote over the graphql-ws socket', () => {
   });
 
   it('refuses a visitor, an unverified player and a second vote with the codes HTTP answers', async () => {
-    expect(codeOf(await overSocket(socket()))).toBe('UNAUTHENTICATED');
+    // The socket's own code for a signed-out caller: the page may have signed in since it
+    // opened, so the client reconnects and sends once more (the next test).
+    expect(codeOf(await overSocket(socket()))).toBe('SOCKET_UNAUTHENTICATED');
     expect(codeOf(await overHttp())).toBe('UNAUTHENTICATED');
 
     expect(codeOf(await overSocket(socket('session-unverified')))).toBe('EMAIL_NOT_VERIFIED');
@@ -187,8 +189,39 @@ describe('castVote over the graphql-ws socket', () => {
     });
     expect(logout.status).toBe(200);
 
-    expect(codeOf(await overSocket(client))).toBe('UNAUTHENTICATED');
+    expect(codeOf(await overSocket(client))).toBe('SOCKET_UNAUTHENTICATED');
     expect(await votesOnPartition()).toBe(0n);
+  });
+
+  it('answers a socket opened signed out with SOCKET_UNAUTHENTICATED, and counts the vote resent on a socket opened with the new session', async () => {
+    // A page opened signed out, whose player then signed in over HTTP: its socket still speaks
+    // for the visitor it opened as, and says so with a code the client recovers from.
+    const opened = socket();
+    await feedOf(opened, '{ serverTime }').waitForCount(1);
+    const refused = await overSocket(opened);
+    expect(codeOf(refused)).toBe('SOCKET_UNAUTHENTICATED');
+    expect(await votesOnPartition()).toBe(0n);
+
+    // The client reconnects (its cookie now the new session's) and sends the vote once more.
+    expect(await overSocket(socket('session-verified'))).toEqual({ data: { castVote: variables } });
+    expect(await votesOnPartition()).toBe(1n);
+  });
+
+  it('never votes for a logged-out user on a socket opened with their session, even after another signs in', async () => {
+    const client = socket('session-verified');
+    await feedOf(client, '{ serverTime }').waitForCount(1);
+    await fetch(gateway.url('/graphql'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: 'underdog_session=session-verified' },
+      body: JSON.stringify({ query: 'mutation { logout }' }),
+    });
+
+    // The old socket is refused; the vote sent on the new user's socket is theirs.
+    expect(codeOf(await overSocket(client))).toBe('SOCKET_UNAUTHENTICATED');
+    expect(await overSocket(socket('session-other'))).toEqual({ data: { castVote: variables } });
+    expect(await votesOnPartition()).toBe(1n);
+    const reserved = await gateway.store.hGetAll(gameKeys(TOURNAMENT).reserved(1));
+    expect(reserved).toEqual({ 'user-other': variables.imageId });
   });
 
   it('asks again at the first vote when the lookup at connection_init failed', async () => {

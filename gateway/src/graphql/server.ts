@@ -226,8 +226,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
         };
       },
       // Live subscriptions' `next` messages are written by the real-time core, not here.
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        options.suggestions ? undefined : hideSuggestions(result),
+      onNext: (_ctx, _id, _payload, _args, result) => socketAnswer(result, options.suggestions),
       // Subscriptions are fed by the real-time core: one execution per event and operation.
       subscribe: (args) => feeds.subscribe(args),
     },
@@ -299,19 +298,38 @@ function refuseSessionMutations(
 }
 
 /**
- * Execution can still suggest names (a variable's enum value, an input field); in production
- * the WebSocket answers without them, as Apollo's `hideSchemaDetailsFromClientErrors` does.
+ * The code a socket answers a signed-out caller with, where HTTP answers `UNAUTHENTICATED`.
+ * A socket speaks for the session its upgrade carried, and a page that signed in (or out) since
+ * has a cookie the socket never saw: the client reconnects the socket, which then carries the
+ * page's cookie, and sends the operation once more (docs/api-ws.md). Only if the new socket is
+ * refused too is the caller really signed out.
  */
-function hideSuggestions(result: {
-  data?: unknown;
-  errors?: readonly GraphQLError[];
-}): FormattedExecutionResult | undefined {
+export const SOCKET_UNAUTHENTICATED = 'SOCKET_UNAUTHENTICATED';
+
+/**
+ * A query's or mutation's answer over the socket: `UNAUTHENTICATED` becomes
+ * `SOCKET_UNAUTHENTICATED` (above), and in production no "Did you mean …" (execution can still
+ * suggest names: a variable's enum value, an input field), as Apollo's
+ * `hideSchemaDetailsFromClientErrors` does over HTTP. Undefined: the answer goes as it is.
+ */
+function socketAnswer(
+  result: { data?: unknown; errors?: readonly GraphQLError[] },
+  suggestions: boolean,
+): FormattedExecutionResult | undefined {
   if (!result.errors) return undefined;
+  const signedOut = result.errors.some((error) => error.extensions.code === 'UNAUTHENTICATED');
+  if (suggestions && !signedOut) return undefined;
   return {
     ...(result as FormattedExecutionResult),
-    errors: result.errors.map((error) => ({
-      ...error.toJSON(),
-      message: withoutSuggestions(error.message),
-    })),
+    errors: result.errors.map((error) => {
+      const formatted = error.toJSON();
+      return {
+        ...formatted,
+        message: suggestions ? formatted.message : withoutSuggestions(formatted.message),
+        ...(error.extensions.code === 'UNAUTHENTICATED' && {
+          extensions: { ...formatted.extensions, code: SOCKET_UNAUTHENTICATED },
+        }),
+      };
+    }),
   };
 }

@@ -1,10 +1,12 @@
-import { ApolloClient, HttpLink, InMemoryCache, split } from '@apollo/client';
+import { ApolloClient, HttpLink, InMemoryCache, from, split } from '@apollo/client';
+import { onError } from '@apollo/client/link/error';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { getMainDefinition } from '@apollo/client/utilities';
 import { Kind, type DocumentNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import possibleTypes from '../gql/possibleTypes';
 import { deviceId } from './deviceId';
+import { followSession, SOCKET_UNAUTHENTICATED } from './socketSession';
 import { setSocketStatus, setWaitingRoom } from './socketStatus';
 
 /** Spec §9: a closed socket reconnects after 3 s (and graphql-ws resubscribes). */
@@ -75,11 +77,21 @@ function goesOverSocket(query: DocumentNode): boolean {
   );
 }
 
+/** graphql-ws's close code for a socket the client itself terminated (`Client.terminate`). */
+const TERMINATED_CLOSE_CODE = 4499;
+
 /**
  * One Apollo client: queries and mutations over HTTP (`/graphql`, cookies, X-Device-ID),
  * subscriptions, `castVote` and `joinTournament` over graphql-ws on the same path. Cache policy of spec §9: data is never
  * considered stale (cache-first, nothing refetches on focus or polls unless a screen asks),
  * and nothing retries: there is no retry link.
+ *
+ * The socket follows the page's session (issue 34): the gateway reads a socket's session from
+ * the cookie of its upgrade, so when the signed-in user changes (register, verify, log in, log
+ * out) the socket is opened again at once, before its next operation, and graphql-ws sends its
+ * subscriptions again. An operation the gateway still answers `SOCKET_UNAUTHENTICATED` (the
+ * socket opened before a session the page has not seen change, e.g. rotated on the server) is
+ * sent once more on a socket opened anew.
  */
 export function createApolloClient(): ApolloClient<unknown> {
   const http = new HttpLink({
@@ -95,6 +107,8 @@ export function createApolloClient(): ApolloClient<unknown> {
   // The wait before the next attempt, set by the last close: the waiting room's N s with
   // jitter after a 1013, else spec §9's 3 s (± 1 s).
   let nextWaitMs = reconnectDelayMs();
+  // Set while the socket is closed on purpose to open it again with the page's cookie.
+  let reopening = false;
   const socket = createClient({
     url: webSocketUrl,
     connectionParams: () => ({ 'X-Device-ID': deviceId(), deviceId: deviceId() }),
@@ -104,10 +118,17 @@ export function createApolloClient(): ApolloClient<unknown> {
     retryWait: () => new Promise((resolve) => setTimeout(resolve, nextWaitMs)),
     on: {
       connected: () => {
+        reopening = false;
         everConnected = true;
         setSocketStatus('connected');
       },
       closed: (event) => {
+        if (reopening && (event as { code?: unknown } | null)?.code === TERMINATED_CLOSE_CODE) {
+          // Not a drop: opened again at once, and no "reconnecting" shown meanwhile.
+          reopening = false;
+          nextWaitMs = 0;
+          return;
+        }
         const fullWaitMs = fullRetryDelayMs(event);
         if (fullWaitMs === undefined) {
           nextWaitMs = reconnectDelayMs();
@@ -119,8 +140,23 @@ export function createApolloClient(): ApolloClient<unknown> {
       },
     },
   });
-  const link = split(({ query }) => goesOverSocket(query), new GraphQLWsLink(socket), http);
-  return new ApolloClient({
+  /** A new connection_init with the cookie the page has now; subscriptions are sent again. */
+  const reopenSocket = () => {
+    reopening = true;
+    socket.terminate();
+  };
+  // Sent once more on a socket opened anew; onError passes the second answer on as it is.
+  const resendOnNewSocket = onError(({ graphQLErrors, forward, operation }) => {
+    if (!graphQLErrors?.some((error) => error.extensions?.code === SOCKET_UNAUTHENTICATED)) return;
+    reopenSocket();
+    return forward(operation);
+  });
+  const link = split(
+    ({ query }) => goesOverSocket(query),
+    from([resendOnNewSocket, new GraphQLWsLink(socket)]),
+    http,
+  );
+  const client = new ApolloClient({
     link,
     cache: new InMemoryCache({ possibleTypes: possibleTypes.possibleTypes }),
     defaultOptions: {
@@ -128,4 +164,6 @@ export function createApolloClient(): ApolloClient<unknown> {
       query: { fetchPolicy: 'cache-first' },
     },
   });
+  followSession(client, reopenSocket);
+  return client;
 }
