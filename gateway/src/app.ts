@@ -116,7 +116,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     registry: options.registry,
     clock,
   }).wrap({ ...options.clients, auth: actors.client() });
-  const origins = new RequestOrigins(clients.auth, new SessionCookie(settings.cookieSecure));
+  const origins = new RequestOrigins(
+    clients.auth,
+    new SessionCookie(settings.cookieSecure),
+    settings.trustProxy,
+  );
   const publicOrigins = new PublicOrigins(settings.publicOrigins, settings.cookieSecure);
   if (settings.integritySecretGenerated) {
     logger.warn(
@@ -150,6 +154,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logger,
     withdrawalReplicas: settings.voteWithdrawal.replicas,
     withdrawalWaitMs: settings.voteWithdrawal.waitMs,
+    backlog: settings.voteBacklog,
   });
   // Tests may stand a stub in for the real-time edges; GraphQL's mutations use the real one.
   const liveGames: LiveGamePort = options.games ?? games;

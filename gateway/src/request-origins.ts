@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
+import { clientAddressOf } from './client-address';
 import type { GatewayClients } from './clients';
 import { RequestSession, SessionCookie, type RequestOrigin } from './session';
 
@@ -8,6 +9,11 @@ export class RequestOrigins {
   constructor(
     private readonly auth: GatewayClients['auth'],
     readonly cookie: SessionCookie,
+    /**
+     * Proxies in front whose `X-Forwarded-For` is believed (TRUST_PROXY): a socket's client
+     * address follows the rule express's `'trust proxy'` gives an HTTP request's `req.ip`.
+     */
+    private readonly trustProxy = 0,
   ) {}
 
   /** An HTTP request: the session cookie can be set and cleared on its response. */
@@ -26,10 +32,6 @@ export class RequestOrigins {
     };
   }
 
-  /**
-   * A WebSocket connection's upgrade request. Nothing can set a cookie once the socket is open,
-   * so clearing a stale one is left to the next HTTP request.
-   */
   /** A session this process holds itself (the standalone demo's bots): no cookie to set. */
   fromSession(sessionId: string, deviceId: string): RequestOrigin {
     return {
@@ -39,9 +41,15 @@ export class RequestOrigins {
     };
   }
 
+  /**
+   * A WebSocket connection's upgrade request. Nothing can set a cookie once the socket is open,
+   * so clearing a stale one is left to the next HTTP request. The client address is the one
+   * HTTP would see (`clientAddressOf`, the same trusted-proxy rule as `req.ip`), so fair-play
+   * signals, limits and logs of a socket do not carry the proxy's address.
+   */
   fromUpgrade(req: IncomingMessage): RequestOrigin {
     return {
-      ip: req.socket.remoteAddress ?? 'unknown',
+      ip: clientAddressOf(req, this.trustProxy),
       // A browser cannot set headers on a WebSocket handshake: the device id may come as the
       // `deviceId` query parameter of the socket's URL instead.
       deviceId: deviceIdOf(req) || deviceIdParameterOf(req),
