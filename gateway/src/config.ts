@@ -5,6 +5,7 @@ import { parseAll } from '@underdog/platform';
 import { z } from 'zod';
 import { DEFAULT_WITHDRAWAL_WAIT_MS } from './games';
 import type { RateLimitRule } from './rate-limiter';
+import { DEFAULT_VOTE_APPLY_LAG_REFRESH_MS, type VoteBacklogSettings } from './vote-backlog';
 
 /** A replica's id when INSTANCE_ID is unset: unique per process on a host. */
 const defaultInstanceId = `${hostname()}-${process.pid}`;
@@ -97,6 +98,15 @@ const settingsShape = {
     .min(1)
     .max(10_000)
     .default(DEFAULT_WITHDRAWAL_WAIT_MS),
+  // Back-pressure (issue 35): votes a game.votes partition may hold unapplied before new votes
+  // are refused VOTE_NOT_RECORDED (0 = off), and how often the lag is read (see vote-backlog.ts).
+  VOTE_MAX_APPLY_LAG: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  VOTE_APPLY_LAG_REFRESH_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(DEFAULT_VOTE_APPLY_LAG_REFRESH_MS),
   BENCHMARK_SEED: z.enum(['on', 'off']).default('off'),
   // The key of the fair-play hashes (address prefixes, user agents): required in distributed
   // mode (gatewayConfig), made at boot when unset in standalone mode (settingsFrom).
@@ -161,6 +171,13 @@ export interface GatewaySettings {
    * loses the withdrawal cannot count a vote the player was told was refused. 0: no wait.
    */
   voteWithdrawal: { replicas: number; waitMs: number };
+  /**
+   * Back-pressure on votes (issue 35, `VoteBacklog`): a vote is answered the retryable
+   * VOTE_NOT_RECORDED, before anything is admitted or produced, while its `game.votes` partition
+   * holds `maxMessages` votes the engine has not applied (read every `refreshMs`). Undefined:
+   * off (VOTE_MAX_APPLY_LAG=0, the default outside the chart).
+   */
+  voteBacklog: VoteBacklogSettings | undefined;
   http: {
     /** The largest request body read; past it the request is refused with 413 and closed. */
     maxBodyBytes: number;
@@ -211,6 +228,13 @@ function settingsFrom(
       replicas: parsed.VOTE_WITHDRAWAL_REPLICAS,
       waitMs: parsed.VOTE_WITHDRAWAL_WAIT_MS,
     },
+    voteBacklog:
+      parsed.VOTE_MAX_APPLY_LAG === 0
+        ? undefined
+        : {
+            maxMessages: parsed.VOTE_MAX_APPLY_LAG,
+            refreshMs: parsed.VOTE_APPLY_LAG_REFRESH_MS,
+          },
     http: {
       maxBodyBytes: parsed.HTTP_MAX_BODY_BYTES,
       bodyTimeoutMs: parsed.HTTP_BODY_TIMEOUT_MS,

@@ -30,6 +30,7 @@ import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
 import type { RequestOrigin } from './session';
 import { withStoreTimeout } from './store-unavailable';
+import { VoteBacklog, type BacklogPlace, type VoteBacklogSettings } from './vote-backlog';
 
 /** A vote as a client submits it; the same answer acknowledges it. */
 export interface VoteInput {
@@ -94,6 +95,18 @@ export const gameErrors = {
       reason: 'VOTE_NOT_RECORDED',
       ...(cause === undefined ? {} : { cause }),
     }),
+  /**
+   * Retryable: the tournament's votes partition holds more unapplied votes than the engine
+   * applies within the grace (back-pressure, issue 35); nothing was admitted or produced.
+   */
+  backPressure: () =>
+    new AppError(
+      'UNAVAILABLE',
+      'Votes are arriving faster than they are counted; please try again',
+      {
+        reason: 'VOTE_NOT_RECORDED',
+      },
+    ),
 };
 
 function metric<T extends Metric>(registry: Registry, name: string, make: () => T): T {
@@ -195,6 +208,12 @@ export interface GamesDependencies {
   withdrawalReplicas?: number;
   /** How long a withdrawal waits for `withdrawalReplicas` (default `DEFAULT_WITHDRAWAL_WAIT_MS`). */
   withdrawalWaitMs?: number;
+  /**
+   * Back-pressure (issue 35): a vote is refused with the retryable VOTE_NOT_RECORDED before it
+   * is admitted or produced while its `game.votes` partition holds `maxMessages` votes the engine
+   * has not applied (`VoteBacklog`). Unset: no back-pressure.
+   */
+  backlog?: VoteBacklogSettings;
 }
 
 /** The default of `GamesDependencies.produceTimeoutMs`. */
@@ -260,6 +279,7 @@ export class Games {
   private readonly storeTimeoutMs: number;
   private readonly withdrawalReplicas: number;
   private readonly withdrawalWaitMs: number;
+  private readonly backlog: VoteBacklog | undefined;
 
   constructor(private readonly deps: GamesDependencies) {
     this.clock = deps.clock ?? systemClock;
@@ -271,6 +291,7 @@ export class Games {
     this.withdrawalReplicas = deps.withdrawalReplicas ?? 0;
     this.withdrawalWaitMs = deps.withdrawalWaitMs ?? DEFAULT_WITHDRAWAL_WAIT_MS;
     this.metrics = voteMetrics(deps.registry);
+    this.backlog = deps.backlog && new VoteBacklog(deps.backlog, deps);
   }
 
   /** The server time in ms since the epoch, the unit of the live store's deadlines. */
@@ -358,6 +379,25 @@ export class Games {
       throw gameErrors.invalidRound();
     }
     if (!isImageOfRound(imageId, roundNumber)) throw gameErrors.invalidImage(roundNumber);
+
+    // Back-pressure before anything is admitted: a vote acknowledged is one the engine applies
+    // within the grace, so the round's close never waits on a backlog it could not drain.
+    const place = this.backlog && (await this.backlog.place(tournamentId));
+    if (this.backlog && !place) throw gameErrors.backPressure();
+    try {
+      return await this.admitProduceAndSettle(origin, actor, vote, stageDone, place);
+    } finally {
+      place?.done();
+    }
+  }
+
+  private async admitProduceAndSettle(
+    origin: RequestOrigin,
+    actor: Awaited<ReturnType<RequestOrigin['session']['requireActor']>>,
+    { tournamentId, roundNumber, imageId }: VoteInput,
+    stageDone: (stage: 'actor' | 'admit' | 'produce') => void,
+    place: BacklogPlace | undefined,
+  ): Promise<VoteInput> {
     const answer = { tournamentId, roundNumber, imageId };
 
     const keys = gameKeys(tournamentId);
@@ -491,6 +531,7 @@ export class Games {
       this.deps.logger.warn({ err: error, tournamentId, voteId }, 'vote not produced');
       produced = false;
     }
+    place?.landed();
     stageDone('produce');
     // The answer is decided in the live store, atomically against the engine applying the vote
     // (docs/adr/0009): acknowledged only if it will be counted, refused only if it never will.
