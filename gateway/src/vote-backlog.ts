@@ -95,6 +95,9 @@ export class VoteBacklog {
           help: 'Votes on a game.votes partition not yet applied by the engine (end offset − applied mark), as this gateway last read them',
           labelNames: ['partition'],
           registers: [deps.registry],
+          // A scrape reads the partitions again when no vote did lately: without votes the last
+          // read would stand, and an idle gateway would keep reporting a drained backlog.
+          collect: () => this.refreshStale(),
         }),
     );
     this.refusals = metric(
@@ -149,6 +152,14 @@ export class VoteBacklog {
       }
     };
     return { landed: () => free(true), done: () => free(false) };
+  }
+
+  private async refreshStale(): Promise<void> {
+    await Promise.all(
+      [...this.partitions]
+        .filter(([, backlog]) => this.now() - backlog.readStartedAt >= this.settings.refreshMs)
+        .map(([partition, backlog]) => backlog.refreshing ?? this.refresh(partition, backlog)),
+    );
   }
 
   private async partitionOf(tournamentId: string): Promise<number> {

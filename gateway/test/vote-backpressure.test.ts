@@ -306,6 +306,42 @@ describe('the votes apply lag (VoteBacklog)', () => {
     await store.close();
   });
 
+  it('reports the lag of each partition it votes on, read again at a scrape when no vote read it lately', async () => {
+    const store = createMemoryStore();
+    const bus = createMemoryBus();
+    await bus.ensureTopics([topics.gameVotes]);
+    const registry = new Registry();
+    let now = 0;
+    const backlog = new VoteBacklog(
+      { maxMessages: 1_000, refreshMs: 250 },
+      {
+        store,
+        bus,
+        registry,
+        logger: createLogger({ service: 'test', level: 'silent' }),
+        now: () => now,
+      },
+    );
+    const partition = await bus.partitionOf(topics.gameVotes.name, 't');
+    await backlog.place('t');
+    const gauge = async () =>
+      (await registry.getSingleMetric('underdog_votes_apply_lag_messages')!.get()).values.find(
+        (value) => value.labels.partition === String(partition),
+      )?.value;
+    expect(await gauge()).toBe(0);
+    // Three votes on the partition, two applied (the mark), no vote since.
+    await bus.publish(topics.gameVotes.name, [
+      { key: 't', value: new Uint8Array() },
+      { key: 't', value: new Uint8Array() },
+      { key: 't', value: new Uint8Array() },
+    ]);
+    await store.set(votesProgressKey(partition), '2');
+    now = 1_000;
+    expect(await gauge()).toBe(1);
+    await bus.close();
+    await store.close();
+  });
+
   it('refuses a place once its own votes fill the backlog, before any new read', async () => {
     const store = createMemoryStore();
     const bus = createMemoryBus();
