@@ -115,7 +115,10 @@ return 'ALREADY'
  * different image is `ALREADY_VOTED`; the same image is `COUNTED` (the engine counted it),
  * `ACKNOWLEDGED` (settled as acknowledged: it will be counted) or
  * `PENDING:<voteId>:<castAt>:<gameId>:<state>` (admitted, not settled yet; state `open` while
- * voting is open by `now`, `closing` until the round resolves, `resolved` after).
+ * voting is open by `now`, `closing` until the round resolves, `resolved` after). A resend for an
+ * earlier round (graphql-ws sends an unanswered vote again when its socket reconnects, even once
+ * the next round has opened) is answered from that round's ballot the same way — `COUNTED` or
+ * `ALREADY_VOTED` — not `ELIMINATED` or `WRONG_ROUND` for a vote that counted.
  */
 export const admitVote = defineScript<string>({
   name: 'underdogAdmitVote',
@@ -144,6 +147,14 @@ if tonumber(ARGV[2]) == round then
     local state = 'resolved'
     if open then state = 'open' elseif st[2] == 'voting' or st[2] == 'voting_ended' then state = 'closing' end
     return 'PENDING:' .. id .. ':' .. castAt .. ':' .. st[1] .. ':' .. state
+  end
+elseif tonumber(ARGV[2]) < round then
+  -- A resend from a round already resolved (its socket reconnected later): the round's ballot is
+  -- its fate. No ballot: it was not counted, and the refusals below say so.
+  local ballot = redis.call('HGET', KEYS[6], user)
+  if ballot then
+    if cjson.decode(ballot).imageId == ARGV[3] then return 'COUNTED' end
+    return 'ALREADY_VOTED'
   end
 end
 if redis.call('SISMEMBER', KEYS[3], user) == 0 then return 'ELIMINATED' end
@@ -190,6 +201,11 @@ return 'OK:' .. deadline .. ':' .. st[1]
             ? 'closing'
             : 'resolved';
         return `PENDING:${id}:${castAt}:${gameId}:${where}`;
+      }
+    } else if (Number(requested) < round) {
+      const ballot = redis.hGet(ballots, user);
+      if (ballot !== null) {
+        return (JSON.parse(ballot) as StoredBallot).imageId === image ? 'COUNTED' : 'ALREADY_VOTED';
       }
     }
     if (!redis.sIsMember(alive, user)) return 'ELIMINATED';

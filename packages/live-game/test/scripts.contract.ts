@@ -349,6 +349,29 @@ export function describeScriptsContract(
         expect(await admit('u2', 1, 2000, '', 'round-1-image-3', 'v2')).toBe('ALREADY_VOTED');
       });
 
+      it("answers a resend from a resolved round with that round's ballot, eliminated since or not", async () => {
+        // Round 2 is open; the resends are round 1's (the keys are round 1's, as the gateway
+        // builds them from the vote's round).
+        await seedGame({ ...open, round: '2', votingEndsAt: '3000' });
+        await seed(store, {
+          hashes: { [k.ballots]: { u1: ballot('v1', 'u1'), u2: ballot('v2', 'u2') } },
+        });
+        expect(await admit('u1', 1, 2500, '', 'round-1-image-2', 'v3')).toBe('COUNTED');
+        expect(await admit('u2', 1, 2500, '', 'round-1-image-2', 'v4')).toBe('COUNTED');
+        expect(await admit('u1', 1, 2500, '', 'round-1-image-3', 'v3')).toBe('ALREADY_VOTED');
+        expect(await sideEffects()).toEqual({
+          [k.devices]: {},
+          [k.reserved]: {},
+          [k.admitted]: {},
+        });
+      });
+
+      it('refuses a resend from a resolved round that has no ballot, as before', async () => {
+        await seedGame({ ...open, round: '2', votingEndsAt: '3000' });
+        expect(await admit('u1', 1, 2500, '', 'round-1-image-2', 'v3')).toBe('WRONG_ROUND');
+        expect(await admit('u2', 1, 2500, '', 'round-1-image-2', 'v4')).toBe('ELIMINATED');
+      });
+
       it('ALREADY_VOTED for a reservation without an admitted vote (the engine applied one)', async () => {
         await seedGame();
         await seed(store, { hashes: { [k.reserved]: { u1: 'round-1-image-2' } } });
