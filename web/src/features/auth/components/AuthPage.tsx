@@ -1,5 +1,6 @@
 import { useMutation } from '@apollo/client';
 import { useTranslation } from 'react-i18next';
+import { loginFailureTextOf } from '../../../app/errors';
 import { currentLanguage } from '../../../app/i18n';
 import { Button, Card, Form, Input, Tabs, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -45,11 +46,12 @@ function LoginForm() {
       setUser(data.login);
       toast({ title: t('auth.welcomeBack'), description: t('auth.loggedIn') });
       go(homePathOf(data.login), { replace: true });
-    } catch {
-      // Spec §5: the failure message is generic (a 401 arrives as a network error).
+    } catch (error) {
+      // Spec §5: the failure message is generic (a 401 arrives as a network error); a throttled
+      // login (429) says so, with when to try again (server rules).
       toast({
         title: t('auth.loginFailed'),
-        description: t('auth.loginFailedText'),
+        description: loginFailureTextOf(error),
         variant: 'destructive',
       });
     }
