@@ -15,6 +15,7 @@ export * from '../gen/underdog/events/v1/game_events_pb';
 export * from '../gen/underdog/events/v1/player_outcomes_pb';
 export * from '../gen/underdog/events/v1/player_signals_pb';
 export * from '../gen/underdog/events/v1/admin_actions_pb';
+export * from '../gen/underdog/events/v1/session_revocations_pb';
 export * from '../gen/underdog/game/v1/game_pb';
 
 export { EventHeader, encodeEvent, eventTypeOf } from './events';

@@ -13,6 +13,7 @@ export const topics = {
   userEvents: { name: 'user.events', partitions: 6 },
   playerSignals: { name: 'player.signals', partitions: 6 },
   adminActions: { name: 'admin.actions', partitions: 3 },
+  sessionRevocations: { name: 'session.revocations', partitions: 3 },
   notificationRequests: { name: 'notification.requests', partitions: 6 },
   adsCatalog: { name: 'ads.catalog', partitions: 3, compacted: true },
 } as const satisfies Record<string, TopicSpec>;

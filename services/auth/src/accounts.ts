@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { commonErrors, isAppError, type AppError, type Clock, type Logger } from '@underdog/kit';
-import type { AuthEvents } from './adapters/events';
+import type { AuthEvents, SessionRevocationKind } from './adapters/events';
 import {
   hashSecret,
   randomSecret,
@@ -8,7 +8,7 @@ import {
   sha256,
   verifySecret,
 } from './adapters/secrets';
-import type { SessionStore } from './adapters/sessions';
+import { sessionHash, type SessionStore } from './adapters/sessions';
 import type { ResendThrottle } from './adapters/throttle';
 import type { UsersRepository } from './adapters/users';
 import { authErrors } from './domain/errors';
@@ -150,7 +150,9 @@ export class Accounts {
   /** Ends the session; an unknown or expired one is already ended. */
   async logout(sessionId: string): Promise<void> {
     const session = sessionId ? await this.sessions.find(sessionId) : null;
-    if (session) await this.sessions.delete(session);
+    if (!session) return;
+    await this.sessions.delete(session);
+    await this.revoke(session.userId, [sessionHash(session.id)], { case: 'loggedOut', value: {} });
   }
 
   /** The session's user; the use extends the idle timeout. */
@@ -158,7 +160,8 @@ export class Accounts {
     const session = sessionId ? await this.sessions.find(sessionId) : null;
     if (!session) throw commonErrors.noSession();
     const now = this.clock.now();
-    const user = isSessionAlive(session, now) ? await this.users.byId(session.userId) : null;
+    if (!isSessionAlive(session, now)) await this.expire(session);
+    const user = await this.users.byId(session.userId);
     if (!user) {
       await this.sessions.delete(session);
       throw commonErrors.noSession();
@@ -187,10 +190,7 @@ export class Accounts {
       };
     }
     const now = this.clock.now();
-    if (!isSessionAlive(session, now)) {
-      await this.sessions.delete(session);
-      throw commonErrors.noSession();
-    }
+    if (!isSessionAlive(session, now)) await this.expire(session);
     if (!(await this.sessions.touch(session, now))) throw commonErrors.noSession();
     return {
       userId: session.userId,
@@ -290,8 +290,9 @@ export class Accounts {
     if (!(await this.users.setPasswordHash(user.id, await hashSecret(next)))) {
       throw commonErrors.noSession();
     }
-    await this.sessions.deleteAllOf(user.id);
+    const ended = await this.sessions.deleteAllOf(user.id);
     const fresh = await this.openSession(user, session.deviceId);
+    await this.revoke(user.id, ended, { case: 'passwordChanged', value: {} });
     await this.events.userChanged(user.id, { case: 'passwordChanged', value: {} });
     this.logger.info({ userId: user.id }, 'password changed; other sessions ended');
     return fresh;
@@ -300,8 +301,13 @@ export class Accounts {
   async setRole(email: string, role: Role): Promise<User> {
     const result = await this.users.setRole(email, role);
     if (!result) throw authErrors.userNotFound();
-    // Also when unchanged: a retry after a failed rewrite must still reach every open session.
-    await this.sessions.setClaimsOfUser(result.user.id, claimsOf(result.user));
+    // Also when unchanged: a retry after a failed rewrite must still reach every open session,
+    // and so must the revocation (a failed publish fails the call: the operator runs it again).
+    const sessions = await this.sessions.setClaimsOfUser(result.user.id, claimsOf(result.user));
+    await this.events.sessionsRevoked(result.user.id, sessions, {
+      case: 'roleChanged',
+      value: { role },
+    });
     if (result.changed) {
       await this.events.userChanged(result.user.id, { case: 'roleChanged', value: { role } });
       this.logger.info({ userId: result.user.id, role }, 'role changed');
@@ -448,6 +454,35 @@ export class Accounts {
       user = current;
     }
     return refused('CODE_INVALID', false);
+  }
+
+  /** A session found past its idle or absolute timeout: deleted, revoked, and refused. */
+  private async expire(session: Session): Promise<never> {
+    await this.sessions.delete(session);
+    await this.revoke(session.userId, [sessionHash(session.id)], { case: 'expired', value: {} });
+    throw commonErrors.noSession();
+  }
+
+  /**
+   * Tells every gateway that sessions ended (logout, password change, expiry). The ending is
+   * stored already, so a failed publish does not fail the player's request (a retried logout
+   * would find nothing to end, a retried password change a wrong current password): it is
+   * logged, and the gateways that missed it see the ending when they next read the session
+   * (at most `sessionTtlMs` later, docs/api-ws.md).
+   */
+  private async revoke(
+    userId: string,
+    sessionHashes: string[],
+    kind: SessionRevocationKind,
+  ): Promise<void> {
+    try {
+      await this.events.sessionsRevoked(userId, sessionHashes, kind);
+    } catch (error) {
+      this.logger.error(
+        { err: error, userId, sessions: sessionHashes.length, reason: kind.case },
+        'session revocation not published; gateways see it at their next session read',
+      );
+    }
   }
 
   private async resolveSessionOrNull(sessionId: string): Promise<SignedIn | null> {

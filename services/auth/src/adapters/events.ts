@@ -3,6 +3,7 @@ import type { EventBus } from '@underdog/bus';
 import { topics } from '@underdog/platform';
 import {
   NotificationRequestSchema,
+  SessionRevocationSchema,
   UserEventSchema,
   create,
   encodeEvent,
@@ -12,6 +13,11 @@ import {
 
 /** What happened to a user, as published on `user.events` (no secrets: analytics reads it). */
 export type UserChange = NonNullable<MessageInitShape<typeof UserEventSchema>['kind']>;
+
+/** Why sessions are revoked, as published on `session.revocations`. */
+export type SessionRevocationKind = NonNullable<
+  MessageInitShape<typeof SessionRevocationSchema>['kind']
+>;
 
 export interface VerificationEmail {
   email: string;
@@ -23,8 +29,9 @@ export interface VerificationEmail {
 
 /**
  * The auth service's producer: `user.events` for facts about users, `notification.requests` for
- * the verification e-mail (which carries the code and token, so it goes to that topic only).
- * Both keyed by user id, so one user's messages stay in order.
+ * the verification e-mail (which carries the code and token, so it goes to that topic only),
+ * `session.revocations` for sessions every gateway must read again. All keyed by user id, so
+ * one user's messages stay in order.
  */
 export class AuthEvents {
   constructor(
@@ -39,6 +46,27 @@ export class AuthEvents {
       topics.userEvents.name,
       events.map((event) => encodeEvent(UserEventSchema, event, { key: userId })),
     );
+  }
+
+  /**
+   * Sessions ended or changed (`sessionHashes`: SHA-256 of their ids, never the ids): every
+   * gateway drops their cached actors and makes the sockets opened with them read them again.
+   */
+  async sessionsRevoked(
+    userId: string,
+    sessionHashes: string[],
+    kind: SessionRevocationKind,
+  ): Promise<void> {
+    if (sessionHashes.length === 0) return;
+    const revocation = create(SessionRevocationSchema, {
+      userId,
+      occurredAt: timestampFromDate(this.clock.now()),
+      sessionHashes,
+      kind,
+    });
+    await this.bus.publish(topics.sessionRevocations.name, [
+      encodeEvent(SessionRevocationSchema, revocation, { key: userId }),
+    ]);
   }
 
   async verificationEmailRequested(userId: string, email: VerificationEmail): Promise<void> {

@@ -103,8 +103,14 @@ function claimsFrom(fields: Record<string, string>): SessionClaims | undefined {
   return { username, role, isEmailVerified: verified === '1' };
 }
 
-const sessionKey = (id: string) => `auth:session:${sha256(id)}`;
+const sessionKeyPrefix = 'auth:session:';
+const sessionKey = (id: string) => `${sessionKeyPrefix}${sha256(id)}`;
+/** The SHA-256 of the session id a key of a user's list names (what revocations carry). */
+const hashOfKey = (key: string) => key.slice(sessionKeyPrefix.length);
 const userSessionsKey = (userId: string) => `auth:user-sessions:${userId}`;
+
+/** What a session is known by outside auth (revocations): the SHA-256 hex of its id. */
+export const sessionHash = (id: string): string => sha256(id);
 
 /**
  * Sessions in the live store (Redis in distributed mode). Only a hash of the id is stored, so
@@ -159,12 +165,16 @@ export class SessionStore {
     return set === 1;
   }
 
-  /** Rewrites the claims of every live session of a user (verified, role changed). */
-  async setClaimsOfUser(userId: string, claims: SessionClaims): Promise<void> {
+  /**
+   * Rewrites the claims of every live session of a user (verified, role changed); the hashes
+   * of the sessions listed (`sessionHash`), for the revocation that tells the gateways.
+   */
+  async setClaimsOfUser(userId: string, claims: SessionClaims): Promise<string[]> {
     const keys = await this.store.sMembers(userSessionsKey(userId));
     await Promise.all(
       keys.map((key) => this.store.run(setClaimsScript, [key], claimArguments(claims))),
     );
+    return keys.map(hashOfKey);
   }
 
   /** Records a use at `now`; false when the session was deleted meanwhile. */
@@ -183,11 +193,12 @@ export class SessionStore {
     await this.store.sRem(userSessionsKey(session.userId), key);
   }
 
-  /** Ends every session of a user (password change). */
-  async deleteAllOf(userId: string): Promise<void> {
+  /** Ends every session of a user (password change); the hashes of those it ended. */
+  async deleteAllOf(userId: string): Promise<string[]> {
     const list = userSessionsKey(userId);
     const keys = await this.store.sMembers(list);
     await this.store.del(...keys, list);
+    return keys.map(hashOfKey);
   }
 
   /** Drops list entries whose session has expired, so a user's list does not grow for ever. */
