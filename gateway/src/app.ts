@@ -203,6 +203,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   hub.addListener(core);
   const consumer = hub.component();
+  // Every replica hears every revocation (its own group): open sockets re-read their session.
+  const revocations = actors.revocationConsumer({
+    bus: options.bus,
+    groupId: `gateway-revocations-${options.instanceId}`,
+    logger,
+  });
 
   const app = createHttpApp({
     ...options,
@@ -265,6 +271,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         ...http,
         start: async () => {
           await consumer.start?.();
+          await revocations.start?.();
           await http.start?.();
         },
         stop: async () => {
@@ -272,6 +279,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
           core.close();
           await http.stop?.();
           await graphql.stop();
+          await revocations.stop?.();
           await consumer.stop?.();
         },
       };

@@ -1,4 +1,13 @@
-import { ADMIN_ROLE } from '@underdog/kit';
+import { createHash } from 'node:crypto';
+import { eventConsumer, type EventBus } from '@underdog/bus';
+import { ADMIN_ROLE, type Component, type Logger } from '@underdog/kit';
+import { topics } from '@underdog/platform';
+import {
+  SessionRevocationSchema,
+  fromBinary,
+  timestampMs,
+  type SessionRevocation,
+} from '@underdog/proto';
 import { LRUCache } from 'lru-cache';
 import type { GatewayClients } from './clients';
 
@@ -47,15 +56,21 @@ export const SESSION_ACTOR_TTL_MS = 60_000;
  * `GetSessionActor` call each time (a player votes once a round, so the TTL is longer than a
  * round). Only a verified player's actor is kept: a visitor's or an unverified player's is
  * asked for every time (a verification elsewhere must show at once), and so is an admin's (few
- * requests, and a logout or password change through another replica must end them at once). A session this gateway
- * ends (logout, a password change) is forgotten at once and remembered as ended, so the sockets
- * that opened with it re-read it before their next action (`SocketSession`). A logout through
- * another replica shows here within the TTL.
+ * requests, and a demotion must show at once).
+ *
+ * A session that ended or changed is forgotten at once and remembered as revoked, so the
+ * sockets that opened with it read it again before their next action (`SocketSession`): the
+ * ones this gateway ends itself (logout, a password change: `ended`), and every one the auth
+ * service announces on `session.revocations` (`revoked`, from `revocationConsumer`): a logout
+ * through any gateway, a password change (all the user's sessions), a role change, an expiry.
+ * Revocations name sessions by the SHA-256 of their id, so this cache is keyed by it too.
  */
 export class SessionActors {
   /** Absent with a TTL of 0, which keeps nothing (the tests' `sessionTtlMs: 0`). */
   private readonly actors?: LRUCache<string, Promise<SessionActorAnswer>>;
   private readonly endings?: LRUCache<string, number>;
+  /** When each session looked up lately ends if not used again (its last answer's `expiresAt`). */
+  private readonly expiries?: LRUCache<string, number>;
   private readonly now: () => number;
 
   constructor(
@@ -67,37 +82,96 @@ export class SessionActors {
     const ttlMs = options.ttlMs ?? SESSION_ACTOR_TTL_MS;
     const endedMemoryMs = options.endedMemoryMs ?? 15 * 60_000;
     if (ttlMs > 0) this.actors = expiringCache(max, ttlMs, options.now);
-    if (endedMemoryMs > 0) this.endings = expiringCache(max, endedMemoryMs, options.now);
+    if (endedMemoryMs > 0) {
+      this.endings = expiringCache(max, endedMemoryMs, options.now);
+      // A socket reads its session again at least every `endedMemoryMs` (sessionMaxAgeMs), and
+      // each read records the expiry anew: remembering it longer would tell it nothing.
+      this.expiries = expiringCache(max, endedMemoryMs, options.now);
+    }
   }
 
   /** `AuthService.GetSessionActor`, answered from the cache when it can be. */
   lookUp(sessionId: string): Promise<SessionActorAnswer> {
-    const cached = this.actors?.get(sessionId);
-    if (cached) return cached;
+    const hash = sessionHash(sessionId);
+    const cached = this.actors?.get(hash);
+    if (cached && !this.expired(hash)) return cached;
     const pending = this.auth.getSessionActor({ sessionId });
     // Shared by the lookups of the same moment; kept only if it is a verified player's.
-    this.actors?.set(sessionId, pending);
+    this.actors?.set(hash, pending);
     pending.then(
       (answer) => {
+        const expiresAt = answer.session?.expiresAt;
+        if (expiresAt) this.expiries?.set(hash, timestampMs(expiresAt));
         if (!answer.actor?.isEmailVerified || answer.actor.role === ADMIN_ROLE) {
-          this.forget(sessionId, pending);
+          this.forget(hash, pending);
         }
       },
-      () => this.forget(sessionId, pending),
+      () => this.forget(hash, pending),
     );
     return pending;
   }
 
   /** The session was ended through this gateway: no cached actor, and sockets re-read it. */
   ended(sessionId: string): void {
-    this.actors?.delete(sessionId);
-    this.endings?.set(sessionId, this.now());
+    this.revoked([sessionHash(sessionId)]);
   }
 
-  /** Whether this gateway ended the session at or after `since` (epoch ms). */
+  /**
+   * Sessions ended or changed (by the SHA-256 of their ids, as `session.revocations` names
+   * them): no cached actor, and the sockets opened with them read them again.
+   */
+  revoked(sessionHashes: readonly string[]): void {
+    const now = this.now();
+    for (const hash of sessionHashes) {
+      this.actors?.delete(hash);
+      this.endings?.set(hash, now);
+    }
+  }
+
+  /**
+   * Whether the session was ended or changed (`revoked`) at or after `since` (epoch ms), or
+   * reached, since then, the expiry its last lookup gave (an idle or absolute timeout: nobody
+   * announces those, the session just stops existing).
+   */
   endedSince(sessionId: string, since: number): boolean {
-    const endedAt = this.endings?.get(sessionId);
-    return endedAt !== undefined && endedAt >= since;
+    if (!this.endings?.size && !this.expiries?.size) return false;
+    const hash = sessionHash(sessionId);
+    const endedAt = this.endings?.get(hash);
+    if (endedAt !== undefined && endedAt >= since) return true;
+    const expiresAt = this.expiries?.get(hash);
+    return expiresAt !== undefined && expiresAt >= since && expiresAt <= this.now();
+  }
+
+  /** Whether the session's last known expiry has passed. */
+  private expired(hash: string): boolean {
+    const expiresAt = this.expiries?.get(hash);
+    return expiresAt !== undefined && expiresAt <= this.now();
+  }
+
+  /**
+   * This replica's consumer of `session.revocations`: every gateway must see every revocation,
+   * so each replica consumes with a group of its own (`groupId`, made of its instance id), from
+   * the newest message (what was revoked before it started concerns no socket it holds). A
+   * message that does not decode is logged and skipped (`eventConsumer`); nothing in handling
+   * one can throw.
+   */
+  revocationConsumer(options: { bus: EventBus; groupId: string; logger: Logger }): Component {
+    return eventConsumer<SessionRevocation>(options.bus, {
+      name: 'session-revocations',
+      groupId: options.groupId,
+      topic: topics.sessionRevocations.name,
+      fromBeginning: false,
+      decode: (value) => fromBinary(SessionRevocationSchema, value),
+      what: 'session revocation',
+      logger: options.logger,
+      handle: async (revocation) => {
+        this.revoked(revocation.sessionHashes);
+        options.logger.debug(
+          { userId: revocation.userId, sessions: revocation.sessionHashes.length },
+          'sessions revoked',
+        );
+      },
+    });
   }
 
   /**
@@ -119,7 +193,12 @@ export class SessionActors {
     return Object.assign(Object.create(this.auth) as AuthClient, cached);
   }
 
-  private forget(sessionId: string, pending: Promise<SessionActorAnswer>): void {
-    if (this.actors?.get(sessionId) === pending) this.actors.delete(sessionId);
+  private forget(hash: string, pending: Promise<SessionActorAnswer>): void {
+    if (this.actors?.get(hash) === pending) this.actors.delete(hash);
   }
+}
+
+/** A session as revocations name it: the SHA-256 (hex) of its id, as auth stores it. */
+export function sessionHash(sessionId: string): string {
+  return createHash('sha256').update(sessionId).digest('hex');
 }

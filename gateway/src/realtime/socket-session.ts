@@ -15,8 +15,10 @@ import type { RealtimeLimits } from './ports';
  * game would otherwise put one session lookup on every vote of a round, or beside it
  * (docs/benchmarks.md). A visitor's or an unverified player's (who may have verified meanwhile)
  * is read again before the action once `sessionTtlMs` old, and any past `sessionMaxAgeMs` too.
- * A session this gateway ended since (a logout, `SessionActors.ended`) is read again before
- * the action, whatever its age: the socket plays on as a visitor.
+ * A session revoked since it was read (`SessionActors.revoked`: a logout through any gateway,
+ * a password change, a role change, announced on `session.revocations`), or past the expiry its
+ * last lookup gave, is read again before the action, whatever its age: the socket plays on as a
+ * visitor, or with the new role.
  */
 export class SocketSession {
   private origin: RequestOrigin;
@@ -97,13 +99,16 @@ export class SocketSession {
   private refreshInBackground(): void {
     if (this.refreshing) return;
     const fresh = this.origins.fromUpgrade(this.request);
+    // Its age counts from before the read: a revocation arriving while it is under way is newer
+    // than what it read, so the next action reads the session once more.
+    const readAt = this.now();
     this.refreshing = true;
     void fresh.session
       .actor()
       .then(
         () => {
           this.origin = fresh;
-          this.originAt = this.now();
+          this.originAt = readAt;
         },
         () => undefined, // the auth service did not answer: the next action tries again
       )
