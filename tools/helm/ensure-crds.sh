@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Prints a directory holding the CustomResourceDefinitions the chart can render (today the
-# Prometheus Operator's ServiceMonitor), for `kubectl-validate --local-crds`. The CRD comes from
-# the operator's Go module, so the Go module proxy is the only network needed, once.
+# Prints a directory holding the CustomResourceDefinitions the chart can render (the Prometheus
+# Operator's ServiceMonitor and PrometheusRule), for `kubectl-validate --local-crds`. The CRDs come
+# from the operator's Go module, so the Go module proxy is the only network needed, once.
 set -euo pipefail
 
 module="github.com/prometheus-operator/prometheus-operator"
 version="v0.85.0"
-crds=(monitoring.coreos.com_servicemonitors.yaml)
+crds=(monitoring.coreos.com_servicemonitors.yaml monitoring.coreos.com_prometheusrules.yaml)
 
 cache="${UNDERDOG_CACHE:-$HOME/.cache/underdog}"
-dir="$cache/tools/crds-prometheus-operator-$version"
+# Named after the set too: a cache made for fewer CRDs is not taken for this one.
+dir="$cache/tools/crds-prometheus-operator-$version-servicemonitors-prometheusrules"
 if [ -f "$dir/.complete" ]; then
   echo "$dir"
   exit 0

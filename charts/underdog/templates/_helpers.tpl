@@ -193,6 +193,8 @@ Secret in "underdog.secretEnv".
 {{- end }}
 {{- $_ := set $env "VOTE_WITHDRAWAL_REPLICAS" (toString $withdrawalReplicas) }}
 {{- $_ := set $env "VOTE_WITHDRAWAL_WAIT_MS" (toString $v.voteWithdrawal.waitMs) }}
+{{- $_ := set $env "VOTE_MAX_APPLY_LAG" (toString $v.voteBackPressure.maxApplyLag) }}
+{{- $_ := set $env "VOTE_APPLY_LAG_REFRESH_MS" (toString $v.voteBackPressure.refreshMs) }}
 {{- /* The session cookie gets Secure and the __Host- prefix whenever the ingress serves HTTPS. */}}
 {{- $_ := set $env "COOKIE_SECURE" (ternary "true" "false" (and $root.Values.ingress.enabled (gt (len $root.Values.ingress.tls) 0))) }}
 {{- /* The pages that may open a WebSocket and the CSP's connect-src: the ingress's hosts. */}}
