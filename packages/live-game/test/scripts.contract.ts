@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import {
   LiveStoreError,
   MEMBERS_PER_STEP,
@@ -11,6 +12,7 @@ import {
   admitVote,
   advanceGame,
   applyVote,
+  applyVotes,
   createGame,
   eliminate,
   eliminatePlayers,
@@ -20,6 +22,7 @@ import {
   releaseLease,
   releaseVote,
   settleVote,
+  VOTES_PER_APPLY,
 } from '../src';
 
 /**
@@ -550,6 +553,253 @@ export function describeScriptsContract(
         expect((await all())[k.mark]).toBe('5');
         expect(await apply('v3', { user: 'u9' }, [2, ''])).toBe('NOT_ELIGIBLE');
         expect((await all())[k.mark]).toBe('5');
+      });
+    });
+
+    describe('applyVotes', () => {
+      const open = { gameId: 'g1', phase: 'voting', round: '1', votingEndsAt: '1000' };
+      interface Vote {
+        gameId: string;
+        voteId: string;
+        user: string;
+        round: number;
+        image: string;
+        castAt: number;
+      }
+      const vote = (voteId: string, opts: Partial<Vote> = {}): Vote => ({
+        gameId: 'g1',
+        voteId,
+        user: 'u1',
+        round: 1,
+        image: 'round-1-image-2',
+        castAt: 500,
+        ...opts,
+      });
+      const ballotOf = (v: Vote) =>
+        JSON.stringify({
+          imageId: v.image,
+          castAt: v.castAt,
+          voteId: v.voteId,
+          username: v.user,
+          offline: false,
+        });
+      /** One namespace's keys, rounds 0 to 2 (a vote may name any round). */
+      const game = () => {
+        const ns = `contract:${randomUUID()}`;
+        const round = (r: number) => ({
+          ballots: `${ns}:r${r}:ballots`,
+          tally: `${ns}:r${r}:tally`,
+          voteIds: `${ns}:r${r}:vote-ids`,
+          reserved: `${ns}:r${r}:reserved`,
+        });
+        return {
+          state: `${ns}:state`,
+          alive: `${ns}:alive`,
+          mark: `${ns}:mark:0`,
+          rounds: [0, 1, 2].map(round),
+        };
+      };
+      type Game = ReturnType<typeof game>;
+      const seedGame = (g: Game, state: Record<string, string> = open, mark?: string) =>
+        seed(store, {
+          hashes: { [g.state]: state },
+          sets: { [g.alive]: ['u1', 'u2'] },
+          strings: mark === undefined ? {} : { [g.mark]: mark },
+        });
+      /** The batch step, as the engine calls it: one key group per round its votes name. */
+      const applyBatch = (g: Game, votes: Vote[], mark: [number | string, string]) => {
+        const rounds = [...new Set(votes.map((v) => v.round))];
+        return run(
+          applyVotes,
+          [
+            g.state,
+            g.alive,
+            g.mark,
+            ...rounds.flatMap((r) => {
+              const keys = g.rounds[r]!;
+              return [keys.ballots, keys.tally, keys.voteIds, keys.reserved];
+            }),
+          ],
+          [
+            ...mark,
+            ...votes.flatMap((v) => [
+              v.gameId,
+              v.voteId,
+              v.user,
+              v.round,
+              v.image,
+              v.castAt,
+              ballotOf(v),
+              rounds.indexOf(v.round) + 1,
+            ]),
+          ],
+        );
+      };
+      /** The same votes one `applyVote` each, each message's mark chained to the one before. */
+      const applyOneByOne = async (g: Game, votes: Vote[], firstOffset: number) => {
+        const replies: string[] = [];
+        for (const [i, v] of votes.entries()) {
+          const keys = g.rounds[v.round]!;
+          replies.push(
+            await run(
+              applyVote,
+              [g.state, g.alive, keys.ballots, keys.tally, keys.voteIds, keys.reserved, g.mark],
+              [
+                v.gameId,
+                v.voteId,
+                v.user,
+                v.round,
+                v.image,
+                v.castAt,
+                ballotOf(v),
+                firstOffset + i + 1,
+                i === 0 ? '' : firstOffset + i,
+              ],
+            ),
+          );
+        }
+        return replies;
+      };
+      /** Every key of a namespace, named by its role so two namespaces compare. */
+      const contents = async (g: Game) => ({
+        state: await store.hGetAll(g.state),
+        alive: (await store.sMembers(g.alive)).sort(),
+        mark: await store.get(g.mark),
+        rounds: await Promise.all(
+          g.rounds.map(async (r) => ({
+            ballots: await store.hGetAll(r.ballots),
+            tally: await store.hGetAll(r.tally),
+            voteIds: (await store.sMembers(r.voteIds)).sort(),
+            reserved: await store.hGetAll(r.reserved),
+          })),
+        ),
+      });
+
+      const mixed = [
+        vote('v1'),
+        vote('v2', { user: 'u2', image: 'round-1-image-0' }),
+        vote('v1', { user: 'u2' }),
+        vote('v3'),
+        vote('v4', { gameId: 'g2' }),
+        vote('v5', { round: 2 }),
+        vote('v6', { round: 0 }),
+        vote('v7', { user: 'u9' }),
+        vote('v8', { castAt: 1001 }),
+      ];
+      const mixedReplies = [
+        'COUNTED',
+        'COUNTED',
+        'DUPLICATE',
+        'ALREADY_VOTED',
+        'NO_GAME',
+        'CLOSED',
+        'CLOSED',
+        'NOT_ELIGIBLE',
+        'LATE',
+      ];
+
+      it('one reply per vote, and the same replies and keys as one applyVote per vote', async () => {
+        const [batched, single] = [game(), game()];
+        await seedGame(batched);
+        await seedGame(single);
+        expect(await applyBatch(batched, mixed, [mixed.length, ''])).toEqual(mixedReplies);
+        expect(await applyOneByOne(single, mixed, 0)).toEqual(mixedReplies);
+        const after = await contents(batched);
+        expect(after).toEqual(await contents(single));
+        expect(after).toMatchObject({
+          state: { ...open, totalVotes: '2' },
+          mark: String(mixed.length),
+          rounds: [
+            { voteIds: ['v6'], ballots: {} },
+            {
+              tally: { 'round-1-image-2': '1', 'round-1-image-0': '1' },
+              voteIds: ['v1', 'v2', 'v3', 'v7', 'v8'],
+              reserved: { u1: 'round-1-image-2', u2: 'round-1-image-0' },
+            },
+            { voteIds: ['v5'], ballots: {} },
+          ],
+        });
+      });
+
+      it('a redelivered batch changes no tally: DUPLICATE for every vote it applied', async () => {
+        const g = game();
+        await seedGame(g);
+        await applyBatch(g, mixed, [mixed.length, '']);
+        const before = await contents(g);
+        const again = await applyBatch(g, mixed, [mixed.length, '']);
+        expect(again).toEqual(mixedReplies.map((r) => (r === 'NO_GAME' ? r : 'DUPLICATE')));
+        expect(await contents(g)).toEqual(before);
+      });
+
+      it('raises the mark whatever the replies, only past the one the call before left', async () => {
+        const g = game();
+        await seedGame(g, open, '4');
+        expect(await applyBatch(g, [vote('v1', { gameId: 'g2' })], [9, '7'])).toEqual(['NO_GAME']);
+        expect(await store.get(g.mark)).toBe('4');
+        expect(await applyBatch(g, [vote('v2', { user: 'u9' })], [6, '4'])).toEqual([
+          'NOT_ELIGIBLE',
+        ]);
+        expect(await store.get(g.mark)).toBe('6');
+        expect(await applyBatch(g, [vote('v3')], [5, ''])).toEqual(['COUNTED']);
+        expect(await store.get(g.mark)).toBe('6');
+        expect(await applyBatch(g, [], [8, ''])).toEqual([]);
+        expect(await store.get(g.mark)).toBe('8');
+      });
+
+      it(`refuses more than ${VOTES_PER_APPLY} votes in one step, writing nothing`, async () => {
+        const g = game();
+        await seedGame(g);
+        const votes = Array.from({ length: VOTES_PER_APPLY + 1 }, (_, n) => vote(`x${n}`));
+        const refused = await applyBatch(g, votes, [1, '']).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(LiveStoreError);
+        expect((refused as LiveStoreError).code).toBe('ERR');
+        expect(await contents(g)).toMatchObject({ state: open, mark: null });
+        expect((await contents(g)).rounds[1]).toEqual({
+          ballots: {},
+          tally: {},
+          voteIds: [],
+          reserved: {},
+        });
+      });
+
+      const randomVote: fc.Arbitrary<Vote> = fc.record({
+        gameId: fc.constantFrom('g1', 'g1', 'g1', 'g2'),
+        voteId: fc.constantFrom('v1', 'v2', 'v3', 'v4', 'v5'),
+        user: fc.constantFrom('u1', 'u2', 'u3'),
+        round: fc.constantFrom(1, 1, 1, 2, 0),
+        image: fc.constantFrom('round-1-image-0', 'round-1-image-1'),
+        castAt: fc.constantFrom(0, 500, 1000, 1001),
+      });
+      const randomState = fc.record({
+        gameId: fc.constantFrom('g1', 'g1', 'g1', ''),
+        phase: fc.constantFrom('voting', 'voting', 'voting_ended', 'results'),
+        round: fc.constantFrom('1', '1', '2'),
+        votingEndsAt: fc.constantFrom('500', '1000'),
+      });
+
+      it('random batches: the same replies and keys as one applyVote per vote, twice over', async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            randomState,
+            fc.option(fc.constantFrom('0', '3', '40')),
+            fc.array(randomVote, { maxLength: 12 }),
+            fc.array(randomVote, { maxLength: 12 }),
+            async (state, mark, first, second) => {
+              const [batched, single] = [game(), game()];
+              await seedGame(batched, state, mark ?? undefined);
+              await seedGame(single, state, mark ?? undefined);
+              // Two batches of the partition, the second redelivering some of the first's ids.
+              expect(await applyBatch(batched, first, [first.length, ''])).toEqual(
+                await applyOneByOne(single, first, 0),
+              );
+              expect(await applyBatch(batched, second, [first.length + second.length, ''])).toEqual(
+                await applyOneByOne(single, second, first.length),
+              );
+              expect(await contents(batched)).toEqual(await contents(single));
+            },
+          ),
+          { numRuns: 100, seed: 35 },
+        );
       });
     });
 
