@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger, Registry } from '@underdog/kit';
+import { SERVER_FULL_CLOSE_CODE, serverFullReason } from '@underdog/rules';
 import { Counter } from 'prom-client';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { addressKey, clientAddressOf } from './client-address';
@@ -154,7 +155,7 @@ const fullCloseGraceMs = 2_000;
  * holds no sockets.
  */
 function closeAsFull(ws: WebSocket, retrySeconds: number): void {
-  ws.close(1013, `Server full; retry in ${retrySeconds} s`);
+  ws.close(SERVER_FULL_CLOSE_CODE, serverFullReason(retrySeconds));
   const cut = setTimeout(() => ws.terminate(), fullCloseGraceMs);
   cut.unref();
   ws.once('close', () => clearTimeout(cut));

@@ -9,7 +9,14 @@ import { Agent, request } from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import type { AppOperation, AppOperations } from './app-operations';
-import { VOTING_GRACE_MS } from './stats';
+import {
+  FULL_RETRY_JITTER,
+  RECONNECT_JITTER_MS,
+  SERVER_FULL_CLOSE_CODE,
+  SOCKET_RECONNECT_MS,
+  VOTING_GRACE_MS,
+  fullRetrySeconds,
+} from '@underdog/rules';
 
 /**
  * How the players talk to the gateway: `graphql-ws`, the web app's own transport (the
@@ -67,21 +74,16 @@ export interface DriverOptions {
   reconnect?: { delayMs: number };
 }
 
-/** Spec §9: a closed socket reconnects after 3 s (web/src/app/apollo.ts). */
-export const RECONNECT_DELAY_MS = 3_000;
+/** Spec §9: a closed socket reconnects after 3 s, as the web app does (@underdog/rules). */
+export const RECONNECT_DELAY_MS = SOCKET_RECONNECT_MS;
 
 /** The close code of a full gateway (the waiting room): `Server full; retry in N s`. */
-export const FULL_CLOSE_CODE = 1013;
+export const FULL_CLOSE_CODE = SERVER_FULL_CLOSE_CODE;
 
 /** A reconnect's spread: 3 s ± 1 s, so a crowd dropped at one instant does not return at once. */
-export const RECONNECT_JITTER = 1 / 3;
+export const RECONNECT_JITTER = RECONNECT_JITTER_MS / SOCKET_RECONNECT_MS;
 
-/**
- * The waiting room's spread, the web app's (`FULL_RETRY_JITTER` of web/src/app/apollo.ts):
- * N s ± 30 %; and its N when a 1013 close names none (the gateway's default).
- */
-export const FULL_RETRY_JITTER = 0.3;
-const DEFAULT_FULL_RETRY_SECONDS = 10;
+export { FULL_RETRY_JITTER };
 
 /** `ms` ± `share` of it, uniformly (3 s ± a third → 2–4 s). */
 export function jittered(ms: number, share: number, random: () => number = Math.random): number {
@@ -90,8 +92,7 @@ export function jittered(ms: number, share: number, random: () => number = Math.
 
 /** The wait a full gateway's close reason asks for (`retry in N s`), in ms; 10 s if none. */
 export function fullRetryMs(reason: string): number {
-  const match = /retry in (\d+(?:\.\d+)?) ?s/i.exec(reason);
-  return (match ? Number(match[1]) : DEFAULT_FULL_RETRY_SECONDS) * 1000;
+  return fullRetrySeconds(reason) * 1000;
 }
 
 /** The caller's own vote in a snapshot (`player.voteImageId`, both protocols), or null. */

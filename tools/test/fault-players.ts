@@ -5,7 +5,7 @@
 // player is connected to the next gateway (as graphql-ws sends an operation in flight again on
 // its new socket), and that resend's answer goes through the policy like any other.
 import WebSocket from 'ws';
-import { voteRetryDelayMs, voteRetryJitter } from '@underdog/rules';
+import { reconnectDelayMs, voteRetryDelayMs, voteRetryJitter } from '@underdog/rules';
 
 /** A seeded generator (mulberry32): the same seed replays the same moments and choices. */
 export function seededRandom(seed: number): () => number {
@@ -261,7 +261,10 @@ class Player {
     this.transmit(round, 'resend');
   }
 
-  /** The gateway went away: the vote in flight is indeterminate; reconnect to the next one. */
+  /**
+   * The gateway went away: the vote in flight is indeterminate; reconnect to the next one after
+   * the web app's own wait (3 s ± 1 s, `reconnectDelayMs`), as a player's browser does.
+   */
   private lost(socket: WebSocket): void {
     if (this.closed || socket !== this.socket) return;
     this.subscribed = false;
@@ -271,9 +274,9 @@ class Player {
     const retry = () => {
       if (this.closed) return;
       this.gateway = (this.gateway + 1) % this.crowd.options.gatewayUrls.length;
-      this.connect().catch(() => this.later(retry, 250));
+      this.connect().catch(() => this.later(retry, reconnectDelayMs()));
     };
-    this.later(retry, 100);
+    this.later(retry, reconnectDelayMs());
   }
 
   close(): void {

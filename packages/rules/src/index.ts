@@ -3,3 +3,4 @@ export * from './rounds';
 export * from './timings';
 export * from './visibility';
 export * from './vote-retry';
+export * from './reconnect';

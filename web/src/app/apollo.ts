@@ -4,49 +4,22 @@ import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { getMainDefinition } from '@apollo/client/utilities';
 import { Kind, type DocumentNode } from 'graphql';
 import { createClient } from 'graphql-ws';
+import { fullRetryDelayMs, reconnectDelayMs } from '@underdog/rules';
 import possibleTypes from '../gql/possibleTypes';
 import { deviceId } from './deviceId';
 import { followSession, SOCKET_UNAUTHENTICATED } from './socketSession';
 import { setSocketStatus, setWaitingRoom } from './socketStatus';
 
-/** Spec §9: a closed socket reconnects after 3 s (and graphql-ws resubscribes). */
-export const SOCKET_RECONNECT_MS = 3_000;
-/**
- * The ordinary reconnect waits 3 s ± 1 s: when a gateway stops, its thousands of players come
- * back spread over two seconds instead of in one burst on the same millisecond (issue 25's
- * reconnect storm; the load driver waits the same).
- */
-export const RECONNECT_JITTER_MS = 1_000;
-
-/** The wait before reconnecting after an ordinary close (`random` in [0, 1)). */
-export function reconnectDelayMs(random: () => number = Math.random): number {
-  return Math.round(SOCKET_RECONNECT_MS + RECONNECT_JITTER_MS * (2 * random() - 1));
-}
-
-/**
- * The gateway's answer when it is at capacity (docs/api-ws.md): the socket opens and is closed
- * at once with 1013 "Try Again Later" and the reason `Server full; retry in N s`.
- */
-export const SERVER_FULL_CLOSE_CODE = 1013;
-/** N when a 1013 close gives none (the gateway's default, WEBSOCKET_FULL_RETRY_SECONDS). */
-const DEFAULT_FULL_RETRY_SECONDS = 10;
-/** The waiting room retries after N s ± 30%, so the players turned away together do not return together. */
-export const FULL_RETRY_JITTER = 0.3;
-
-/**
- * How long to wait after a close: for a 1013 from a full gateway, its N seconds with jitter
- * (`random` in [0, 1)); undefined for any other close (the ordinary 3 s reconnect).
- */
-export function fullRetryDelayMs(
-  event: unknown,
-  random: () => number = Math.random,
-): number | undefined {
-  const close = event as { code?: unknown; reason?: unknown } | null | undefined;
-  if (close?.code !== SERVER_FULL_CLOSE_CODE) return undefined;
-  const hinted = /retry in (\d+) s/.exec(typeof close.reason === 'string' ? close.reason : '');
-  const seconds = hinted ? Number(hinted[1]) : DEFAULT_FULL_RETRY_SECONDS;
-  return Math.round(seconds * 1000 * (1 + FULL_RETRY_JITTER * (2 * random() - 1)));
-}
+// The reconnect waits and the waiting room's 1013 contract are the shipped client's socket
+// policy, in @underdog/rules (the load driver and the fault suite wait the same).
+export {
+  FULL_RETRY_JITTER,
+  RECONNECT_JITTER_MS,
+  SERVER_FULL_CLOSE_CODE,
+  SOCKET_RECONNECT_MS,
+  fullRetryDelayMs,
+  reconnectDelayMs,
+} from '@underdog/rules';
 
 /**
  * A browser cannot set headers on a WebSocket handshake, so the device id goes in the URL
