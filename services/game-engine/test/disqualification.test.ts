@@ -9,6 +9,7 @@ import {
   publishTournamentNews,
   publishRoundOneVotes,
   recordGameEvents,
+  advancedFrom,
   startEngine,
   startInfrastructure,
   verified,
@@ -128,7 +129,7 @@ describe('disqualifying a participant', () => {
       }),
     ]);
     const results = eventsOf('roundResults')[0]!;
-    expect(results.advancedUserIds).toEqual(['cyd']);
+    await expect(advancedFrom(engine.app.live, tournamentId, 1)).resolves.toEqual(['cyd']);
     // dan's vote stays in the tally.
     expect(results.results.map((r) => r.votes)).toEqual([2, 1, 1, 0]);
     expect(eventsOf('gameEnded')[0]).toMatchObject({

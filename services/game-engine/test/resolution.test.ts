@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { drawWinner, resolveRound, type RoundInput } from '../src/domain/resolution';
+import { drawWinner, resolveRound, roundLeavers, type RoundInput } from '../src/domain/resolution';
 
 const imageIds = (round: number) => [0, 1, 2, 3].map((m) => `round-${round}-image-${m}`);
 
@@ -164,6 +164,28 @@ describe('resolveRound', () => {
         expect(Math.abs(sum - 100)).toBeLessThanOrEqual(2);
         for (const result of outcome.results)
           expect(Number.isInteger(result.percentage)).toBe(true);
+      }),
+    );
+  });
+
+  it("sends out resolveRound's eliminated, and after any part of them, exactly the rest", () => {
+    fc.assert(
+      fc.property(roundArbitrary(), fc.nat(), fc.nat(), (input, excludedAt, gone) => {
+        const excluded = new Set(input.alive.filter((_, i) => i === excludedAt % 7));
+        const outcome = resolveRound({ ...input, excluded });
+        const leavers = (alive: readonly string[]) =>
+          roundLeavers({
+            alive,
+            ballots: input.ballots,
+            winningImageIds: outcome.winningImageIds,
+            excluded,
+          });
+        expect(leavers(input.alive)).toEqual(outcome.eliminated);
+        // A takeover after the first `gone` of them went out: the others, and no one else.
+        const out = new Set(outcome.eliminated.slice(0, gone % (outcome.eliminated.length + 1)));
+        expect(leavers(input.alive.filter((user) => !out.has(user)))).toEqual(
+          outcome.eliminated.filter((user) => !out.has(user)),
+        );
       }),
     );
   });

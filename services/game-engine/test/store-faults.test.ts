@@ -41,6 +41,19 @@ function faultyStore(store: LiveStore) {
     get(target, property, receiver) {
       const original = Reflect.get(target, property, receiver) as unknown;
       if (typeof original !== 'function' || property === 'close') return original;
+      if (property === 'sScan' || property === 'hScan') {
+        // A scan's steps are commands too: each fails while the store is down.
+        return (...args: unknown[]) =>
+          (async function* () {
+            if (down) throw new Error('Reached the max retries per request limit');
+            for await (const chunk of (
+              original as (...a: unknown[]) => AsyncIterable<unknown>
+            ).apply(target, args)) {
+              if (down) throw new Error('Reached the max retries per request limit');
+              yield chunk;
+            }
+          })();
+      }
       return async (...args: unknown[]) => {
         if (down) return unreachable();
         if (property === 'run' && held.has((args[0] as { name: string }).name)) {

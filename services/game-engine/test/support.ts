@@ -226,3 +226,18 @@ export function recordsWith(records: GameRecords, replaced: Partial<GameRecords>
     ...replaced,
   };
 }
+
+/**
+ * Who went on from round `round`, sorted, from the live store: the participants not eliminated
+ * in it or before (`RoundResults` lists no players; a player's outcome is their own status).
+ */
+export async function advancedFrom(
+  live: GameEngineModule['live'],
+  tournamentId: string,
+  round: number,
+): Promise<string[]> {
+  return (await live.participants(tournamentId))
+    .filter(({ eliminatedInRound }) => eliminatedInRound === 0 || eliminatedInRound > round)
+    .map(({ userId }) => userId)
+    .sort();
+}

@@ -6,6 +6,7 @@ import {
   createGame,
   disqualifications,
   disqualifiedKey,
+  eliminate,
   gameKeys,
   joinGame,
   parseGameState,
@@ -17,6 +18,7 @@ import {
   type StoredDisqualification,
   type StoredPhase,
   type StoredPlayer,
+  type StoredResult,
 } from '@underdog/live-game';
 import type { LiveStore } from '@underdog/store';
 
@@ -34,6 +36,29 @@ export interface RoundFacts {
 
 /** The state field holding round N's `RoundFacts`, written with the round's results. */
 export const roundFactsField = (round: number) => `facts:r${round}`;
+
+/**
+ * The state field holding a round's close while its players go out (`RoundClose`): written with
+ * the resolution, before the first elimination step; '' once the round's results are stored.
+ */
+export const roundCloseField = 'closing';
+
+/**
+ * A resolved round whose eliminations are under way, stored before the first of them (phase
+ * `tallying`): no player list, only what decides who goes — a replica that takes the game over
+ * mid-way sends out the alive players who did not vote for a winning image, or are excluded —
+ * and what the results announce. `end` holds the state fields of the game's end, when decided.
+ */
+export interface RoundClose {
+  round: number;
+  endedAt: number;
+  results: StoredResult[];
+  totalVotes: number;
+  winningImageIds: string[];
+  eliminatedCount: number;
+  remainingCount: number;
+  end: { decidedBy: string; winner: string; draw: string } | undefined;
+}
 
 export interface TournamentFacts {
   id: string;
@@ -113,6 +138,7 @@ export class LiveGames {
       keys.players,
       keys.offline,
       keys.devices,
+      keys.alive,
       disqualifiedKey(tournamentId),
     );
   }
@@ -170,7 +196,6 @@ export class LiveGames {
     token: number,
     expected: Expectation,
     fields: Record<string, string | number>,
-    eliminated?: { round: number; userIds: readonly string[] },
   ): Promise<'OK' | 'FENCED' | 'STALE'> {
     const keys = gameKeys(tournamentId);
     const pairs = Object.entries(fields).flatMap(([field, value]) => [field, String(value)]);
@@ -183,10 +208,29 @@ export class LiveGames {
         expected === '*' ? '' : expected.round,
         pairs.length / 2,
         ...pairs,
-        eliminated?.round ?? 0,
-        ...(eliminated?.userIds ?? []),
+        0,
       ],
     )) as 'OK' | 'FENCED' | 'STALE';
+  }
+
+  /**
+   * Round `at.round`'s eliminations, fenced like `advance` on the step the game stands `at`, in
+   * steps of at most 10,000 ids (`eliminate` in @underdog/live-game); idempotent, so a replica
+   * that takes over may send the same players out again.
+   */
+  eliminate(
+    tournamentId: string,
+    token: number,
+    at: { phase: StoredPhase; round: number },
+    userIds: readonly string[],
+  ): Promise<'OK' | 'FENCED' | 'STALE'> {
+    return eliminate(this.store, tournamentId, { token, ...at }, { round: at.round, userIds });
+  }
+
+  /** The round close under way (see `RoundClose`), if any. */
+  async roundClose(tournamentId: string): Promise<RoundClose | undefined> {
+    const json = await this.store.hGet(gameKeys(tournamentId).state, roundCloseField);
+    return json ? (JSON.parse(json) as RoundClose) : undefined;
   }
 
   /**
@@ -233,32 +277,62 @@ export class LiveGames {
     return json === null ? undefined : (JSON.parse(json) as RoundFacts);
   }
 
+  /** Round N's ballots by user id, read in steps of at most 10,000 (HSCAN). */
   async ballots(tournamentId: string, round: number): Promise<Map<string, StoredBallot>> {
-    const hash = await this.store.hGetAll(gameKeys(tournamentId).ballots(round));
-    return new Map(
-      Object.entries(hash).map(([userId, json]) => [userId, JSON.parse(json) as StoredBallot]),
-    );
+    const ballots = new Map<string, StoredBallot>();
+    for await (const chunk of this.store.hScan(gameKeys(tournamentId).ballots(round))) {
+      for (const [userId, json] of chunk) ballots.set(userId, JSON.parse(json) as StoredBallot);
+    }
+    return ballots;
   }
 
+  /** The players still in, read in steps of at most 10,000 (SSCAN). */
   async alive(tournamentId: string): Promise<string[]> {
-    return this.store.sMembers(gameKeys(tournamentId).alive);
+    const alive: string[] = [];
+    for await (const chunk of this.store.sScan(gameKeys(tournamentId).alive)) {
+      for (const userId of chunk) alive.push(userId);
+    }
+    return alive;
+  }
+
+  /** How many players are still in (SCARD: no member read). */
+  aliveCount(tournamentId: string): Promise<number> {
+    return this.store.sCard(gameKeys(tournamentId).alive);
+  }
+
+  /** The players eliminated in `round`, read in steps of at most 10,000 (HSCAN). */
+  async eliminatedIn(tournamentId: string, round: number): Promise<string[]> {
+    const eliminated: string[] = [];
+    for await (const chunk of this.store.hScan(gameKeys(tournamentId).eliminated)) {
+      for (const [userId, inRound] of chunk) if (inRound === String(round)) eliminated.push(userId);
+    }
+    return eliminated.sort();
   }
 
   async participants(tournamentId: string): Promise<Participant[]> {
     const keys = gameKeys(tournamentId);
     const [players, offline, eliminated, disqualified] = await Promise.all([
-      this.store.hGetAll(keys.players),
-      this.store.hGetAll(keys.offline),
-      this.store.hGetAll(keys.eliminated),
+      this.hash(keys.players),
+      this.hash(keys.offline),
+      this.hash(keys.eliminated),
       this.disqualifications(tournamentId),
     ]);
-    return Object.entries(players).map(([userId, json]) => ({
+    return [...players].map(([userId, json]) => ({
       userId,
       ...(JSON.parse(json) as StoredPlayer),
-      offlineChoices: offline[userId],
-      eliminatedInRound: Number(eliminated[userId] ?? 0),
+      offlineChoices: offline.get(userId),
+      eliminatedInRound: Number(eliminated.get(userId) ?? 0),
       disqualificationReason: disqualified.get(userId)?.reason,
     }));
+  }
+
+  /** A hash that grows with the audience, read in steps of at most 10,000 (HSCAN). */
+  private async hash(key: string): Promise<Map<string, string>> {
+    const hash = new Map<string, string>();
+    for await (const chunk of this.store.hScan(key)) {
+      for (const [field, value] of chunk) hash.set(field, value);
+    }
+    return hash;
   }
 
   /** The game's disqualifications by administrators, by user id (issue 28). */
@@ -266,8 +340,9 @@ export class LiveGames {
     return disqualifications(this.store, tournamentId);
   }
 
-  async offlineChoices(tournamentId: string): Promise<Record<string, string>> {
-    return this.store.hGetAll(gameKeys(tournamentId).offline);
+  /** The offline players' choices by user id, read in steps of at most 10,000 (HSCAN). */
+  offlineChoices(tournamentId: string): Promise<Map<string, string>> {
+    return this.hash(gameKeys(tournamentId).offline);
   }
 
   async player(tournamentId: string, userId: string): Promise<StoredPlayer | undefined> {

@@ -73,7 +73,9 @@ export class GameRunner {
       records: this.records,
       votesWait: new VotesWait(deps.metrics, this.log),
       now: () => this.now(),
-      advance: (expected, fields, eliminated) => this.advance(expected, fields, eliminated),
+      advance: (expected, fields) => this.advance(expected, fields),
+      eliminate: async (at, userIds) =>
+        this.fenced(await deps.live.eliminate(tournamentId, this.lease.token, at, userIds)),
       emit: (state, kind, idSuffix, at) => this.emit(state, kind, idSuffix, at),
       announce: (at, announcement) => this.announce(at, announcement),
       remember: (change) => {
@@ -259,15 +261,13 @@ export class GameRunner {
   private async advance(
     expected: Expectation,
     fields: Record<string, string | number>,
-    eliminated?: { round: number; userIds: readonly string[] },
   ): Promise<boolean> {
-    const reply = await this.deps.live.advance(
-      this.tournamentId,
-      this.lease.token,
-      expected,
-      fields,
-      eliminated,
-    );
+    const { live } = this.deps;
+    return this.fenced(await live.advance(this.tournamentId, this.lease.token, expected, fields));
+  }
+
+  /** A fenced write's reply: true when made, false when the game moved on; fenced out throws. */
+  private fenced(reply: 'OK' | 'FENCED' | 'STALE'): boolean {
     if (reply === 'FENCED') throw new LeaseLost();
     return reply === 'OK';
   }

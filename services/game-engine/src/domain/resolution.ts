@@ -101,6 +101,28 @@ export function resolveRound(input: RoundInput): RoundOutcome {
   };
 }
 
+/**
+ * Who of `alive` goes out of a round resolved with `winningImageIds`, sorted: whoever did not vote
+ * for a winning image, and the excluded — `resolveRound`'s rule, so from the alive set of the
+ * round's start it gives `resolveRound`'s `eliminated`, and from the alive set part-way through
+ * the eliminations, the ones still to go (a replica that takes a close over finishes it so).
+ */
+export function roundLeavers(input: {
+  alive: Iterable<string>;
+  ballots: ReadonlyMap<string, string>;
+  winningImageIds: readonly string[];
+  excluded?: ReadonlySet<string>;
+}): string[] {
+  const winning = new Set(input.winningImageIds);
+  const leavers: string[] = [];
+  for (const user of input.alive) {
+    const image = input.ballots.get(user);
+    const advances = image !== undefined && winning.has(image) && !input.excluded?.has(user);
+    if (!advances) leavers.push(user);
+  }
+  return leavers.sort();
+}
+
 function gameEnd(advanced: string[], input: RoundInput): GameEnd | undefined {
   if (advanced.length === 0) return { decidedBy: 'no_winner' };
   if (advanced.length === 1) return { decidedBy: 'last_standing', winnerUserId: advanced[0]! };

@@ -28,7 +28,7 @@ export async function afterResults(
         ? { phase: 'finished', round: state.round }
         : { phase: 'voting', round: state.round + 1 },
     async () => {
-      const remaining = (await game.deps.live.alive(game.tournamentId)).length;
+      const remaining = await game.deps.live.aliveCount(game.tournamentId);
       await game.emit(
         state,
         {

@@ -54,11 +54,12 @@ export interface StepContext {
   /** The engine's time in ms since the epoch, the unit of the stored deadlines. */
   now(): number;
   /** A fenced step; false when the game already moved on (another step won). */
-  advance(
-    expected: Expectation,
-    fields: Record<string, string | number>,
-    eliminated?: { round: number; userIds: readonly string[] },
-  ): Promise<boolean>;
+  advance(expected: Expectation, fields: Record<string, string | number>): Promise<boolean>;
+  /**
+   * Sends `userIds` out in `at.round`, fenced on the step the game stands `at`, in steps of at
+   * most 10,000 ids; false when the game already moved on.
+   */
+  eliminate(at: Landing, userIds: readonly string[]): Promise<boolean>;
   /** Publishes a game event with a deterministic id (the game's, `idSuffix`), dated `at`. */
   emit(state: GameState, kind: GameEventKind, idSuffix: string, at?: number): Promise<void>;
   /**

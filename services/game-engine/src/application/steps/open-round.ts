@@ -35,14 +35,8 @@ export async function openRound(
     roundStartedAt: now,
     votingEndsAt: now + state.roundTimeSeconds * 1000,
   };
-  await castOfflineChoices(game, opened);
-  const [aliveList, offlineChoices] = await Promise.all([
-    live.alive(game.tournamentId),
-    live.offlineChoices(game.tournamentId),
-  ]);
-  const remaining = aliveList.length;
-  const alive = new Set(aliveList);
-  const offlineRemaining = Object.keys(offlineChoices).filter((id) => alive.has(id)).length;
+  const offlineRemaining = await castOfflineChoices(game, opened);
+  const remaining = await live.aliveCount(game.tournamentId);
   await game.emit(
     opened,
     {
@@ -63,15 +57,18 @@ export async function openRound(
   game.log.info({ roundNumber: round, remaining }, 'round voting started');
 }
 
-/** Offline players' pre-selected choices, cast at the round's start (idempotent by vote id). */
-export async function castOfflineChoices(game: StepContext, state: GameState): Promise<void> {
+/**
+ * Offline players' pre-selected choices, cast at the round's start (idempotent by vote id); the
+ * answer is how many offline players are still in.
+ */
+export async function castOfflineChoices(game: StepContext, state: GameState): Promise<number> {
   const { live, metrics } = game.deps;
   const [choices, aliveList] = await Promise.all([
     live.offlineChoices(game.tournamentId),
     live.alive(game.tournamentId),
   ]);
   const alive = new Set(aliveList);
-  const voters = Object.entries(choices).filter(([userId]) => alive.has(userId));
+  const voters = [...choices].filter(([userId]) => alive.has(userId));
   const participants =
     voters.length > 0 ? await live.participants(game.tournamentId) : ([] as Participant[]);
   const names = new Map(participants.map((p) => [p.userId, p.username]));
@@ -94,4 +91,5 @@ export async function castOfflineChoices(game: StepContext, state: GameState): P
     metrics.votesCounted.inc(replies.filter((reply) => reply === 'COUNTED').length);
   }
   game.remember({ offlineCastRound: state.round });
+  return voters.length;
 }

@@ -1,15 +1,28 @@
-import type { GameState } from '@underdog/live-game';
+import type { GameState, StoredBallot, StoredDisqualification } from '@underdog/live-game';
 import { timestampFromDate } from '@underdog/proto';
 import { roundImages } from '@underdog/rules';
-import { roundFactsField, type LiveGames } from '../../adapters/live-games';
-import { resolveRound, type RoundOutcome } from '../../domain/resolution';
+import { roundCloseField, roundFactsField, type RoundClose } from '../../adapters/live-games';
+import { resolveRound, roundLeavers } from '../../domain/resolution';
 import { roundRecord } from '../game-facts';
 import type { Step, StepContext } from './context';
 
-/** tallying → results: the round resolved, its eliminated out, announced and recorded. */
+/**
+ * tallying → results, in stored steps none of which grows with the audience:
+ * 1. the round resolved from the alive set and the ballots (each read in chunks), and its close
+ *    stored (`RoundClose`: results, winning images, counts, the game's end; no player list) —
+ *    the phase stays `tallying`;
+ * 2. its eliminated sent out in fenced steps of at most 10,000 ids;
+ * 3. the results stored (phase `results`), then announced: a snapshot read after `RoundResults`
+ *    never shows an eliminated player as still in.
+ * A replica that takes the game over between 1 and 3 finds the stored close and sends out who is
+ * still to go by the same rule (`roundLeavers`): the alive players who did not vote for a winning
+ * image, or are excluded. Neither input moves meanwhile: no vote is applied while tallying, and
+ * a disqualification made while tallying names the next round.
+ */
 export async function tally(game: StepContext, state: GameState): Promise<Step> {
-  const { live, timings, metrics } = game.deps;
-  const [alive, ballots, marks] = await Promise.all([
+  const { live } = game.deps;
+  const [stored, alive, ballots, marks] = await Promise.all([
+    live.roundClose(game.tournamentId),
     live.alive(game.tournamentId),
     live.ballots(game.tournamentId, state.round),
     live.disqualifications(game.tournamentId),
@@ -19,50 +32,97 @@ export async function tally(game: StepContext, state: GameState): Promise<Step> 
   const excluded = new Set(
     [...marks].filter(([, mark]) => mark.round <= state.round).map(([userId]) => userId),
   );
-  const disqualifiedNow = [...marks]
-    .filter(([, mark]) => mark.round === state.round)
-    .map(([userId, mark]) => ({ userId, reason: mark.reason }))
-    .sort((a, b) => a.userId.localeCompare(b.userId));
-  const images = roundImages(state.round);
+  const picks = new Map([...ballots].map(([userId, ballot]) => [userId, ballot.imageId]));
+  const inputs = { ballots, marks };
+  if (stored?.round === state.round) {
+    const leaving = roundLeavers({
+      alive,
+      ballots: picks,
+      winningImageIds: stored.winningImageIds,
+      excluded,
+    });
+    game.log.info(
+      { roundNumber: state.round, leaving: leaving.length },
+      "resuming the round's close where it stopped",
+    );
+    return closeRound(game, state, stored, leaving, inputs, true);
+  }
   const outcome = resolveRound({
     roundNumber: state.round,
     totalRounds: state.totalRounds,
-    imageIds: images.map((image) => image.id),
+    imageIds: roundImages(state.round).map((image) => image.id),
     alive,
-    ballots: new Map([...ballots].map(([userId, ballot]) => [userId, ballot.imageId])),
+    ballots: picks,
     // A game begun before the seed existed draws with its id, as it did then.
     drawSeed: state.drawSeed || state.gameId,
     excluded,
   });
-  const now = game.now();
+  const endedAt = game.now();
   const winner = outcome.end && 'winnerUserId' in outcome.end ? outcome.end.winnerUserId : '';
   const winnerName = winner ? ((await live.player(game.tournamentId, winner))?.username ?? '') : '';
-  const moved = await game.advance(
+  const close: RoundClose = {
+    round: state.round,
+    endedAt,
+    results: outcome.results,
+    totalVotes: outcome.totalVotes,
+    winningImageIds: outcome.winningImageIds,
+    eliminatedCount: outcome.eliminated.length,
+    remainingCount: outcome.advanced.length,
+    end: outcome.end && {
+      decidedBy: outcome.end.decidedBy,
+      winner: winner
+        ? JSON.stringify({ userId: winner, username: winnerName, prize: state.prize })
+        : '',
+      draw: outcome.end.decidedBy === 'draw' ? JSON.stringify(outcome.end.draw) : '',
+    },
+  };
+  const stepped = await game.advance(
     { phase: 'tallying', round: state.round },
     {
-      phase: 'results',
-      phaseEndsAt: now + timings.resultsMs,
-      results: JSON.stringify(outcome.results),
+      [roundCloseField]: JSON.stringify(close),
       // Kept for the records: a replica finishing the game writes them again (see `finish`).
       [roundFactsField(state.round)]: JSON.stringify({
         startedAt: state.roundStartedAt,
-        endedAt: now,
+        endedAt,
         results: outcome.results,
       }),
-      roundEliminated: outcome.eliminated.length,
-      ...(outcome.end
-        ? {
-            decidedBy: outcome.end.decidedBy,
-            winner: winner
-              ? JSON.stringify({ userId: winner, username: winnerName, prize: state.prize })
-              : '',
-            draw: outcome.end.decidedBy === 'draw' ? JSON.stringify(outcome.end.draw) : '',
-          }
-        : {}),
     },
-    { round: state.round, userIds: outcome.eliminated },
   );
+  if (!stepped) return 0;
+  return closeRound(game, state, close, outcome.eliminated, inputs, false);
+}
+
+interface RoundInputs {
+  ballots: Map<string, StoredBallot>;
+  marks: Map<string, StoredDisqualification>;
+}
+
+/** Steps 2 and 3 of `tally`: the eliminations, then the results stored and announced. */
+async function closeRound(
+  game: StepContext,
+  state: GameState,
+  close: RoundClose,
+  leaving: readonly string[],
+  { ballots, marks }: RoundInputs,
+  resumed: boolean,
+): Promise<Step> {
+  const { live, timings, metrics } = game.deps;
+  const at = { phase: 'tallying', round: state.round } as const;
+  if (!(await game.eliminate(at, leaving))) return 0;
+  const now = game.now();
+  const moved = await game.advance(at, {
+    phase: 'results',
+    phaseEndsAt: now + timings.resultsMs,
+    results: JSON.stringify(close.results),
+    roundEliminated: close.eliminatedCount,
+    [roundCloseField]: '',
+    ...(close.end ?? {}),
+  });
   if (!moved) return 0;
+  const disqualifiedNow = [...marks]
+    .filter(([, mark]) => mark.round === state.round)
+    .map(([userId, mark]) => ({ userId, reason: mark.reason }))
+    .sort((a, b) => a.userId.localeCompare(b.userId));
   await game.announce({ phase: 'results', round: state.round }, async () => {
     for (const { userId, reason } of disqualifiedNow) {
       await game.emit(
@@ -87,31 +147,40 @@ export async function tally(game: StepContext, state: GameState): Promise<Step> 
         case: 'roundResults',
         value: {
           roundNumber: state.round,
-          results: outcome.results,
-          totalVotes: outcome.totalVotes,
-          winningImageIds: outcome.winningImageIds,
-          eliminatedCount: outcome.eliminated.length,
-          remainingCount: outcome.advanced.length,
+          results: close.results,
+          totalVotes: close.totalVotes,
+          winningImageIds: close.winningImageIds,
+          eliminatedCount: close.eliminatedCount,
+          remainingCount: close.remainingCount,
           durationSeconds: Math.round(timings.resultsMs / 1000),
           phaseEndsAt: timestampFromDate(new Date(now + timings.resultsMs)),
-          advancedUserIds: outcome.advanced,
         },
       },
       String(state.round),
       now,
     );
-    metrics.roundDuration.observe((now - state.roundStartedAt) / 1000);
+    metrics.roundDuration.observe((close.endedAt - state.roundStartedAt) / 1000);
     game.log.info(
       {
         roundNumber: state.round,
-        totalVotes: outcome.totalVotes,
-        advanced: outcome.advanced.length,
-        eliminated: outcome.eliminated.length,
+        totalVotes: close.totalVotes,
+        advanced: close.remainingCount,
+        eliminated: close.eliminatedCount,
       },
       'round resolved',
     );
-    game.records.recordStart(state.round, outcome.eliminated);
-    recordRound(game, state, outcome, ballots, now);
+    // After a takeover some went out before: the round's eliminated are then the store's.
+    const eliminated = resumed ? await live.eliminatedIn(game.tournamentId, state.round) : leaving;
+    game.records.recordStart(state.round, eliminated);
+    game.records.record('roundResolved', () =>
+      game.deps.records.roundResolved(
+        roundRecord(state, state.round, ballots, eliminated, {
+          startedAt: state.roundStartedAt,
+          endedAt: close.endedAt,
+          results: close.results,
+        }),
+      ),
+    );
     if (disqualifiedNow.length > 0) {
       game.records.record('participantsDisqualified', () =>
         game.deps.records.participantsDisqualified(state.gameId, disqualifiedNow),
@@ -119,22 +188,4 @@ export async function tally(game: StepContext, state: GameState): Promise<Step> 
     }
   });
   return 0;
-}
-
-function recordRound(
-  game: StepContext,
-  state: GameState,
-  outcome: RoundOutcome,
-  ballots: Awaited<ReturnType<LiveGames['ballots']>>,
-  endedAt: number,
-) {
-  game.records.record('roundResolved', () =>
-    game.deps.records.roundResolved(
-      roundRecord(state, state.round, ballots, outcome.eliminated, {
-        startedAt: state.roundStartedAt,
-        endedAt,
-        results: outcome.results,
-      }),
-    ),
-  );
 }
