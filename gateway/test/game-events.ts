@@ -98,7 +98,6 @@ export function wholeGame(tournamentId: string): GameEvent[] {
           remainingCount: 2,
           durationSeconds: 10,
           phaseEndsAt: at(20),
-          advancedUserIds: ['user-a', 'user-b'],
         },
       },
       10,

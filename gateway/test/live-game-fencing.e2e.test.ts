@@ -153,7 +153,12 @@ describe('a frozen game owner cannot write once another engine took the game ove
       expect(
         Object.fromEntries(resolved.results.map((result) => [result.imageId, result.votes])),
       ).toEqual(expectedTally(round, acks, [], alive));
-      alive = new Set(resolved.advancedUserIds);
+      // Who goes on follows from each player's pick against the winning images (RoundResults
+      // lists no players).
+      const winning = new Set(resolved.winningImageIds);
+      const advanced = [...alive].filter((userId) => winning.has(acks.get(userId) ?? ''));
+      expect(resolved.remainingCount).toBe(advanced.length);
+      alive = new Set(advanced);
 
       if (round === 2) {
         // The other engine took over and closed the round on its original deadline.

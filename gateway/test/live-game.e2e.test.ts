@@ -333,7 +333,13 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
       expect(
         Object.fromEntries(resolved.results.map((result) => [result.imageId, result.votes])),
       ).toEqual(expectedTally(round, acks, offline, alive));
-      const advanced = new Set(resolved.advancedUserIds);
+      // Who goes on follows from each player's pick against the winning images (RoundResults
+      // lists no players): the live acknowledgements and the offline players' fixed picks.
+      const picks = new Map(acks);
+      for (const [i, player] of offline.entries()) picks.set(player.id, offlinePick(i, round));
+      const winning = new Set(resolved.winningImageIds);
+      const advanced = new Set([...alive].filter((userId) => winning.has(picks.get(userId) ?? '')));
+      expect(resolved.remainingCount).toBe(advanced.size);
       for (const userId of alive) if (!advanced.has(userId)) eliminatedIn.set(userId, round);
       alive = advanced;
       if (killedAt?.round === round) {

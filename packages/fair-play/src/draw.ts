@@ -33,12 +33,6 @@ export const publishedGameEventSchema = z.looseObject({
   tournamentId: z.string().optional(),
   occurredAt: z.string().optional(),
   gameStarted: z.looseObject({ drawSeedSha256: hex64.optional() }).optional(),
-  roundResults: z
-    .looseObject({
-      roundNumber: z.number().int().positive(),
-      advancedUserIds: z.array(z.string()).optional(),
-    })
-    .optional(),
   gameEnded: z
     .looseObject({
       decidedBy: z.enum(['last_standing', 'draw', 'no_winner']),
@@ -124,15 +118,7 @@ export function verifyDraw(
   const commitmentHolds = drawSeedCommitment(ended.drawSeed) === committed.toLowerCase();
   if (!commitmentHolds) problems.push('SHA-256 of the revealed seed is not the committed hash');
 
-  const lastResults = game
-    .filter((event) => event.roundResults !== undefined)
-    .sort((a, b) => a.roundResults!.roundNumber - b.roundResults!.roundNumber)
-    .at(-1)?.roundResults?.advancedUserIds;
-  const listed = ended.drawCandidateUserIds;
-  const candidates = [...(listed ?? lastResults ?? [])].sort();
-  if (listed !== undefined && lastResults !== undefined && !sameSet(listed, lastResults)) {
-    problems.push("the listed candidates are not the last round's advanced players");
-  }
+  const candidates = [...(ended.drawCandidateUserIds ?? [])].sort();
 
   let recomputedWinner: string | undefined;
   if (ended.decidedBy === 'draw') {
@@ -156,10 +142,4 @@ export function verifyDraw(
     verified: problems.length === 0,
     problems,
   };
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  const left = [...new Set(a)].sort();
-  const right = [...new Set(b)].sort();
-  return left.length === right.length && left.every((value, index) => value === right[index]);
 }

@@ -24,7 +24,7 @@ const candidatesArbitrary = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 
 function gameEvents(seed: string, candidates: string[], winner: string): PublishedGameEvent[] {
   return [
     { gameId: 'g1', tournamentId: 't1', gameStarted: { drawSeedSha256: drawSeedCommitment(seed) } },
-    { gameId: 'g1', roundResults: { roundNumber: 17, advancedUserIds: candidates } },
+    { gameId: 'g1', roundResults: { roundNumber: 17, winningImageIds: ['r17-a'] } },
     {
       gameId: 'g1',
       gameEnded: {
@@ -92,13 +92,17 @@ describe('verifyDraw', () => {
         tournamentId: 't1',
         gameStarted: { totalRounds: 17, drawSeedSha256: drawSeedCommitment(seed) },
       },
-      { gameId: 'g1', roundResults: { roundNumber: 17, advancedUserIds: outcome.advanced } },
+      {
+        gameId: 'g1',
+        roundResults: { roundNumber: 17, winningImageIds: outcome.winningImageIds },
+      },
       {
         gameId: 'g1',
         gameEnded: {
           decidedBy: 'draw',
           winnerUserId: outcome.end.winnerUserId,
           drawSeed: seed,
+          drawCandidateUserIds: outcome.end.draw.candidateUserIds,
           roundsPlayed: 17,
         },
       },
@@ -137,15 +141,15 @@ describe('verifyDraw', () => {
     ]);
   });
 
-  it("catches candidates that are not the last round's advanced players", () => {
+  it('does not verify a draw whose end lists no candidates (RoundResults lists no players)', () => {
     const events = gameEvents('s', ['a', 'b'], drawWinner('s', ['a', 'b']));
-    events[1] = {
-      gameId: 'g1',
-      roundResults: { roundNumber: 17, advancedUserIds: ['a', 'b', 'c'] },
-    };
-    expect(verifyDraw(events).problems).toEqual([
-      "the listed candidates are not the last round's advanced players",
-    ]);
+    const { drawCandidateUserIds: _listed, ...unlisted } = events[2]!.gameEnded!;
+    events[2] = { gameId: 'g1', gameEnded: unlisted };
+    expect(verifyDraw(events)).toMatchObject({
+      verified: false,
+      candidates: [],
+      problems: ['a draw without candidates'],
+    });
   });
 
   it('refuses events it cannot check, with the reason', () => {
