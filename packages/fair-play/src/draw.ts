@@ -91,8 +91,7 @@ export interface DrawVerification {
 /**
  * Checks a game's draw from its published events alone: the first event of the game must carry
  * `gameStarted.drawSeedSha256`, `gameEnded` the revealed `drawSeed`; the candidates are
- * `gameEnded.drawCandidateUserIds`, else the last round's `advancedUserIds` (both must agree when
- * both are there). Throws when the events cannot be checked at all (no such game, no commitment,
+ * `gameEnded.drawCandidateUserIds` (`RoundResults` lists no players, issue 35). Throws when the events cannot be checked at all (no such game, no commitment,
  * no end, no seed); returns `verified: false` with the problems when a check fails.
  */
 export function verifyDraw(
