@@ -10,6 +10,7 @@ import { TournamentLifecycleEventSchema, fromBinary } from '@underdog/proto';
 import { AdsCatalog } from './adapters/ads-catalog';
 import { GameEventsPublisher } from './adapters/game-events';
 import { LiveGames } from './adapters/live-games';
+import { VoteBatches } from './adapters/vote-batches';
 import type { VotesProgress } from './application/game-runner';
 import { Disqualifications } from './application/disqualifications';
 import { LifecycleHandler } from './application/lifecycle';
@@ -92,7 +93,7 @@ export function createGameEngineModule(
     logger,
   );
   const lifecycle = new LifecycleHandler(live, runners, clock, logger);
-  const votes = new VotesApplier(live, metrics, logger);
+  const votes = new VotesApplier(live, new VoteBatches(store), metrics, logger);
   const players = new Players({ live, store, records, events, clock, logger });
   const disqualifications = new Disqualifications({ live, store, records, events, clock, logger });
 
@@ -103,7 +104,8 @@ export function createGameEngineModule(
     groupId: group('game-engine-votes'),
     topics: [topics.gameVotes.name],
     fromBeginning: true,
-    // Its own batch handler: the votes of a batch are applied in one pass, each with its mark.
+    // Its own batch handler: a batch's votes are applied one script call per tournament (at most
+    // VOTES_PER_APPLY votes a call), each call with the partition's mark.
     handleBatch: (batch: BusMessage[]) => votes.handleBatch(batch),
     storedOffsets: {
       read: (_topic, partition) => votes.storedOffset(partition),

@@ -1,18 +1,36 @@
 import type { BusMessage } from '@underdog/bus';
 import type { Logger } from '@underdog/kit';
 import { GameVoteEventSchema, fromBinary, timestampDate } from '@underdog/proto';
-import type { AppliedMark, LiveGames } from '../adapters/live-games';
+import type { LiveGames, VoteToApply } from '../adapters/live-games';
+import { VOTES_PER_APPLY, type VoteBatches } from '../adapters/vote-batches';
 import type { EngineMetrics } from '../metrics';
 
+/** One script call: votes of one tournament in partition order, at most `VOTES_PER_APPLY`. */
+interface Call {
+  tournamentId: string;
+  votes: VoteToApply[];
+  /** The offset of its first vote: calls are sent in this order. */
+  first: bigint;
+}
+
 /**
- * Applies a batch of `game.votes` (one partition, in order): each vote in one atomic step that
- * also raises the partition's applied mark, which a round waits on before it resolves and from
- * which this consumer resumes (`storedOffsets`), so a store that lost writes gets exactly the
- * lost votes again. A redelivered vote is refused by its id, so replays never change a tally.
+ * Applies a batch of `game.votes` (one partition, in order): the batch's votes grouped by
+ * tournament, each group in calls of at most `VOTES_PER_APPLY` votes, each call one atomic step
+ * that applies its votes (each as alone: one reply per vote) and raises the partition's applied
+ * mark, which a round waits on before it resolves and from which this consumer resumes
+ * (`storedOffsets`), so a store that lost writes gets exactly the lost votes again. A redelivered
+ * vote is refused by its id, so replays never change a tally (docs/adr/0009).
+ *
+ * Which failures cause redelivery: any call the store refuses or does not answer (connection
+ * lost, a failover's READONLY, a script error) rejects the batch, and the bus delivers it again
+ * from the last commit; the mark never passes that call's votes, so after a crash the consumer
+ * resumes before them too. A message that holds no vote (empty, unreadable — logged —, another
+ * event) is passed, the mark raised past it: delivering it again would not make it a vote.
  */
 export class VotesApplier {
   constructor(
     private readonly live: LiveGames,
+    private readonly batches: VoteBatches,
     private readonly metrics: EngineMetrics,
     private readonly logger: Logger,
   ) {}
@@ -23,63 +41,85 @@ export class VotesApplier {
   }
 
   async handleBatch(batch: BusMessage[]): Promise<void> {
-    // Sent together on one connection, so applied in order; each raises the mark only if the
-    // one before it did.
+    const last = batch[batch.length - 1];
+    if (!last) return;
+    const partition = last.partition;
+    const end = BigInt(last.offset) + 1n;
+    const calls = this.calls(batch);
+    if (calls.length === 0) {
+      await this.live.raiseVotesApplied({ partition, next: String(end), after: '' });
+      return;
+    }
+    // In the order of their first votes, sent together on one connection, so applied in order.
+    // Once a call is applied, every message before the next call's first vote is: the mark goes
+    // there, and only if the call before raised it to where this one starts (so a failed call is
+    // never jumped over: the marks are distinct and increasing).
+    const marks = calls.map((_, i) => String(calls[i + 1]?.first ?? end));
     const replies = await Promise.all(
-      batch.map((message, i) => {
-        const previous = batch[i - 1];
-        return this.apply(message, {
-          partition: message.partition,
-          next: String(BigInt(message.offset) + 1n),
-          after: previous ? String(BigInt(previous.offset) + 1n) : '',
-        });
-      }),
+      calls.map((call, i) =>
+        this.batches.applyVotes(call.tournamentId, call.votes, {
+          partition,
+          next: marks[i]!,
+          after: i === 0 ? '' : marks[i - 1]!,
+        }),
+      ),
     );
-    const counted = replies.filter((reply) => reply === 'COUNTED').length;
+    let counted = 0;
+    for (const [i, call] of calls.entries()) {
+      for (const [j, reply] of (replies[i] ?? []).entries()) {
+        if (reply === 'COUNTED') counted += 1;
+        else if (reply !== 'DUPLICATE') {
+          const voteId = call.votes[j]?.voteId;
+          this.logger.warn({ tournamentId: call.tournamentId, voteId, reply }, 'vote not counted');
+        }
+      }
+    }
     if (counted > 0) this.metrics.votesCounted.inc(counted);
   }
 
-  private async apply(message: BusMessage, mark: AppliedMark): Promise<string> {
-    const event = this.decode(message);
-    if (typeof event === 'string') {
-      await this.live.raiseVotesApplied(mark);
-      return event;
+  /**
+   * The batch's votes by tournament, in partition order within each, cut every
+   * `VOTES_PER_APPLY`; the calls ordered by their first vote's offset.
+   */
+  private calls(batch: BusMessage[]): Call[] {
+    const open = new Map<string, Call>();
+    const calls: Call[] = [];
+    for (const message of batch) {
+      const vote = this.decode(message);
+      if (vote === undefined) continue;
+      let call = open.get(vote.tournamentId);
+      if (!call || call.votes.length >= VOTES_PER_APPLY) {
+        call = { tournamentId: vote.tournamentId, votes: [], first: BigInt(message.offset) };
+        open.set(vote.tournamentId, call);
+        calls.push(call);
+      }
+      call.votes.push(vote);
     }
-    const vote = event.kind.value;
-    const reply = await this.live.applyVote(
-      {
-        tournamentId: event.tournamentId,
-        gameId: vote.gameId,
-        voteId: vote.voteId,
-        userId: vote.userId,
-        username: vote.username,
-        roundNumber: vote.roundNumber,
-        imageId: vote.imageId,
-        castAt: vote.castAt ? timestampDate(vote.castAt).getTime() : Number.MAX_SAFE_INTEGER,
-        offline: false,
-      },
-      mark,
-    );
-    if (reply !== 'COUNTED' && reply !== 'DUPLICATE') {
-      this.logger.warn(
-        { tournamentId: event.tournamentId, voteId: vote.voteId, reply },
-        'vote not counted',
-      );
-    }
-    return reply;
+    return calls.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
   }
 
-  /** The vote a message carries, or why it carries none. */
-  private decode(message: BusMessage) {
-    if (message.value === null) return 'EMPTY';
+  /** The vote a message carries, or undefined when it carries none. */
+  private decode(message: BusMessage): VoteToApply | undefined {
+    if (message.value === null) return undefined;
     let event;
     try {
       event = fromBinary(GameVoteEventSchema, message.value);
     } catch (error) {
       this.logger.error({ err: error, offset: message.offset }, 'unreadable vote');
-      return 'UNREADABLE';
+      return undefined;
     }
-    if (event.kind.case !== 'voteCast') return 'IGNORED';
-    return { tournamentId: event.tournamentId, kind: event.kind };
+    if (event.kind.case !== 'voteCast') return undefined;
+    const vote = event.kind.value;
+    return {
+      tournamentId: event.tournamentId,
+      gameId: vote.gameId,
+      voteId: vote.voteId,
+      userId: vote.userId,
+      username: vote.username,
+      roundNumber: vote.roundNumber,
+      imageId: vote.imageId,
+      castAt: vote.castAt ? timestampDate(vote.castAt).getTime() : Number.MAX_SAFE_INTEGER,
+      offline: false,
+    };
   }
 }

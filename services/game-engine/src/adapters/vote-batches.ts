@@ -1,0 +1,68 @@
+import {
+  applyVotes,
+  gameKeys,
+  votesProgressKey,
+  VOTES_PER_APPLY,
+  type StoredBallot,
+} from '@underdog/live-game';
+import type { LiveStore } from '@underdog/store';
+import type { AppliedMark, ApplyReply, VoteToApply } from './live-games';
+
+export { VOTES_PER_APPLY };
+
+/**
+ * The votes consumer's step on the live store: one tournament's votes, at most
+ * `VOTES_PER_APPLY`, applied in one script call (`applyVotes` in @underdog/live-game), each as
+ * `applyVote` would apply it, with the partition's applied mark raised in the same step.
+ */
+export class VoteBatches {
+  constructor(private readonly store: LiveStore) {}
+
+  /** One reply per vote, in order. Every vote is of `tournamentId`. */
+  async applyVotes(
+    tournamentId: string,
+    votes: readonly VoteToApply[],
+    mark: AppliedMark,
+  ): Promise<ApplyReply[]> {
+    const keys = gameKeys(tournamentId);
+    // One group of keys per round the votes name: a late vote may still carry the round before.
+    const rounds = [...new Set(votes.map((vote) => vote.roundNumber))];
+    return (await this.store.run(
+      applyVotes,
+      [
+        keys.state,
+        keys.alive,
+        votesProgressKey(mark.partition),
+        ...rounds.flatMap((round) => [
+          keys.ballots(round),
+          keys.tally(round),
+          keys.voteIds(round),
+          keys.reserved(round),
+        ]),
+      ],
+      [
+        mark.next,
+        mark.after,
+        ...votes.flatMap((vote) => {
+          const ballot: StoredBallot = {
+            imageId: vote.imageId,
+            castAt: vote.castAt,
+            voteId: vote.voteId,
+            username: vote.username,
+            offline: vote.offline,
+          };
+          return [
+            vote.gameId,
+            vote.voteId,
+            vote.userId,
+            vote.roundNumber,
+            vote.imageId,
+            vote.castAt,
+            JSON.stringify(ballot),
+            rounds.indexOf(vote.roundNumber) + 1,
+          ];
+        }),
+      ],
+    )) as ApplyReply[];
+  }
+}
