@@ -163,9 +163,8 @@ export const gameEvents = [
       remainingCount: event.remainingCount,
       durationSeconds: event.durationSeconds,
       phaseEndsAt: iso(event.phaseEndsAt),
-      // advanced_user_ids is read by no one and goes (issue 35: it grows with the audience): a
-      // player's own outcome follows from their vote and winningImageIds, and the snapshot
-      // carries their status.
+      // No list of players (issue 35: it would grow with the audience): a player's own outcome
+      // follows from their vote and winningImageIds, and the snapshot carries their status.
     }),
     ws: (message) => [
       message('results_started', 'the round is resolved', (view) => ({
