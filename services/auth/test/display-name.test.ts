@@ -26,6 +26,10 @@ describe('display names', () => {
     ['a byte-order mark', '\ufeffCarol'],
     ['a soft hyphen', 'Ca\u00adrol'],
     ['a line separator', 'Bob\u2028Winner'],
+    ['a variation selector after a letter', 'Bo\ufe0fb'],
+    ['an ideographic variation selector', 'Eve\u{e0100}'],
+    ['a Mongolian free variation selector', 'Dan\u180b'],
+    ['an emoji selector standing alone', '\ufe0fDan'],
   ])('refuses %s on registration and profile update', async (_case, displayName) => {
     expect(await rpcFailure(auth.client.register(newPlayer({ displayName })))).toEqual(
       validation(INVISIBLE),
@@ -66,6 +70,12 @@ describe('display names', () => {
     expect(await rpcFailure(auth.client.updateProfile({ sessionId, displayName }))).toEqual(
       validation(RESERVED),
     );
+  });
+
+  it("accepts an emoji's own presentation selector, which is visible", async () => {
+    const { sessionId } = await registerPlayer(auth);
+    const answer = await auth.client.updateProfile({ sessionId, displayName: 'Ana \u2764\ufe0f' });
+    expect(answer.user?.displayName).toBe('Ana \u2764\ufe0f');
   });
 
   it('lets an admin keep or take a staff name on the profile, and no one else', async () => {

@@ -13,13 +13,20 @@ export const displayNameMessages = {
  * Control (Cc), format (Cf: zero-width, bidi embeddings, overrides and isolates, the BOM, soft
  * hyphen), private-use (Co), lone surrogates (Cs), line and paragraph separators, plus the
  * letters and marks that render as nothing (Hangul fillers, braille blank, combining grapheme
- * joiner).
+ * joiner) and the variation selectors (U+FE00–FE0F, U+E0100–E01EF, the Mongolian U+180B–180D
+ * and U+180F), which change nothing visible after a letter (issue 37, 7).
  */
 const INVISIBLE =
-  /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\u034f\u115f\u1160\u180e\u2800\u3164\uffa0]/u;
+  /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\u034f\u115f\u1160\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+
+/**
+ * An emoji's own presentation selector (text U+FE0E or emoji U+FE0F right after a pictograph,
+ * "❤️"): visible, and part of how the emoji is typed, so not counted as a hidden mark.
+ */
+const EMOJI_PRESENTATION = /(\p{Extended_Pictographic})[\ufe0e\ufe0f]/gu;
 
 export function hasInvisibleCharacters(name: string): boolean {
-  return INVISIBLE.test(name);
+  return INVISIBLE.test(name.replace(EMOJI_PRESENTATION, '$1'));
 }
 
 /** NFC, every run of white space as one space, trimmed: what is stored and shown. */
