@@ -146,7 +146,7 @@ describe('a game on a live store that fails', () => {
     // The store goes away with the votes acknowledged (on the bus) but not yet applied, until
     // 3 s past the grace.
     faults.takeDown();
-    faults.hold('underdogApplyVote');
+    faults.hold('underdogApplyVotes');
     await publishVotesCydWins(bus, tournamentId, gameId);
     await waitFor(() => Date.now() > closesAt + 1000 + 3000, 'an outage past the grace');
     // The runner gets the store back first; the votes consumer, on its own backoff, after.
