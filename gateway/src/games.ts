@@ -30,7 +30,12 @@ import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
 import type { RequestOrigin } from './session';
 import { withStoreTimeout } from './store-unavailable';
-import { VoteBacklog, type BacklogPlace, type VoteBacklogSettings } from './vote-backlog';
+import {
+  VoteBacklog,
+  backlogMetrics,
+  type BacklogPlace,
+  type VoteBacklogSettings,
+} from './vote-backlog';
 
 /** A vote as a client submits it; the same answer acknowledges it. */
 export interface VoteInput {
@@ -292,6 +297,7 @@ export class Games {
     this.withdrawalWaitMs = deps.withdrawalWaitMs ?? DEFAULT_WITHDRAWAL_WAIT_MS;
     this.metrics = voteMetrics(deps.registry);
     this.backlog = deps.backlog && new VoteBacklog(deps.backlog, deps);
+    if (!this.backlog) backlogMetrics(deps.registry);
   }
 
   /** The server time in ms since the epoch, the unit of the live store's deadlines. */

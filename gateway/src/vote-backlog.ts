@@ -48,6 +48,41 @@ function metric<T extends Metric>(registry: Registry, name: string, make: () => 
 }
 
 /**
+ * The back-pressure's metrics. Registered by every gateway, with back-pressure on or off, so the
+ * dashboard's panels and the alerts always find them (off: no lag read, no refusal counted).
+ * `collect` reads stale partitions again at a scrape: without votes the last read would stand,
+ * and an idle gateway would keep reporting a drained backlog.
+ */
+export function backlogMetrics(
+  registry: Registry,
+  collect?: () => void | Promise<void>,
+): { lag: Gauge<'partition'>; refusals: Counter } {
+  const lag = metric(
+    registry,
+    'underdog_votes_apply_lag_messages',
+    () =>
+      new Gauge({
+        name: 'underdog_votes_apply_lag_messages',
+        help: 'Votes on a game.votes partition not yet applied by the engine (end offset − applied mark), as this gateway last read them',
+        labelNames: ['partition'],
+        registers: [registry],
+        ...(collect && { collect }),
+      }),
+  );
+  const refusals = metric(
+    registry,
+    'underdog_votes_backpressure_refusals_total',
+    () =>
+      new Counter({
+        name: 'underdog_votes_backpressure_refusals_total',
+        help: 'Votes answered VOTE_NOT_RECORDED before they were produced: their partition held more unapplied votes than the engine applies within the grace',
+        registers: [registry],
+      }),
+  );
+  return { lag, refusals };
+}
+
+/**
  * One partition's backlog as this gateway knows it: the lag it last read (end offset − applied
  * mark), plus its own votes produced since that read began and those in flight. The estimate
  * never falls below the true backlog of its own votes: the mark only rises, and every vote of
@@ -86,30 +121,9 @@ export class VoteBacklog {
   ) {
     this.now = deps.now ?? (() => performance.now());
     this.readTimeoutMs = settings.readTimeoutMs ?? 1_500;
-    this.lag = metric(
-      deps.registry,
-      'underdog_votes_apply_lag_messages',
-      () =>
-        new Gauge({
-          name: 'underdog_votes_apply_lag_messages',
-          help: 'Votes on a game.votes partition not yet applied by the engine (end offset − applied mark), as this gateway last read them',
-          labelNames: ['partition'],
-          registers: [deps.registry],
-          // A scrape reads the partitions again when no vote did lately: without votes the last
-          // read would stand, and an idle gateway would keep reporting a drained backlog.
-          collect: () => this.refreshStale(),
-        }),
-    );
-    this.refusals = metric(
-      deps.registry,
-      'underdog_votes_backpressure_refusals_total',
-      () =>
-        new Counter({
-          name: 'underdog_votes_backpressure_refusals_total',
-          help: 'Votes answered VOTE_NOT_RECORDED before they were produced: their partition held more unapplied votes than the engine applies within the grace',
-          registers: [deps.registry],
-        }),
-    );
+    ({ lag: this.lag, refusals: this.refusals } = backlogMetrics(deps.registry, () =>
+      this.refreshStale(),
+    ));
   }
 
   /**
