@@ -80,6 +80,17 @@ export interface VoteToApply {
   offline: boolean;
 }
 
+/** The ballot a vote leaves in the round's ballots hash (`applyVote` and `applyVotes` alike). */
+export function storedBallotOf(vote: VoteToApply): StoredBallot {
+  return {
+    imageId: vote.imageId,
+    castAt: vote.castAt,
+    voteId: vote.voteId,
+    username: vote.username,
+    offline: vote.offline,
+  };
+}
+
 export interface Participant extends StoredPlayer {
   userId: string;
   /** The 17 offline choices, when an offline player. */
@@ -240,13 +251,7 @@ export class LiveGames {
   async applyVote(vote: VoteToApply, mark?: AppliedMark): Promise<ApplyReply> {
     const keys = gameKeys(vote.tournamentId);
     const round = vote.roundNumber;
-    const ballot: StoredBallot = {
-      imageId: vote.imageId,
-      castAt: vote.castAt,
-      voteId: vote.voteId,
-      username: vote.username,
-      offline: vote.offline,
-    };
+    const ballot = storedBallotOf(vote);
     return (await this.store.run(
       applyVote,
       [

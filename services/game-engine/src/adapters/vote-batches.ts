@@ -1,12 +1,6 @@
-import {
-  applyVotes,
-  gameKeys,
-  votesProgressKey,
-  VOTES_PER_APPLY,
-  type StoredBallot,
-} from '@underdog/live-game';
+import { applyVotes, gameKeys, votesProgressKey, VOTES_PER_APPLY } from '@underdog/live-game';
 import type { LiveStore } from '@underdog/store';
-import type { AppliedMark, ApplyReply, VoteToApply } from './live-games';
+import { storedBallotOf, type AppliedMark, type ApplyReply, type VoteToApply } from './live-games';
 
 export { VOTES_PER_APPLY };
 
@@ -44,13 +38,7 @@ export class VoteBatches {
         mark.next,
         mark.after,
         ...votes.flatMap((vote) => {
-          const ballot: StoredBallot = {
-            imageId: vote.imageId,
-            castAt: vote.castAt,
-            voteId: vote.voteId,
-            username: vote.username,
-            offline: vote.offline,
-          };
+          const ballot = storedBallotOf(vote);
           return [
             vote.gameId,
             vote.voteId,
