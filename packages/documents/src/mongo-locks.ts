@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Mutex } from 'async-mutex';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKey } from './mongo-errors';
 
@@ -27,9 +28,16 @@ const MAX_BACKOFF_MS = 40;
  * A crashed holder's lock is broken once its lease has run out. A holder stalled for longer
  * than the lease could still overlap with the next one; with a ten-second lease on a test
  * server that is an accepted risk (real MongoDB never takes this path).
+ *
+ * Writers in one process queue in order on an in-process mutex per document first, so only the
+ * head of each process's queue polls the server. Without it fifty writers polled at once with
+ * random back-off: each poll is a write on FerretDB's single SQLite writer, the holder's own
+ * update queued behind them, and an unlucky writer could wait past `WAIT_MS` (a CI run lost a
+ * `$inc` test that way, 2.4 s here, over 40 s there).
  */
 export class DocumentLocks {
   private readonly locks: Model<LockDocument>;
+  private readonly local = new Map<string, { mutex: Mutex; users: number }>();
 
   constructor(connection: Connection) {
     this.locks = connection.model<LockDocument>(
@@ -44,12 +52,22 @@ export class DocumentLocks {
 
   async withLock<R>(collection: string, id: string, work: () => Promise<R>): Promise<R> {
     const key = `${collection}/${id}`;
-    const owner = randomUUID();
-    await this.acquire(key, owner);
+    const entry = this.local.get(key) ?? { mutex: new Mutex(), users: 0 };
+    entry.users += 1;
+    this.local.set(key, entry);
     try {
-      return await work();
+      return await entry.mutex.runExclusive(async () => {
+        const owner = randomUUID();
+        await this.acquire(key, owner);
+        try {
+          return await work();
+        } finally {
+          await this.locks.deleteOne({ _id: key, owner }).exec();
+        }
+      });
     } finally {
-      await this.locks.deleteOne({ _id: key, owner }).exec();
+      entry.users -= 1;
+      if (entry.users === 0) this.local.delete(key);
     }
   }
 
