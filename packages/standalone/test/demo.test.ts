@@ -66,7 +66,7 @@ describe('the standalone demo', () => {
         const found = tournaments.find((t) => t.title.startsWith('Demo Warm-up'));
         return found?.status === 'finished' && found;
       },
-      { message: 'the warm-up game finished', timeoutMs: 30_000, intervalMs: 100 },
+      { message: 'the warm-up game finished', timeoutMs: 90_000, intervalMs: 100 },
     );
     // Real time on purpose: only reported.
     console.log(`the warm-up game finished ${(Date.now() - startedAt) / 1000} s after boot`);
@@ -85,7 +85,7 @@ describe('the standalone demo', () => {
     expect(details.rounds.map((round) => [round.roundNumber, round.votes.length])).toEqual([
       [1, 3],
     ]);
-  }, 60_000);
+  }, 120_000);
 
   it('schedules a live demo game and one with its offline window open, and its bots play the game to its end', async () => {
     const visitor = browserAt(url, { deviceId: 'demo-watcher' });
@@ -98,7 +98,8 @@ describe('the standalone demo', () => {
     );
     const blitz = tournaments.find((t) => t.title.startsWith('Demo Blitz'));
     const offline = tournaments.find((t) => t.title.startsWith('Demo Offline Cup'));
-    expect(blitz?.status).toBe('upcoming');
+    // Scheduled 15 s after boot: on a busy machine the first test may outlast that.
+    expect(['upcoming', 'live']).toContain(blitz?.status);
     // The offline window closes 5 minutes before the start; the demo keeps one open.
     expect(new Date(offline?.startAt ?? 0).getTime() - Date.now()).toBeGreaterThan(10 * 60_000);
 
