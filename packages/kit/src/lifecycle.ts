@@ -18,6 +18,9 @@ export interface ReadinessReport {
   checks: Record<string, boolean>;
 }
 
+/** A readiness check that has not answered by then counts as not ready (Kubernetes probes: 1 s+). */
+export const READINESS_CHECK_TIMEOUT_MS = 2_000;
+
 export class ComponentGroup {
   private readonly started: Component[] = [];
   private stopping = false;
@@ -26,6 +29,12 @@ export class ComponentGroup {
     private readonly logger: Logger,
     private readonly components: Component[],
     private readonly stopTimeoutMs = 10_000,
+    /**
+     * How long one readiness check may take before it counts as not ready. The checks run side
+     * by side, so `/readyz` answers within about this bound whatever a dependency does (a
+     * stalled Redis or broker would otherwise hold the probe until TCP gave up).
+     */
+    private readonly checkTimeoutMs = READINESS_CHECK_TIMEOUT_MS,
   ) {}
 
   async start(): Promise<void> {
@@ -57,20 +66,21 @@ export class ComponentGroup {
   }
 
   async readiness(): Promise<ReadinessReport> {
-    const checks: Record<string, boolean> = {};
-    for (const component of this.components) {
-      const running = this.started.includes(component) && !this.stopping;
-      let ready = running;
-      if (running && component.isReady) {
+    const results = await Promise.all(
+      this.components.map(async (component) => {
+        const running = this.started.includes(component) && !this.stopping;
+        if (!running || !component.isReady) return [component.name, running] as const;
         try {
-          ready = await component.isReady();
+          const check = Promise.resolve(component.isReady());
+          const ready = await withTimeout(check, this.checkTimeoutMs, `${component.name} ready`);
+          return [component.name, ready] as const;
         } catch {
-          ready = false;
+          return [component.name, false] as const;
         }
-      }
-      checks[component.name] = ready;
-    }
-    return { ready: Object.values(checks).every(Boolean), checks };
+      }),
+    );
+    const checks = Object.fromEntries(results);
+    return { ready: results.every(([, ready]) => ready), checks };
   }
 }
 

@@ -64,6 +64,25 @@ describe('ComponentGroup', () => {
     expect((await group.readiness()).ready).toBe(false);
   });
 
+  it('answers readiness when a check never does: that check is not ready, the others are read', async () => {
+    // A stalled dependency (SIGSTOP of Redis, a silent partition) leaves its check hanging.
+    const group = new ComponentGroup(
+      logger,
+      [
+        { name: 'redis', isReady: () => new Promise<boolean>(() => undefined) },
+        { name: 'kafka', isReady: async () => true },
+      ],
+      10_000,
+      50,
+    );
+    await group.start();
+    expect(await group.readiness()).toEqual({
+      ready: false,
+      checks: { redis: false, kafka: true },
+    });
+    await group.stop();
+  });
+
   it('keeps stopping the others when one component fails to stop', async () => {
     const stopped: string[] = [];
     const group = new ComponentGroup(logger, [
