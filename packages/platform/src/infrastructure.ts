@@ -61,6 +61,8 @@ export interface DistributedInfrastructureConfig {
   redisUrl?: string | undefined;
   /** Redis Sentinel (REDIS_SENTINELS): the primary is found through it; the URL gives credentials. */
   redisSentinel?: RedisSentinelOptions | undefined;
+  /** REDIS_COMMAND_TIMEOUT_MS: a command unanswered by then rejects (the store's default if unset). */
+  redisCommandTimeoutMs?: number | undefined;
   mongoUrl?: string | undefined;
   mongoDb: string;
   /** The Kafka consumers' group session timeout and heartbeat (the bus adapter's defaults if unset). */
@@ -123,6 +125,7 @@ export async function createDistributedInfrastructure(
     const redis = await createRedisStore({
       url: config.redisUrl,
       sentinel: config.redisSentinel,
+      ...(config.redisCommandTimeoutMs ? { commandTimeoutMs: config.redisCommandTimeoutMs } : {}),
       onConnectionError: (error) => logger.warn({ err: error }, 'redis connection error'),
     });
     store = redis;

@@ -103,6 +103,8 @@ const processEnvShape = (service: string, defaultPort: number) => ({
   REDIS_SENTINELS: sentinelAddresses().optional(),
   REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
   REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
+  // How long a Redis command may go unanswered before it fails (the store's default: 5 s).
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).optional(),
   MONGO_URL: envFields.url().optional(),
   MONGO_DB: z.string().min(1).default(`underdog-${service}`),
 });
@@ -163,6 +165,7 @@ export async function runServiceProcess<Config>(
           name: common.REDIS_SENTINEL_NAME,
           password: common.REDIS_SENTINEL_PASSWORD,
         },
+        redisCommandTimeoutMs: common.REDIS_COMMAND_TIMEOUT_MS,
         mongoUrl: common.MONGO_URL,
         mongoDb: common.MONGO_DB,
         kafkaSessionTimeoutMs: definition.kafka?.(config).sessionTimeoutMs,

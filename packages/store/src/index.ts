@@ -15,6 +15,7 @@ export { compareAndSet, incrementIfBelow } from './scripts';
 export { createMemoryStore, type MemoryStoreOptions } from './memory';
 export {
   createRedisStore,
+  REDIS_COMMAND_TIMEOUT_MS,
   redisClientOf,
   type RedisSentinelOptions,
   type RedisStoreOptions,

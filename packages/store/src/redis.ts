@@ -31,7 +31,20 @@ export interface RedisStoreOptions {
   keyPrefix?: string;
   /** Connection-level errors (reconnects); commands reject with their own error anyway. */
   onConnectionError?: (error: Error) => void;
+  /** A command not answered by then rejects; default `REDIS_COMMAND_TIMEOUT_MS`. */
+  commandTimeoutMs?: number;
 }
+
+/**
+ * How long a command may go unanswered before it rejects ("Command timed out"). A stalled
+ * primary (SIGSTOP, a full disk's fsync, a partition that drops packets) otherwise holds every
+ * call until TCP gives up, minutes later, with the process still looking alive. The slowest step
+ * the game sends is a batch of 500 votes applied in one script (≈ 20 ms at the apply bench's
+ * 25,909 votes/s) or a close step over 10,000 members: 5 s is 250 times that, and far below a
+ * round's 10 s. A timed-out write may still have run: every caller already treats a failed call
+ * as "not known" (a vote is answered retryably and a resend is idempotent by its id).
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 5_000;
 
 type ScriptCommand = (...args: Array<string | number | Array<string | number>>) => Promise<unknown>;
 
@@ -70,6 +83,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
     // Fail a command after one retry instead of queueing it for ever while Redis is away:
     // live state that arrives late is wrong state.
     maxRetriesPerRequest: 1,
+    commandTimeout: options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
   });
   let lastError: Error | undefined;
   client.on('error', (error: Error) => {

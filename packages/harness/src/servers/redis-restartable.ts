@@ -16,6 +16,10 @@ import { findExecutable } from '../util';
 export interface RestartableRedis {
   readonly url: string;
   kill(): void;
+  /** SIGSTOP: the server stays connected and answers nothing, as a stalled primary does. */
+  pause(): void;
+  /** SIGCONT after `pause`. */
+  resume(): void;
   /** Starts it again (same port, same directory); resolves when it answers PING. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -58,6 +62,8 @@ export async function startRestartableRedis(
   return {
     url: `redis://127.0.0.1:${port}`,
     kill: () => void child?.kill('SIGKILL'),
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     start,
     stop: async () => {
       child?.kill('SIGKILL');
