@@ -24,6 +24,7 @@ import type { LiveFeeds } from './graphql/live/feeds';
 import { Games } from './games';
 import { createGraphQLEndpoint } from './graphql/server';
 import { KnownLoginSources } from './known-login-sources';
+import { GameActionLimits } from './game-action-limits';
 import { RateLimiter } from './rate-limiter';
 import { IntegrityReads } from './integrity';
 import { PlayerSignals } from './player-signals';
@@ -155,6 +156,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     withdrawalReplicas: settings.voteWithdrawal.replicas,
     withdrawalWaitMs: settings.voteWithdrawal.waitMs,
     backlog: settings.voteBacklog,
+    limits: new GameActionLimits(settings.gameActionLimits),
   });
   // Tests may stand a stub in for the real-time edges; GraphQL's mutations use the real one.
   const liveGames: LiveGamePort = options.games ?? games;

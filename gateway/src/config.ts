@@ -4,6 +4,7 @@ import { ConfigError, envFields, parseEnv, type Environment } from '@underdog/ki
 import { parseAll } from '@underdog/platform';
 import { z } from 'zod';
 import { DEFAULT_WITHDRAWAL_WAIT_MS } from './games';
+import type { GameActionRules } from './game-action-limits';
 import type { RateLimitRule } from './rate-limiter';
 import { DEFAULT_VOTE_APPLY_LAG_REFRESH_MS, type VoteBacklogSettings } from './vote-backlog';
 
@@ -68,6 +69,10 @@ const settingsShape = {
   RATE_LIMIT_RESENDS_PER_IP: count(10),
   RATE_LIMIT_VERIFICATIONS_PER_IP: count(50),
   RATE_LIMIT_VERIFICATIONS_PER_ACCOUNT: count(10),
+  // The flood guard on votes and joins (per user, per gateway process), over a short window.
+  RATE_LIMIT_GAME_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  RATE_LIMIT_VOTES_PER_USER: count(60),
+  RATE_LIMIT_JOINS_PER_USER: count(30),
   WEBSOCKET_MAX_PAYLOAD_BYTES: z.coerce
     .number()
     .int()
@@ -139,6 +144,8 @@ export interface GatewaySettings {
   /** Whether GraphQL errors may suggest field names ("Did you mean …"): everywhere but production. */
   suggestions: boolean;
   rateLimits: RateLimits;
+  /** Votes and joins per user (or client address without a session) per short window. */
+  gameActionLimits: GameActionRules;
   /** Whether `POST /api/benchmark/players` exists (BENCHMARK_SEED=on; never in production). */
   benchmarkSeed: boolean;
   /**
@@ -246,6 +253,16 @@ function settingsFrom(
       resendsPerIp: rule(parsed.RATE_LIMIT_RESENDS_PER_IP),
       verificationsPerIp: rule(parsed.RATE_LIMIT_VERIFICATIONS_PER_IP),
       verificationsPerAccount: rule(parsed.RATE_LIMIT_VERIFICATIONS_PER_ACCOUNT),
+    },
+    gameActionLimits: {
+      vote: {
+        limit: parsed.RATE_LIMIT_VOTES_PER_USER,
+        windowMs: parsed.RATE_LIMIT_GAME_WINDOW_SECONDS * 1000,
+      },
+      join: {
+        limit: parsed.RATE_LIMIT_JOINS_PER_USER,
+        windowMs: parsed.RATE_LIMIT_GAME_WINDOW_SECONDS * 1000,
+      },
     },
   };
 }

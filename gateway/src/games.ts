@@ -27,6 +27,7 @@ import {
 import type { LiveStore, ScriptReply, StoreScript } from '@underdog/store';
 import { Counter, Histogram, type Metric } from 'prom-client';
 import { actorOf, delegate } from './actors';
+import type { GameActionLimits } from './game-action-limits';
 import type { GatewayClients } from './clients';
 import type { RequestOrigin } from './session';
 import { withStoreTimeout } from './store-unavailable';
@@ -177,6 +178,8 @@ export interface GamesDependencies {
   logger: Logger;
   /** The server clock; default: the system clock. */
   clock?: Clock;
+  /** The flood guard on votes and joins (`GameActionLimits`); absent: none. */
+  limits?: GameActionLimits;
   /**
    * How long a vote's produce may take before the vote is answered VOTE_NOT_RECORDED (retryable;
    * default `DEFAULT_VOTE_PRODUCE_TIMEOUT_MS`): a broker or leader failover is not waited out.
@@ -307,6 +310,7 @@ export class Games {
 
   /** Verified users, while the tournament is upcoming or before round 1's voting ends. */
   async join(origin: RequestOrigin, tournamentId: string): Promise<PlayerView> {
+    await this.deps.limits?.take('join', origin);
     const { player } = await delegate(
       this.deps.clients.game.joinTournament({ actor: await actorOf(origin), tournamentId }),
     );
@@ -334,6 +338,7 @@ export class Games {
   async vote(origin: RequestOrigin, vote: VoteInput): Promise<VoteInput> {
     const started = performance.now();
     try {
+      await this.deps.limits?.take('vote', origin);
       const answer = await this.admitAndProduce(origin, vote);
       this.metrics.accepted.inc();
       return answer;

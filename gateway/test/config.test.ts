@@ -56,6 +56,10 @@ describe('gateway configuration', () => {
         verificationsPerIp: { limit: 50, windowMs: window },
         verificationsPerAccount: { limit: 10, windowMs: window },
       },
+      gameActionLimits: {
+        vote: { limit: 60, windowMs: 10_000 },
+        join: { limit: 30, windowMs: 10_000 },
+      },
     });
   });
 
