@@ -22,6 +22,7 @@ const swc = (tsx) => [
 const transform = { '^.+\\.ts$': swc(false), '^.+\\.tsx$': swc(true) };
 const roots = [
   '<rootDir>/packages',
+  '<rootDir>/apps',
   '<rootDir>/services',
   '<rootDir>/gateway',
   '<rootDir>/proto',

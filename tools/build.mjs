@@ -32,7 +32,7 @@ const external = [
 const entries = [
   ...readdirSync(join(root, 'services')).map((name) => `services/${name}`),
   'gateway',
-  'packages/standalone',
+  'apps/standalone',
 ].flatMap((dir) =>
   ['main', 'cli']
     .filter((name) => existsSync(join(root, dir, 'src', `${name}.ts`)))

@@ -81,10 +81,7 @@ function openSocket(port: number): Promise<WebSocket> {
 }
 
 const targets: Array<[string, () => Promise<EdgeProcess>]> = [
-  [
-    'the standalone process',
-    () => startProcess('packages/standalone/dist/main.js', { DEMO: 'off' }),
-  ],
+  ['the standalone process', () => startProcess('apps/standalone/dist/main.js', { DEMO: 'off' })],
   [
     'a distributed gateway',
     async () => {

@@ -298,7 +298,7 @@ async function startStandalone(options: BenchOptions): Promise<Target> {
   mkdirSync(options.logDir, { recursive: true });
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs(options), join(root, 'packages', 'standalone', 'dist', 'main.js')],
+    [...nodeArgs(options), join(root, 'apps', 'standalone', 'dist', 'main.js')],
     {
       cwd: root,
       env: {

@@ -1,9 +1,9 @@
 // What the benchmark commands (`main.ts`, `pair.ts`) share: their arguments, the machine line
 // and where results and logs go.
 import { execSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, homedir, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { BenchMode } from './bench';
 
 const root = join(__dirname, '..', '..');
@@ -54,6 +54,22 @@ export function logFolder(prefix = ''): string {
   );
 }
 
-export function appendToBenchmarks(text: string): void {
-  appendFileSync(join(root, 'docs', 'benchmarks.md'), text);
+/**
+ * Appends a run's entry to today's file of the benchmarks' history,
+ * `docs/benchmarks/YYYY-MM-DD.md` (UTC), started with its title when it is the day's first;
+ * docs/benchmarks.md keeps today's figures and links the history.
+ */
+export function appendToBenchmarks(text: string, now = new Date()): string {
+  const day = now.toISOString().slice(0, 10);
+  const file = join(root, 'docs', 'benchmarks', `${day}.md`);
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(
+      file,
+      `# Benchmarks, ${day}\n\nThe runs of ${day}, as they were recorded. Today's figures: ` +
+        `[docs/benchmarks.md](../benchmarks.md).\n`,
+    );
+  }
+  appendFileSync(file, text);
+  return file;
 }

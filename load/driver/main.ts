@@ -1,5 +1,5 @@
 // `pnpm bench -- --players 10000 --mode distributed|standalone` (load/README.md): one live round,
-// measured, and a table appended to docs/benchmarks.md.
+// measured, and a table appended to the day's docs/benchmarks/YYYY-MM-DD.md.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBenchmark, type BenchResult, type StopSignal } from './bench';

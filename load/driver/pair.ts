@@ -1,7 +1,7 @@
 // `pnpm bench:pair -- --players 2500 --runs 3` (load/README.md): one tournament of N players
 // alone against two tournaments of N at once on two `game.votes` partitions, several runs each,
 // alternating, each on a fresh stack. The medians are compared figure by figure, and a table
-// with every run and the verdict is appended to docs/benchmarks.md.
+// with every run and the verdict is appended to the day's docs/benchmarks/YYYY-MM-DD.md.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBenchmark, type TournamentResult } from './bench';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const root = join(__dirname, '..', '..');
 const scripts = join(root, 'load', 'k6');
-const bundle = join(root, 'packages', 'standalone', 'dist', 'main.js');
+const bundle = join(root, 'apps', 'standalone', 'dist', 'main.js');
 const admin = { email: 'admin@k6.test', password: 'admin-pass-1' };
 
 interface Summary {

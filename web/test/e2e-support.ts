@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { waitFor } from '@underdog/test-support';
 import { chromium, type APIRequestContext, type Browser, type Page } from 'playwright-core';
 
-export const bundle = join(__dirname, '..', '..', 'packages', 'standalone', 'dist', 'main.js');
+export const bundle = join(__dirname, '..', '..', 'apps', 'standalone', 'dist', 'main.js');
 export const chromiumPath = '/usr/bin/chromium';
 export const ADMIN = { email: 'admin@e2e.local', password: 'adminpass123' };
 

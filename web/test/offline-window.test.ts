@@ -3,7 +3,7 @@ import {
   isOfflineWindowOpen,
   offlineCardActionOf,
   type Tournament,
-} from '../src/features/tournaments/rules';
+} from '../src/features/tournaments/display';
 import {
   choicesInput,
   nextOpenRound,

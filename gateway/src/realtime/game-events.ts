@@ -21,7 +21,7 @@ import {
   type MessageOfDescription,
   type ViewOfDescription,
 } from './game-event-kit';
-import type { ImageResultView, RoundImageView, WinnerView } from './views';
+import type { ImageResultView, RoundImageView, WinnerView } from './round-views';
 
 export type { GameEventBase } from './game-event-kit';
 

@@ -18,8 +18,10 @@ import {
   type GameEventBase,
   type GameEventView,
 } from './game-events';
+import type { ImageResultView, RoundImageView, WinnerView } from './round-views';
 
 export { secondsUntil } from './game-events';
+export type { ImageResultView, RoundImageView, WinnerView } from './round-views';
 
 /**
  * The live game as clients see it, pure and shared by both real-time edges: the `/ws` messages
@@ -39,26 +41,6 @@ const phaseNames: Record<GamePhase, GamePhaseName> = {
   [GamePhase.ADVERTISEMENT]: 'advertisement',
   [GamePhase.FINISHED]: 'finished',
 };
-
-export interface RoundImageView {
-  id: string;
-  url: string;
-  alt: string;
-}
-
-export interface ImageResultView {
-  imageId: string;
-  votes: number;
-  percentage: number;
-  isWinner: boolean;
-}
-
-export interface WinnerView {
-  userId: string;
-  username: string;
-  displayName: string;
-  prize: string | null;
-}
 
 export interface PlayerStateView {
   isParticipant: boolean;

@@ -11,7 +11,7 @@ export {
 export { chunksOf } from './chunks';
 export { defineScript } from './script';
 export { storeWith } from './store-with';
-export { compareAndSet, incrementIfBelow } from './scripts';
+export { incrementIfBelow } from './scripts';
 export { createMemoryStore, type MemoryStoreOptions } from './memory';
 export {
   createRedisStore,

@@ -43,26 +43,3 @@ return next
     return next;
   },
 });
-
-/**
- * KEYS: [key]. ARGV: [expected, next]. Writes `next` only if the key holds `expected`,
- * keeping its expiry; returns 1 when it wrote, 0 otherwise. Of many racing callers that read
- * the same value, exactly one moves it on.
- */
-export const compareAndSet = defineScript<number>({
-  name: 'compareAndSet',
-  lua: `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then
-  return 0
-end
-redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
-return 1
-`,
-  memory: (redis, [key = ''], [expected, next = '']) => {
-    if (redis.get(key) !== expected) {
-      return 0;
-    }
-    redis.set(key, next, { keepTtl: true });
-    return 1;
-  },
-});

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  compareAndSet,
   defineScript,
   incrementIfBelow,
   LiveStoreError,
@@ -451,24 +450,6 @@ export function describeLiveStoreContract(
         expect(accepted.filter((result) => result === 1)).toHaveLength(users.length);
         expect(tally.reduce((sum, n) => sum + n, 0)).toBe(users.length);
         expect(await store.sCard(key('voters'))).toBe(users.length);
-      });
-
-      it('lets exactly one of many racing compareAndSet callers win', async () => {
-        const clients = await fourClients();
-        await store.set(key('phase'), 'voting', { ttlMs: 10_000 });
-        const results = await Promise.all(
-          Array.from({ length: 20 }, (_, i) =>
-            (clients[i % clients.length] ?? store).run(
-              compareAndSet,
-              [key('phase')],
-              ['voting', `results-by-${i}`],
-            ),
-          ),
-        );
-        const winner = results.indexOf(1);
-        expect(results.filter((result) => result === 1)).toHaveLength(1);
-        expect(await store.get(key('phase'))).toBe(`results-by-${winner}`);
-        expect(await store.ttlMs(key('phase'))).toBeGreaterThan(9_000);
       });
 
       it("converts results the way Redis converts Lua's", async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { compareAndSet, incrementIfBelow, LiveStoreError, type LiveStore } from '../src';
+import { incrementIfBelow, LiveStoreError, type LiveStore } from '../src';
 
 /**
  * The store's own scripts and their TypeScript twins (issue 27 point 2): every reply of each,
@@ -52,23 +52,6 @@ export function describeStoreScriptsContract(
         expect(error).toBeInstanceOf(LiveStoreError);
         expect((error as LiveStoreError).code).toBe('ERR');
         expect(await store.get(key)).toBe('abc');
-      });
-    });
-
-    describe('compareAndSet', () => {
-      it('1 when the key holds the expected value, keeping its expiry', async () => {
-        await store.set(key, 'a', { ttlMs: 60_000 });
-        expect(await store.run(compareAndSet, [key], ['a', 'b'])).toBe(1);
-        expect(await store.get(key)).toBe('b');
-        expect(await store.ttlMs(key)).toBeGreaterThan(0);
-      });
-
-      it('0 when it holds another value or nothing, writing nothing', async () => {
-        await store.set(key, 'a');
-        expect(await store.run(compareAndSet, [key], ['x', 'b'])).toBe(0);
-        expect(await store.get(key)).toBe('a');
-        expect(await store.run(compareAndSet, [`${key}:missing`], ['', 'b'])).toBe(0);
-        expect(await store.get(`${key}:missing`)).toBeNull();
       });
     });
   });

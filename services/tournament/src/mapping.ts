@@ -9,7 +9,7 @@ import {
   type Timestamp,
   type TournamentSchema,
 } from '@underdog/proto';
-import type { IntegrityReport } from './application/integrity';
+import type { IntegrityReport } from './domain/integrity-report';
 import type { OfflineChoice } from './domain/offline';
 import type { Tournament, TournamentDraft, TournamentStatus } from './domain/tournament';
 

@@ -3,7 +3,7 @@
  */
 import { screen } from '@testing-library/react';
 import { HeroCard } from '../../src/features/home/components/HeroCard';
-import type { Tournament } from '../../src/features/tournaments/rules';
+import type { Tournament } from '../../src/features/tournaments/display';
 import { renderWith } from './render';
 
 const NOW = Date.parse('2030-01-01T12:00:00.000Z');

@@ -1,4 +1,4 @@
-import { RingDetector, type PlayerSignal, type RingReport } from '@underdog/fair-play';
+import { RingDetector, type PlayerSignal } from '@underdog/fair-play';
 import { requireAdmin, type Clock } from '@underdog/kit';
 import type { Actor } from '@underdog/proto';
 import {
@@ -7,19 +7,8 @@ import {
   type IntegrityRow,
   type StoredSignal,
 } from '../adapters/integrity-repository';
+import type { IntegrityReport } from '../domain/integrity-report';
 import type { Tournaments } from './tournaments';
-
-/** The integrity report of one tournament: ring detection over its recorded signals. */
-export interface IntegrityReport extends RingReport {
-  tournamentId: string;
-  /** The tournament is finished: the report will not change any more. */
-  final: boolean;
-  computedAt: Date;
-  participantCount: number;
-  roundCount: number;
-  /** user id → username, from their votes. */
-  usernames: Record<string, string>;
-}
 
 /** Final reports kept in memory (they never change): the history's winner flags cost nothing. */
 const finalReportsKept = 200;

@@ -5,12 +5,12 @@ import type { LifecycleOutbox } from '../adapters/lifecycle-outbox';
 import type { OfflineRepository } from '../adapters/offline-repository';
 import type { PendingEvent, TournamentRepository } from '../adapters/tournament-repository';
 import { tournamentErrors } from '../domain/errors';
-import type { ParsedDraft } from '../domain/validation';
 import {
   assertDeletable,
   compareForListing,
   fieldsForCreate,
   fieldsForUpdate,
+  type ParsedDraft,
   type Tournament,
 } from '../domain/tournament';
 

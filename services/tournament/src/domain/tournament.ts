@@ -1,7 +1,6 @@
 import { commonErrors } from '@underdog/kit';
 import { ROUND_TIME_SECONDS } from '@underdog/rules';
 import { tournamentErrors } from './errors';
-import type { ParsedDraft } from './validation';
 
 export type TournamentStatus = 'upcoming' | 'live' | 'finished';
 
@@ -35,6 +34,19 @@ export interface TournamentDraft {
   startAt?: Date | undefined;
   /** Absent: the default on create, the current value on edit. */
   roundTimeSeconds?: number | undefined;
+}
+
+/**
+ * A draft that passed the input rules (validation.ts `parseDraft`); the rules that need the stored
+ * tournament or the time are the domain's (`fieldsForCreate`, `fieldsForUpdate`). Declared here so
+ * the domain does not import validation.ts, which imports the domain's limits.
+ */
+export interface ParsedDraft {
+  title: string;
+  startAt: Date;
+  roundTimeSeconds?: number | undefined;
+  description?: string | undefined;
+  prize?: string | undefined;
 }
 
 /** The editable fields of a tournament, validated. */

@@ -7,6 +7,7 @@ import {
   PRIZE_MAX_LENGTH,
   ROUND_TIME_SECONDS,
   TITLE_MAX_LENGTH,
+  type ParsedDraft,
   type TournamentDraft,
 } from './tournament';
 
@@ -45,11 +46,7 @@ export const draftInput = z.object({
   prize: optionalText(PRIZE_MAX_LENGTH, 'Prize'),
 });
 
-/** A draft that passed the input rules; the rules that need the stored tournament or the time
- * are the domain's (`fieldsForCreate`, `fieldsForUpdate`). */
-export type ParsedDraft = z.infer<typeof draftInput>;
-
-/** Parses a draft (see `draftInput`). */
+/** Parses a draft (see `draftInput`) into the domain's `ParsedDraft` (its type checked here). */
 export const parseDraft = (draft: TournamentDraft): ParsedDraft => parseInput(draftInput, draft);
 
 const validOptions = new Set(OFFLINE_POSITIONS);

@@ -17,7 +17,7 @@ import { useSession } from '../session/hooks/useSession';
 import { useLogFailedOfflineChoicesCheck } from '../tournaments/hooks/useHasOfflineChoices';
 import { OfflinePicker } from '../offline/components/OfflinePicker';
 import { useServerNow } from '../time/hooks/serverClock';
-import { isOfflineWindowOpen, type GameMode } from '../tournaments/rules';
+import { isOfflineWindowOpen, type GameMode } from '../tournaments/display';
 import { AdScreen } from './components/AdScreen';
 import { DisqualifiedNotice } from './components/DisqualifiedNotice';
 import { ResultsScreen } from './components/ResultsScreen';

@@ -2,7 +2,7 @@ import { Button, Card, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Countdown } from '../../time/components/Countdown';
 import { useServerNow } from '../../time/hooks/serverClock';
-import { displayStatusOf, startOf, type Tournament } from '../../tournaments/rules';
+import { displayStatusOf, startOf, type Tournament } from '../../tournaments/display';
 import { useGo } from '../../../app/useGo';
 
 /** Spec §2 tournament header: name, status badge, prize, players, countdown, admin button. */

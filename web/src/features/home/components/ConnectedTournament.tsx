@@ -1,6 +1,6 @@
 import { useSession } from '../../session/hooks/useSession';
 import { useHasOfflineChoices } from '../../tournaments/hooks/useHasOfflineChoices';
-import type { Tournament, Viewer } from '../../tournaments/rules';
+import type { Tournament, Viewer } from '../../tournaments/display';
 import type { ReactElement } from 'react';
 
 /** Works out the viewer (signed in? pre-registered?) for one tournament and renders with it. */

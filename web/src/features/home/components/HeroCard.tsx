@@ -13,7 +13,7 @@ import {
   type DisplayStatus,
   type Tournament,
   type Viewer,
-} from '../../tournaments/rules';
+} from '../../tournaments/display';
 
 const BADGE: Record<DisplayStatus, string> = {
   live: 'home.badgeLive',

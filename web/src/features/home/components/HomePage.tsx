@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../session/hooks/useSession';
 import { useServerNow } from '../../time/hooks/serverClock';
 import { useTournamentList } from '../../tournaments/hooks/useTournamentList';
-import { heroTournamentOf, previousOf, upcomingOf } from '../../tournaments/rules';
+import { heroTournamentOf, previousOf, upcomingOf } from '../../tournaments/display';
 import { useAutoRedirect, useAutoRedirectSetting } from '../hooks/useAutoRedirect';
 import { WithViewer } from './ConnectedTournament';
 import { HeroCard } from './HeroCard';

@@ -12,7 +12,7 @@ import {
   rowActionOf,
   type Tournament,
   type Viewer,
-} from '../../tournaments/rules';
+} from '../../tournaments/display';
 
 /** Spec §2: one row of the home screen's lists. */
 export function TournamentRow({ tournament, viewer }: { tournament: Tournament; viewer: Viewer }) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useGo } from '../../../app/useGo';
-import { gamePath } from '../../tournaments/rules';
+import { gamePath } from '../../tournaments/display';
 import type { TournamentList } from '../../tournaments/hooks/useTournamentList';
 
 const STORAGE_KEY = 'auto-redirect';

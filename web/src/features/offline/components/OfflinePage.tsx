@@ -23,7 +23,7 @@ import {
   upcomingOf,
   type DisplayStatus,
   type Tournament,
-} from '../../tournaments/rules';
+} from '../../tournaments/display';
 import { AlreadyRegistered } from './AlreadyRegistered';
 import { OfflinePicker } from './OfflinePicker';
 

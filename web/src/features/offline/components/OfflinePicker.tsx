@@ -16,7 +16,7 @@ import { AdView, type Ad } from '../../ads/components/AdView';
 import { altOf, sampleImageOf } from '../../images/sampleImages';
 import { TOTAL_ROUNDS } from '@underdog/rules';
 import { i18n } from '../../../app/i18n';
-import type { Tournament } from '../../tournaments/rules';
+import type { Tournament } from '../../tournaments/display';
 import {
   choicesInput,
   isComplete,

@@ -1,5 +1,5 @@
 import { Button } from 'antd';
-import type { Action } from '../rules';
+import type { Action } from '../display';
 import { useGo } from '../../../app/useGo';
 
 /** A tournament action: a link-like button, or a disabled one when it goes nowhere. */

@@ -1,5 +1,5 @@
 import { Tag } from 'antd';
-import type { DisplayStatus } from '../rules';
+import type { DisplayStatus } from '../display';
 
 const COLORS: Record<DisplayStatus, string> = {
   live: 'red',

@@ -5,7 +5,7 @@ import {
   TournamentsDocument,
   type TournamentsChangedSubscription,
 } from '../../../gql/operations';
-import type { Tournament } from '../rules';
+import type { Tournament } from '../display';
 
 /** Spec §9: the list is refetched every 5 s where it polls. */
 export const TOURNAMENT_LIST_POLL_MS = 5_000;

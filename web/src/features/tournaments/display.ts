@@ -1,3 +1,5 @@
+// What the screens show of a tournament: its display status, countdown, place in the home
+// lists, offline window and the action a viewer gets (the game's own rules: @underdog/rules).
 import type { TournamentFieldsFragment } from '../../gql/operations';
 import { OFFLINE_WINDOW_CLOSES_BEFORE_START_MS } from '@underdog/rules';
 import { i18n } from '../../app/i18n';

@@ -25,7 +25,7 @@ function withAdmin(env: Environment): { env: Environment; generated: boolean } {
 
 /**
  * The web app to serve: WEB_ROOT, else the repository's web/dist (this file runs as
- * packages/standalone/dist/main.js, or from src under tsx). Without a build the API still runs.
+ * apps/standalone/dist/main.js, or from src under tsx). Without a build the API still runs.
  */
 function webRootOf(configured: string | undefined): string | undefined {
   const webRoot = configured ?? join(__dirname, '..', '..', '..', 'web', 'dist');
