@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LiveStore } from '@underdog/store';
+import { addressKey } from './client-address';
 
 /** How long a device or address stays known after the account last signed in from it. */
 export const KNOWN_LOGIN_SOURCE_TTL_MS = 90 * 24 * 60 * 60_000;
@@ -38,10 +39,14 @@ export class KnownLoginSources {
   }
 }
 
-/** Where a request comes from, strongest first: its device id (if it sent one), its address. */
+/**
+ * Where a request comes from, strongest first: its device id (if it sent one), its address (an
+ * IPv6 one by its /64, as the throttles count it: a home network's host rotates its own address
+ * within it, and must stay known).
+ */
 export function loginSources(origin: { ip: string; deviceId: string }): string[] {
   const device = origin.deviceId.trim();
-  return [...(device ? [`device:${digest(device)}`] : []), `ip:${digest(origin.ip)}`];
+  return [...(device ? [`device:${digest(device)}`] : []), `ip:${digest(addressKey(origin.ip))}`];
 }
 
 /** An account by its normalised e-mail, hashed to keep addresses out of Redis. */

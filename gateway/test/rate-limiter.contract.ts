@@ -166,6 +166,18 @@ export function describeRateLimiterContract(
       expect(await sources.knownOf(uniqueKey('other'), loginSources(origin))).toBeUndefined();
     });
 
+    it('knows an IPv6 source by its /64: the same host with a rotated address is still known', async () => {
+      const account = uniqueKey('account');
+      await sources.remember(account, loginSources({ ip: '2001:db8:5:7:1::1', deviceId: '' }));
+      const [address] = loginSources({ ip: '2001:db8:5:7:abcd::9', deviceId: '' });
+      expect(
+        await sources.knownOf(account, loginSources({ ip: '2001:db8:5:7:abcd::9', deviceId: '' })),
+      ).toBe(address);
+      expect(
+        await sources.knownOf(account, loginSources({ ip: '2001:db8:5:8::1', deviceId: '' })),
+      ).toBeUndefined();
+    });
+
     it('forgets a source once its period passes without a sign-in from it', async () => {
       const account = uniqueKey('account');
       const origin = { ip: '198.51.100.8', deviceId: 'phone-2' };
