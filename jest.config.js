@@ -2,8 +2,9 @@
 // - unit (`*.test.ts`): nothing but Node — in-memory adapters, no servers, no processes;
 // - integration (`*.int.test.ts`): real Kafka, Redis, a MongoDB-wire server and an SMTP sink,
 //   only through the harness's global setup;
-// - e2e (`*.e2e.test.ts`): whole processes (the stack, the bundled standalone) and the browser;
+// - e2e (`*.e2e.test.ts` outside web/): whole processes (the stack, the bundled standalone);
 //   they get the harness's servers too, because the distributed stack needs them;
+// - browser (`web/**/*.e2e.test.ts`): the web app in Chromium against the bundled standalone;
 // - chart (`tools/test/chart.test.ts`, the other helm-backed checks beside it, `*.chart.test.ts`):
 //   the Helm chart and manifests against their schemas, offline.
 // A `@jest-environment` docblock still picks a file's environment (e.g. jsdom in `web/`).
@@ -70,7 +71,16 @@ module.exports = {
       ...harness,
       displayName: 'e2e',
       testMatch: ['**/*.e2e.test.{ts,tsx}'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/web/'],
+    },
+    {
+      ...common,
+      // The web app's journeys in Chromium against the bundled standalone process: they need
+      // no harness server, so they run beside the server tiers (tools/test-tiers.mjs).
+      displayName: 'browser',
+      testMatch: ['<rootDir>/web/**/*.e2e.test.{ts,tsx}'],
       testPathIgnorePatterns: ['/node_modules/'],
+      slowTestThreshold: 30,
     },
     {
       ...common,
