@@ -722,7 +722,7 @@ describe('charts/underdog', () => {
         matchLabels: {
           'app.kubernetes.io/name': 'underdog',
           'app.kubernetes.io/instance': 'underdog',
-          'app.kubernetes.io/component': facts[key]?.name,
+          'app.kubernetes.io/component': facts[key]?.name ?? key,
         },
       },
     });
