@@ -34,11 +34,11 @@ export interface GatewayModule extends ServiceModule {
 
 /** The public edge: REST shims, GraphQL, graphql-ws and `/ws` over the services' RPCs. */
 export async function createGatewayModule(
-  { logger, registry, infrastructure, instanceId, readiness }: ServiceContext,
+  { logger, registry, infrastructure, instanceId, readiness, serviceTokenSecret }: ServiceContext,
   config: GatewayModuleConfig,
   adapters: GatewayAdapters = {},
 ): Promise<GatewayModule> {
-  const clients = adapters.clients ?? httpClients(config);
+  const clients = adapters.clients ?? httpClients(config, serviceTokenSecret);
   const gateway = await createGateway({
     logger,
     registry,
@@ -58,14 +58,22 @@ export async function createGatewayModule(
   };
 }
 
-function httpClients({ serviceUrls }: GatewayModuleConfig): GatewayClients {
+/** Over HTTP, every call signed as the gateway with SERVICE_TOKEN_SECRET (the services check it). */
+function httpClients(
+  { serviceUrls }: GatewayModuleConfig,
+  serviceTokenSecret: string | undefined,
+): GatewayClients {
   if (!serviceUrls) throw new ConfigError(["the gateway needs the services' URLs or clients"]);
+  if (serviceTokenSecret === undefined) {
+    throw new ConfigError(['SERVICE_TOKEN_SECRET: the gateway needs it to call the services']);
+  }
+  const caller = { name: 'gateway', secret: serviceTokenSecret };
   return createGatewayClients({
-    auth: { mode: 'http', baseUrl: serviceUrls.auth },
-    tournament: { mode: 'http', baseUrl: serviceUrls.tournament },
-    game: { mode: 'http', baseUrl: serviceUrls.game },
-    ads: { mode: 'http', baseUrl: serviceUrls.ads },
-    notification: { mode: 'http', baseUrl: serviceUrls.notification },
+    auth: { mode: 'http', baseUrl: serviceUrls.auth, caller },
+    tournament: { mode: 'http', baseUrl: serviceUrls.tournament, caller },
+    game: { mode: 'http', baseUrl: serviceUrls.game, caller },
+    ads: { mode: 'http', baseUrl: serviceUrls.ads, caller },
+    notification: { mode: 'http', baseUrl: serviceUrls.notification, caller },
   });
 }
 

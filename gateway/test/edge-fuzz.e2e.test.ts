@@ -98,6 +98,7 @@ const targets: Array<[string, () => Promise<EdgeProcess>]> = [
         NOTIFICATION_URL: nowhere,
         INSTANCE_ID: `edge-fuzz-${randomUUID()}`,
         INTEGRITY_SECRET: randomUUID() + randomUUID(),
+        SERVICE_TOKEN_SECRET: randomUUID() + randomUUID(),
       });
     },
   ],

@@ -55,6 +55,12 @@ export interface ServiceProcess {
   lines: string[];
 }
 
+/** The key internal calls are signed with (SERVICE_TOKEN_SECRET), given to every process started here. */
+const serviceTokenSecret = `live-game-${randomUUID()}-${randomUUID()}`;
+
+/** The test, calling a service process over HTTP as the gateway would. */
+export const serviceCaller = { name: 'gateway', secret: serviceTokenSecret };
+
 /**
  * Starts `services/<service>/src/main.ts` as its own Node process and waits for /readyz.
  * `node --require tsx/cjs`, not the tsx CLI: a signal (SIGKILL, SIGSTOP) must reach the service
@@ -70,7 +76,13 @@ export async function startService(
     process.execPath,
     ['--require', require.resolve('tsx/cjs'), join(root, `services/${service}/src/main.ts`)],
     {
-      env: { PATH: process.env.PATH, ...env, PORT: String(port), HOST: '127.0.0.1' },
+      env: {
+        PATH: process.env.PATH,
+        SERVICE_TOKEN_SECRET: serviceTokenSecret,
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -335,7 +347,11 @@ export function stepIdsByRound(events: RecordedEvents): Map<string, Map<number, 
 export function gamesOn(infrastructure: Infrastructure, engine: ServiceProcess): Games {
   return new Games({
     clients: {
-      game: createServiceClient(GameService, { mode: 'http', baseUrl: engine.url }),
+      game: createServiceClient(GameService, {
+        mode: 'http',
+        baseUrl: engine.url,
+        caller: serviceCaller,
+      }),
     },
     store: infrastructure.store,
     bus: infrastructure.bus,
@@ -412,9 +428,9 @@ export async function startReadsGateway(options: {
   const { engine, auth, fixture, status, participantCount, name } = options;
   const clients = createGatewayClients({
     auth: auth
-      ? { mode: 'http', baseUrl: auth.url }
+      ? { mode: 'http', baseUrl: auth.url, caller: serviceCaller }
       : { mode: 'in-process', routes: (router) => router.service(AuthService, {}) },
-    game: { mode: 'http', baseUrl: engine.url },
+    game: { mode: 'http', baseUrl: engine.url, caller: serviceCaller },
     tournament: {
       mode: 'in-process',
       routes: (router) =>

@@ -22,6 +22,7 @@ import {
   publishLifecycle,
   recordGameEvents,
   registerOffline,
+  serviceCaller,
   silentLogger,
   startService,
   stepIdsByRound,
@@ -108,7 +109,11 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
     const games = gamesOn(infrastructure, engines[1]!);
 
     // 200 accounts in auth, so the game's outcomes reach real users' statistics.
-    const authClient = createServiceClient(AuthService, { mode: 'http', baseUrl: auth.url });
+    const authClient = createServiceClient(AuthService, {
+      mode: 'http',
+      baseUrl: auth.url,
+      caller: serviceCaller,
+    });
     const sessions = new Map<string, string>();
     const accounts: Player[] = [];
     const run = randomUUID().slice(0, 6);

@@ -146,7 +146,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const gatewayUrl = `http://localhost:${gatewayPort}`;
   const serviceUrls = new Map<ProcessName, string>();
+  // One key for every process, as the chart's Secret gives them: internal calls are signed with
+  // it and every service refuses a call that is not (docs/adr/0013-service-credentials.md).
+  const serviceTokenSecret = `stack-${randomUUID()}-${randomUUID()}`;
   const serviceEnv = {
+    SERVICE_TOKEN_SECRET: serviceTokenSecret,
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     REDIS_URL: infra.redisUrl,
     MONGO_URL: infra.mongoUrl,
@@ -163,6 +167,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     launch('game-engine', await freePort(), serviceEnv, `game-engine-${replica}`);
   }
   const gatewayEnv = {
+    SERVICE_TOKEN_SECRET: serviceTokenSecret,
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     REDIS_URL: infra.redisUrl,
     AUTH_URL: serviceUrls.get('auth')!,

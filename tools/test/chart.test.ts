@@ -716,68 +716,191 @@ describe('charts/underdog', () => {
     expect(new Set(Object.values(routes(small)))).toEqual(new Set(['underdog-gateway']));
   });
 
-  it('lets each component reach only what it needs through NetworkPolicies', () => {
-    const manifests = ciRendering('production-values.yaml');
-    const policies = ofKind<NetworkPolicy>(manifests, 'NetworkPolicy');
-    expect(policies.map((p) => p.metadata.name).sort()).toEqual(
-      Object.values(facts)
-        .map(({ name }) => `underdog-${name}`)
-        .sort(),
-    );
-    const gatewayPods = {
+  it('lets each component reach only what it needs through NetworkPolicies, on by default', () => {
+    const podsOf = (key: string) => ({
       podSelector: {
-        matchLabels: expect.objectContaining({
-          'app.kubernetes.io/component': 'gateway',
-        }) as unknown,
+        matchLabels: {
+          'app.kubernetes.io/name': 'underdog',
+          'app.kubernetes.io/instance': 'underdog',
+          'app.kubernetes.io/component': facts[key]?.name ?? key,
+        },
       },
-    };
+    });
+    /** Who may call a component: whoever lists it in `calls`, and the gateway (helm test). */
+    const callersOf = (key: string) => [
+      ...new Set([
+        'gateway',
+        ...Object.entries(facts)
+          .filter(([, c]) => (c.calls ?? []).includes(key))
+          .map(([caller]) => caller),
+      ]),
+    ];
     const ports: Record<string, number[]> = {
       kafka: [9092],
       redis: [6379],
       mongo: [27017],
       smtp: [1025, 25, 465, 587],
     };
-    for (const [, component] of Object.entries(facts)) {
-      const policy = find<NetworkPolicy>(manifests, 'NetworkPolicy', `underdog-${component.name}`);
-      expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
-      expect(policy.spec.podSelector.matchLabels['app.kubernetes.io/component']).toBe(
-        component.name,
+    for (const [rendering, manifests] of [
+      ['defaults', defaults],
+      ['production-values.yaml', ciRendering('production-values.yaml')],
+    ] as const) {
+      const policies = ofKind<NetworkPolicy>(manifests, 'NetworkPolicy').filter(
+        (p) => p.metadata.annotations?.['helm.sh/hook'] === undefined,
       );
-      const sources = policy.spec.ingress.flatMap((rule) => rule.from);
-      const isPublic = component.name === 'gateway' || component.static === true;
-      expect(
-        sources.some(
-          (peer) =>
-            peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] ===
-            'ingress-nginx',
-        ),
-      ).toBe(isPublic);
-      expect(sources).toContainEqual(gatewayPods);
-      expect(
-        sources.some(
-          (peer) =>
-            peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring',
-        ),
-      ).toBe(!component.static);
-
-      const egressPorts = policy.spec.egress
-        .filter((rule) => rule.to === undefined || rule.to.some((peer) => peer.ipBlock))
-        .flatMap((rule) => rule.ports.map((p) => p.port))
-        .filter((port) => port !== 53)
-        .sort((a, b) => a - b);
-      expect({ component: component.name, egressPorts }).toEqual({
-        component: component.name,
-        egressPorts: component.uses.flatMap((use) => ports[use] ?? []).sort((a, b) => a - b),
+      expect({ rendering, policies: policies.map((p) => p.metadata.name).sort() }).toEqual({
+        rendering,
+        policies: Object.values(facts)
+          .map(({ name }) => `underdog-${name}`)
+          .sort(),
       });
-      const called = policy.spec.egress
-        .flatMap((rule) => rule.to ?? [])
-        .map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component'])
-        .filter((name) => name !== undefined)
-        .sort();
-      expect(called).toEqual((component.calls ?? []).map((key) => facts[key]?.name).sort());
+      for (const [key, component] of Object.entries(facts)) {
+        const policy = find<NetworkPolicy>(
+          manifests,
+          'NetworkPolicy',
+          `underdog-${component.name}`,
+        );
+        expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+        expect(policy.spec.podSelector.matchLabels['app.kubernetes.io/component']).toBe(
+          component.name,
+        );
+        const [http, metrics, ...more] = policy.spec.ingress;
+        expect(more).toEqual([]);
+        expect(http?.ports).toEqual([{ port: 'http', protocol: 'TCP' }]);
+        const isPublic = component.name === 'gateway' || component.static === true;
+        // Into the HTTP port: the ingress controller for public components, else only callers.
+        const from = http?.from ?? [];
+        const byName = (peer: NetworkPolicyPeer) =>
+          peer.podSelector?.matchLabels['app.kubernetes.io/component'] ?? '';
+        expect({
+          rendering,
+          key,
+          from: [...from].sort((a, b) => byName(a).localeCompare(byName(b))),
+        }).toEqual({
+          rendering,
+          key,
+          from: [
+            ...(isPublic
+              ? [
+                  {
+                    namespaceSelector: {
+                      matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' },
+                    },
+                  },
+                ]
+              : []),
+            ...callersOf(key)
+              .map(podsOf)
+              .sort((a, b) => byName(a).localeCompare(byName(b))),
+          ],
+        });
+        // Into the metrics port: Prometheus's namespace, as before; static files have none.
+        expect({ rendering, key, metrics }).toEqual({
+          rendering,
+          key,
+          metrics: component.static
+            ? undefined
+            : {
+                from: [
+                  {
+                    namespaceSelector: {
+                      matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' },
+                    },
+                  },
+                ],
+                ports: [{ port: 'metrics', protocol: 'TCP' }],
+              },
+        });
+
+        const egressPorts = policy.spec.egress
+          .filter((rule) => rule.to === undefined || rule.to.some((peer) => peer.ipBlock))
+          .flatMap((rule) => rule.ports.map((p) => p.port))
+          .filter((port) => port !== 53)
+          .sort((a, b) => a - b);
+        expect({ component: component.name, egressPorts }).toEqual({
+          component: component.name,
+          egressPorts: component.uses.flatMap((use) => ports[use] ?? []).sort((a, b) => a - b),
+        });
+        const called = policy.spec.egress
+          .flatMap((rule) => rule.to ?? [])
+          .map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component'])
+          .filter((name) => name !== undefined)
+          .sort();
+        expect(called).toEqual((component.calls ?? []).map((c) => facts[c]?.name).sort());
+      }
+      // Static files reach nothing, not even DNS.
+      expect(find<NetworkPolicy>(manifests, 'NetworkPolicy', 'underdog-web').spec.egress).toEqual(
+        [],
+      );
+      // `helm test` runs as the gateway and gets out to every component's HTTP port.
+      const test = find<NetworkPolicy>(
+        manifests,
+        'NetworkPolicy',
+        'underdog-gateway-test-readiness',
+      );
+      expect(test.metadata.annotations?.['helm.sh/hook']).toBe('test');
+      const reached = test.spec.egress.map((rule) => [
+        rule.to?.[0]?.podSelector?.matchLabels['app.kubernetes.io/component'] ?? '',
+        rule.ports[0]?.port ?? 0,
+      ]);
+      const everyComponent = Object.values(facts).map(({ name, port }) => [name, port]);
+      const byFirst = (a: (string | number)[], b: (string | number)[]) =>
+        String(a[0]).localeCompare(String(b[0]));
+      expect(reached.sort(byFirst)).toEqual(everyComponent.sort(byFirst));
     }
-    // Static files reach nothing, not even DNS.
-    expect(find<NetworkPolicy>(manifests, 'NetworkPolicy', 'underdog-web').spec.egress).toEqual([]);
+    // Off only when asked.
+    expect(
+      ofKind(parseManifests(render('--set', 'networkPolicy.enabled=false')), 'NetworkPolicy'),
+    ).toEqual([]);
+  });
+
+  it('gives the gateway and every service the one SERVICE_TOKEN_SECRET, generated and kept or an existing Secret', () => {
+    const reference = (secret: string) => ({
+      name: 'SERVICE_TOKEN_SECRET',
+      valueFrom: { secretKeyRef: { name: secret, key: 'service-token-secret' } },
+    });
+    const secretEnv = (manifests: Manifest[], name: string) =>
+      container(find<Workload>(manifests, 'Deployment', `underdog-${name}`)).env?.filter(
+        (variable) => variable.name === 'SERVICE_TOKEN_SECRET',
+      );
+    for (const [, component] of processes()) {
+      expect({ component: component.name, env: secretEnv(defaults, component.name) }).toEqual({
+        component: component.name,
+        env: [reference('underdog-service-token')],
+      });
+    }
+    const generated = find<Manifest & { data: Record<string, string> }>(
+      defaults,
+      'Secret',
+      'underdog-service-token',
+    );
+    expect(generated.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
+    expect(
+      Buffer.from(generated.data['service-token-secret'] ?? '', 'base64').toString().length,
+    ).toBeGreaterThanOrEqual(32);
+
+    const production = ciRendering('production-values.yaml');
+    for (const [, component] of processes()) {
+      expect(secretEnv(production, component.name)).toEqual([reference('underdog-service-token')]);
+    }
+    expect(ofKind(production, 'Secret')).toEqual([]);
+    const elsewhere = parseManifests(
+      render(
+        '--set',
+        'serviceToken.existingSecret=ops-keys',
+        '--set',
+        'serviceToken.secretKey=rpc',
+      ),
+    );
+    expect(secretEnv(elsewhere, 'auth')).toEqual([
+      {
+        name: 'SERVICE_TOKEN_SECRET',
+        valueFrom: { secretKeyRef: { name: 'ops-keys', key: 'rpc' } },
+      },
+    ]);
+    expect(ofKind(elsewhere, 'Secret').map((m) => m.metadata.name)).not.toContain(
+      'underdog-service-token',
+    );
   });
 
   it('ships a valid Grafana dashboard charting the metrics the processes export', () => {

@@ -4,7 +4,7 @@
 // (fed the environment the chart renders), and the web image's nginx port.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InfrastructureNeed, ServiceDefinition } from '@underdog/platform';
+import { processConfig, type InfrastructureNeed, type ServiceDefinition } from '@underdog/platform';
 import { adsService } from '../../services/ads/src';
 import { authService } from '../../services/auth/src';
 import { gameEngineService } from '../../services/game-engine/src';
@@ -35,6 +35,7 @@ const secretValues: Record<string, string> = {
   SMTP_URL: 'smtp://user:password@smtp.example:587',
   ADMIN_PASSWORD: 'Admin-password-1',
   INTEGRITY_SECRET: 'integrity-secret-of-at-least-32-characters',
+  SERVICE_TOKEN_SECRET: 'service-token-secret-of-at-least-32-characters',
 };
 
 interface Manifest {
@@ -150,7 +151,12 @@ describe('components.yaml', () => {
     for (const [key, definition] of Object.entries(definitions)) {
       const env = chartEnvironment(facts[key]?.name ?? key);
       expect(() => definition.config(env)).not.toThrow();
+      // The variables every process reads, SERVICE_TOKEN_SECRET (required) among them.
+      expect(() => processConfig(definition.name, definition.defaultPort, env)).not.toThrow();
     }
+    expect(() =>
+      processConfig('gateway', facts.gateway?.port ?? 0, chartEnvironment('gateway')),
+    ).not.toThrow();
     const gateway = gatewayConfig(chartEnvironment('gateway'));
     expect(gateway.PORT).toBe(facts.gateway?.port);
     expect(gateway.NODE_ENV).toBe('production');

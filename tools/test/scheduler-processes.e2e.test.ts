@@ -20,6 +20,8 @@ import {
 import { createServiceClient } from '@underdog/rpc';
 import { waitFor } from '@underdog/test-support';
 
+/** The key the test signs its calls with, as the gateway does (SERVICE_TOKEN_SECRET). */
+const serviceTokenSecret = 'scheduler-processes-service-token-secret';
 const bundle = join(__dirname, '..', '..', 'services', 'tournament', 'dist', 'main.js');
 const logger = createLogger({ service: 'scheduler-test', level: 'silent' });
 
@@ -54,6 +56,7 @@ describe('two tournament-service processes', () => {
           KAFKA_BROKERS: infra.kafkaBrokers.join(','),
           MONGO_URL: infra.mongoUrl,
           MONGO_DB: database,
+          SERVICE_TOKEN_SECRET: serviceTokenSecret,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -112,7 +115,11 @@ describe('two tournament-service processes', () => {
     });
     try {
       const [first, second] = urls.map((url) =>
-        createServiceClient(TournamentService, { mode: 'http', baseUrl: url }),
+        createServiceClient(TournamentService, {
+          mode: 'http',
+          baseUrl: url,
+          caller: { name: 'gateway', secret: serviceTokenSecret },
+        }),
       );
       const admin = create(ActorSchema, {
         userId: 'admin-1',

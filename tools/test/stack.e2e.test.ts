@@ -3,6 +3,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testInfra } from '@underdog/harness';
+import { AuthService, Role } from '@underdog/proto';
+import {
+  Code,
+  SERVICE_CREDENTIAL_REFUSED,
+  createClient,
+  createHttpTransport,
+  errorReason,
+  type ConnectError,
+} from '@underdog/rpc';
 import { waitFor } from '@underdog/test-support';
 import { startStack, type Stack } from '../stack/stack';
 import { chartDir, dashboardMetricNames } from './helm-support';
@@ -58,6 +67,28 @@ describe('the distributed stack', () => {
     expect(await checks('tournament')).toMatchObject({ mongo: true });
     expect(await checks('game-engine')).toMatchObject({ kafka: true, redis: true });
     expect(await checks('notification')).toMatchObject({ kafka: true });
+  });
+
+  it('refuses SetRole at the auth process from a caller without the service key, and logs it', async () => {
+    const auth = stack.processes.find((p) => p.name === 'auth')!;
+    // Signed, but with a key the stack does not hold: what any other pod could do at best.
+    const stranger = createClient(
+      AuthService,
+      createHttpTransport(auth.url, {
+        name: 'gateway',
+        secret: `not-the-stack-key-${randomUUID()}`,
+      }),
+    );
+    const refused = await stranger.setRole({ email: 'anyone@example.com', role: Role.ADMIN }).then(
+      () => 'answered',
+      (error: unknown) => [(error as ConnectError).code, errorReason(error)],
+    );
+    expect(refused).toEqual([Code.Unauthenticated, SERVICE_CREDENTIAL_REFUSED]);
+    await waitFor(() =>
+      readFileSync(auth.logFile, 'utf8').includes(
+        '"msg":"internal call refused: no valid service credential"',
+      ),
+    );
   });
 
   it('answers GET /api/time at the gateway through Connect over HTTP to the tournament process', async () => {

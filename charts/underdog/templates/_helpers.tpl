@@ -138,6 +138,11 @@ app.kubernetes.io/component: {{ .name }}
 {{- .Values.gateway.integrity.existingSecret | default (printf "%s-integrity" (include "underdog.fullname" .)) }}
 {{- end }}
 
+{{/* Name of the Secret holding SERVICE_TOKEN_SECRET (the key of internal calls). */}}
+{{- define "underdog.serviceTokenSecretName" -}}
+{{- .Values.serviceToken.existingSecret | default (printf "%s-service-token" (include "underdog.fullname" .)) }}
+{{- end }}
+
 {{/*
 Plain (non-secret) environment of a component: the variables its code reads, as ConfigMap data.
 URLs of infrastructure configured through an existingSecret are left out here and come from the
@@ -239,6 +244,8 @@ Secret in "underdog.secretEnv".
 {{- if eq .key "auth" }}
 {{- $refs = append $refs (dict "name" "ADMIN_PASSWORD" "secret" (include "underdog.adminSecretName" $root) "key" .values.admin.passwordKey) }}
 {{- end }}
+{{- /* Every process signs its calls and checks its callers with the one key. */}}
+{{- $refs = append $refs (dict "name" "SERVICE_TOKEN_SECRET" "secret" (include "underdog.serviceTokenSecretName" $root) "key" $root.Values.serviceToken.secretKey) }}
 {{- if eq .key "gateway" }}
 {{- $refs = append $refs (dict "name" "INTEGRITY_SECRET" "secret" (include "underdog.integritySecretName" $root) "key" .values.integrity.secretKey) }}
 {{- end }}
@@ -564,10 +571,12 @@ spec:
 {{- end }}
 
 {{/*
-NetworkPolicy of a component, when networkPolicy.enabled: in, the ingress controller (public
-components: the gateway, the web app) or the gateway (services), plus Prometheus on the metrics
-port (not for static components, which have no /metrics); out, DNS, the infrastructure the component
-uses and the components it calls. Anything else is denied.
+NetworkPolicy of a component, when networkPolicy.enabled (the default): in, the ingress
+controller (public components: the gateway, the web app) and the components that call it
+(components.yaml `calls`: a service takes calls only from its callers), plus Prometheus on the
+metrics port (not for static components, which have no /metrics); out, DNS, the infrastructure
+the component uses and the components it calls. Anything else is denied. `helm test` runs with the
+gateway's labels, so it reaches every component's /readyz as the gateway would.
 */}}
 {{- define "underdog.networkpolicy" -}}
 {{- include "underdog.init" . }}
@@ -575,6 +584,13 @@ uses and the components it calls. Anything else is denied.
 {{- $policy := $root.Values.networkPolicy }}
 {{- if and .values.enabled $policy.enabled }}
 {{- $public := or (eq .key "gateway") .static }}
+{{- /* The components whose `calls` name this one, and the gateway for `helm test`. */}}
+{{- $callers := list "gateway" }}
+{{- range $key, $facts := (include "underdog.componentFacts" . | fromYaml).components }}
+{{- if has $.key ($facts.calls | default list) }}
+{{- $callers = append $callers $key }}
+{{- end }}
+{{- end }}
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata:
@@ -595,10 +611,11 @@ spec:
         - namespaceSelector:
             {{- toYaml $policy.ingressControllerNamespaceSelector | nindent 12 }}
         {{- end }}
-        {{- /* Services take calls from the gateway; `helm test` runs with the gateway's labels too. */}}
+        {{- range $key := uniq $callers }}
         - podSelector:
             matchLabels:
-              {{- include "underdog.selectorLabels" (dict "root" $root "key" "gateway") | nindent 14 }}
+              {{- include "underdog.selectorLabels" (dict "root" $root "key" $key) | nindent 14 }}
+        {{- end }}
       ports:
         - port: http
           protocol: TCP

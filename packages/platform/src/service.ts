@@ -17,7 +17,11 @@ import {
   type ReadinessReport,
   type Registry,
 } from '@underdog/kit';
-import { createRpcRouter, type RegisterRoutes } from '@underdog/rpc';
+import {
+  SERVICE_TOKEN_SECRET_MIN_LENGTH,
+  createRpcRouter,
+  type RegisterRoutes,
+} from '@underdog/rpc';
 import { z } from 'zod';
 import {
   createDistributedInfrastructure,
@@ -35,6 +39,11 @@ export interface ServiceContext {
   instanceId: string;
   /** The whole process's readiness, every component's; what `/readyz` reports. */
   readiness: () => Promise<ReadinessReport>;
+  /**
+   * `SERVICE_TOKEN_SECRET` in distributed mode: the key internal calls are signed and checked
+   * with (docs/adr/0013-service-credentials.md). Absent in standalone, where calls stay in-process.
+   */
+  serviceTokenSecret?: string;
 }
 
 /** What a service hands back: its moving parts and its Connect-RPC handlers. */
@@ -107,7 +116,19 @@ const processEnvShape = (service: string, defaultPort: number) => ({
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).optional(),
   MONGO_URL: envFields.url().optional(),
   MONGO_DB: z.string().min(1).default(`underdog-${service}`),
+  // The shared key of internal calls: every service refuses a call not signed with it.
+  SERVICE_TOKEN_SECRET: serviceTokenSecretField(),
 });
+
+/** `SERVICE_TOKEN_SECRET`: required in distributed mode, 32+ characters, the same everywhere. */
+export function serviceTokenSecretField() {
+  return z
+    .string({ error: 'required in distributed mode: the key of internal calls' })
+    .min(
+      SERVICE_TOKEN_SECRET_MIN_LENGTH,
+      `must be at least ${SERVICE_TOKEN_SECRET_MIN_LENGTH} characters`,
+    );
+}
 
 /** The variables every process reads (ports, logging, the servers' addresses). */
 export function processConfig(service: string, defaultPort: number, env: Environment) {
@@ -182,6 +203,7 @@ export async function runServiceProcess<Config>(
         nodeEnv: common.NODE_ENV,
         instanceId: common.INSTANCE_ID,
         readiness: () => group.readiness(),
+        serviceTokenSecret: common.SERVICE_TOKEN_SECRET,
       },
       config,
     );
@@ -195,7 +217,15 @@ export async function runServiceProcess<Config>(
     ...infrastructure.components,
     ...module.components,
     module.listen?.(listen) ??
-      httpServerComponent(serviceHttpApp(module, logger, registry, group), listen),
+      httpServerComponent(
+        serviceHttpApp(module, {
+          logger,
+          registry,
+          readiness: () => group.readiness(),
+          serviceTokenSecret: common.SERVICE_TOKEN_SECRET,
+        }),
+        listen,
+      ),
     ...(common.METRICS_PORT
       ? [
           httpServerComponent(createMetricsApp({ logger, registry }), {
@@ -208,15 +238,29 @@ export async function runServiceProcess<Config>(
   await runUntilSignal(group, logger);
 }
 
-/** A service's HTTP surface: health, readiness, metrics and its Connect handlers. */
-function serviceHttpApp(
-  module: ServiceModule,
-  logger: Logger,
-  registry: Registry,
-  group: ComponentGroup,
+/**
+ * A service's HTTP surface in distributed mode: `/healthz`, `/readyz` and `/metrics` open as
+ * before, and its Connect handlers, which answer only calls carrying a valid service credential
+ * (signed with `serviceTokenSecret`); a call without one is refused and logged.
+ */
+export function serviceHttpApp(
+  module: Pick<ServiceModule, 'registerRpc'>,
+  options: {
+    logger: Logger;
+    registry: Registry;
+    readiness: () => Promise<ReadinessReport>;
+    serviceTokenSecret: string;
+  },
 ) {
-  const app = createHttpApp({ logger, registry, readiness: () => group.readiness() });
-  if (module.registerRpc) app.use(createRpcRouter(module.registerRpc));
+  const { logger, registry, readiness, serviceTokenSecret } = options;
+  const app = createHttpApp({ logger, registry, readiness });
+  if (module.registerRpc) {
+    app.use(
+      createRpcRouter(module.registerRpc, {
+        credentials: { secret: serviceTokenSecret, logger: logger.child({ component: 'rpc' }) },
+      }),
+    );
+  }
   finishHttpApp(app, logger);
   return app;
 }

@@ -48,8 +48,12 @@ describe('parseAll', () => {
 });
 
 describe('the variables every process reads', () => {
+  /** The key of internal calls, which every distributed process needs. */
+  const key = { SERVICE_TOKEN_SECRET: 'a-service-token-secret-of-32-characters' };
+
   it('reaches Redis through Sentinel when REDIS_SENTINELS lists some', () => {
     const config = processConfig('quiz', 8090, {
+      ...key,
       REDIS_URL: 'redis://:secret@primary:6379/2',
       REDIS_SENTINELS: 'sentinel-0:26379, sentinel-1:26379,10.0.0.7:26380',
       REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
@@ -64,13 +68,23 @@ describe('the variables every process reads', () => {
   });
 
   it('connects to REDIS_URL directly without Sentinels', () => {
-    const config = processConfig('quiz', 8090, { REDIS_URL: 'redis://redis:6379' });
+    const config = processConfig('quiz', 8090, { ...key, REDIS_URL: 'redis://redis:6379' });
     expect(config.REDIS_SENTINELS).toBeUndefined();
   });
 
   it('refuses a Sentinel without a port, naming the variable', () => {
     expect(() =>
-      processConfig('quiz', 8090, { REDIS_SENTINELS: 'sentinel-0:26379,sentinel-1' }),
+      processConfig('quiz', 8090, { ...key, REDIS_SENTINELS: 'sentinel-0:26379,sentinel-1' }),
     ).toThrow(/REDIS_SENTINELS/);
+  });
+
+  it('requires SERVICE_TOKEN_SECRET, 32 characters at least: a service would answer no one', () => {
+    expect(() => processConfig('quiz', 8090, {})).toThrow(
+      /SERVICE_TOKEN_SECRET: required in distributed mode/,
+    );
+    expect(() => processConfig('quiz', 8090, { SERVICE_TOKEN_SECRET: 'too-short' })).toThrow(
+      /SERVICE_TOKEN_SECRET: must be at least 32 characters/,
+    );
+    expect(processConfig('quiz', 8090, key).SERVICE_TOKEN_SECRET).toBe(key.SERVICE_TOKEN_SECRET);
   });
 });

@@ -1,7 +1,24 @@
 // Connect-RPC wiring shared by every service and the gateway. Services register their handlers
 // once (`RegisterRoutes`); the run mode decides whether callers reach them over HTTP or in-process.
 export { createRpcRouter } from './server';
-export type { RegisterRoutes } from './server';
+export type { RegisterRoutes, RpcRouterOptions } from './server';
+export {
+  SERVICE_CREDENTIAL_REFUSED,
+  SERVICE_TOKEN_HEADER,
+  SERVICE_TOKEN_SECRET_MIN_LENGTH,
+  SERVICE_TOKEN_TTL_SECONDS,
+  procedureOf,
+  requireServiceCredential,
+  serviceCredential,
+  signServiceToken,
+  verifyServiceToken,
+} from './service-credentials';
+export type {
+  RefusalReason,
+  ServiceCaller,
+  ServiceCredentialCheck,
+  TokenCheck,
+} from './service-credentials';
 export {
   createHttpTransport,
   createInProcessTransport,

@@ -10,9 +10,13 @@ import type { DescService } from '@bufbuild/protobuf';
 import { appErrorInterceptor } from './app-errors';
 import { adoptRequestId, sendRequestId } from './request-id';
 import type { RegisterRoutes } from './server';
+import { serviceCredential, type ServiceCaller } from './service-credentials';
 
 export interface TransportOptions {
-  /** Client interceptors besides `sendRequestId`, which every transport has. */
+  /**
+   * Client interceptors besides `sendRequestId`, which every transport has (and, over HTTP,
+   * the service credential's, which runs before these).
+   */
   readonly interceptors?: Interceptor[];
   /** Deadline for calls that set no `timeoutMs` of their own. */
   readonly defaultTimeoutMs?: number;
@@ -21,20 +25,28 @@ export interface TransportOptions {
 /**
  * Calls a service over the network (distributed mode). HTTP/1.1 because the services serve
  * Connect from express, which speaks only HTTP/1.1; unary and server-streaming calls need no more.
+ * Every call carries `caller`'s service credential (a token signed with `SERVICE_TOKEN_SECRET`),
+ * without which the service refuses it.
  */
-export function createHttpTransport(baseUrl: string, options: TransportOptions = {}): Transport {
+export function createHttpTransport(
+  baseUrl: string,
+  caller: ServiceCaller,
+  options: TransportOptions = {},
+): Transport {
   return createConnectTransport({
     httpVersion: '1.1',
     baseUrl,
     ...options,
-    interceptors: withRequestId(options.interceptors),
+    // The credential first, so the caller's own interceptors see (and tests may alter) it.
+    interceptors: [sendRequestId, serviceCredential(caller), ...(options.interceptors ?? [])],
   });
 }
 
 /**
  * Calls a service's handlers in this process (standalone mode). Requests and responses still go
  * through the Connect protocol and the binary wire format, so errors, deadlines and message
- * copies behave exactly as over HTTP and no caller can mutate the service's objects.
+ * copies behave exactly as over HTTP and no caller can mutate the service's objects. No service
+ * credential: the call never leaves the process, so there is no one else to keep out.
  */
 export function createInProcessTransport(
   register: RegisterRoutes,
@@ -52,13 +64,13 @@ function withRequestId(interceptors: Interceptor[] = []): Interceptor[] {
 
 /** Where a service is reached: the run mode's choice, made once in configuration. */
 export type RpcEndpoint =
-  | { readonly mode: 'http'; readonly baseUrl: string }
+  | { readonly mode: 'http'; readonly baseUrl: string; readonly caller: ServiceCaller }
   | { readonly mode: 'in-process'; readonly routes: RegisterRoutes };
 
 export function createTransport(endpoint: RpcEndpoint, options: TransportOptions = {}): Transport {
   switch (endpoint.mode) {
     case 'http':
-      return createHttpTransport(endpoint.baseUrl, options);
+      return createHttpTransport(endpoint.baseUrl, endpoint.caller, options);
     case 'in-process':
       return createInProcessTransport(endpoint.routes, options);
   }

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import express from 'express';
+import { createLogger } from '@underdog/kit';
 import { TournamentService, timestampDate, timestampFromDate } from '@underdog/proto';
 import {
   Code,
@@ -13,6 +14,10 @@ import {
   type RpcEndpoint,
 } from '../src';
 
+const secret = 'a-service-token-secret-of-32-characters';
+const caller = { name: 'gateway', secret };
+const silent = createLogger({ service: 'rpc-test', level: 'silent' });
+
 interface Served {
   readonly endpoint: RpcEndpoint;
   close(): Promise<void>;
@@ -21,7 +26,7 @@ interface Served {
 /** Distributed mode: the handlers behind express on a free loopback port. */
 async function serveOverHttp(routes: RegisterRoutes): Promise<Served> {
   const app = express();
-  app.use(createRpcRouter(routes));
+  app.use(createRpcRouter(routes, { credentials: { secret, logger: silent } }));
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -30,7 +35,7 @@ async function serveOverHttp(routes: RegisterRoutes): Promise<Served> {
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('expected a TCP address');
   return {
-    endpoint: { mode: 'http', baseUrl: `http://127.0.0.1:${address.port}` },
+    endpoint: { mode: 'http', baseUrl: `http://127.0.0.1:${address.port}`, caller },
     close: () =>
       new Promise((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -184,6 +189,7 @@ describe('a transport failure across the RPC boundary', () => {
         const client = createServiceClient(TournamentService, {
           mode: 'http',
           baseUrl: `http://127.0.0.1:${address.port}`,
+          caller,
         });
         const error = await client.getServerTime({}).catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(ConnectError);

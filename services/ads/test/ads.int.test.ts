@@ -17,6 +17,9 @@ import { adsConfig, adsService, createAdsModule } from '../src';
 import { advertisementsCollection } from '../src/adapters/advertisement-repository';
 import { actors, admin, failureOf, newAd, recordCatalog, silentLogger } from './support';
 
+/** The key internal calls are signed with (SERVICE_TOKEN_SECRET). */
+const serviceTokenSecret = 'ads-int-test-service-token-secret-32';
+
 /**
  * The ads service as it runs in distributed mode: its declared needs connected to the harness's
  * real Kafka and MongoDB-wire server, its Connect handlers served over HTTP.
@@ -46,14 +49,22 @@ async function startDistributedAds() {
     registry: createMetricsRegistry('ads-int-test'),
     readiness: () => group.readiness(),
   });
-  app.use(createRpcRouter(module.registerRpc!));
+  app.use(
+    createRpcRouter(module.registerRpc!, {
+      credentials: { secret: serviceTokenSecret, logger: silentLogger },
+    }),
+  );
   finishHttpApp(app, silentLogger);
   const http = httpServerComponent(app, { port: 0, host: '127.0.0.1' });
   components.push(...infrastructure.components, ...module.components, http);
   await group.start();
   const client = createClient(
     AdsService,
-    createHttpTransport(`http://127.0.0.1:${http.port()}`, { defaultTimeoutMs: 30_000 }),
+    createHttpTransport(
+      `http://127.0.0.1:${http.port()}`,
+      { name: 'gateway', secret: serviceTokenSecret },
+      { defaultTimeoutMs: 30_000 },
+    ),
   );
   return {
     client,

@@ -7,7 +7,8 @@ export const cliUsage = [
   'usage: auth-cli grant-admin <email>',
   '       auth-cli revoke-admin <email>',
   '',
-  'Calls the auth service at AUTH_URL (default http://127.0.0.1:8081).',
+  'Calls the auth service at AUTH_URL (default http://127.0.0.1:8081), signed with',
+  "SERVICE_TOKEN_SECRET (the deployment's; the auth pod has it).",
 ].join('\n');
 
 export interface CliIo {
@@ -33,7 +34,12 @@ export async function runCli(
   let transport = io.transport;
   if (!transport) {
     try {
-      transport = createHttpTransport(cliConfig(env).AUTH_URL, { defaultTimeoutMs: 10_000 });
+      const config = cliConfig(env);
+      transport = createHttpTransport(
+        config.AUTH_URL,
+        { name: 'auth-cli', secret: config.SERVICE_TOKEN_SECRET },
+        { defaultTimeoutMs: 10_000 },
+      );
     } catch (error) {
       io.err(error instanceof ConfigError ? error.message : String(error));
       return 2;

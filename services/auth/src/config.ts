@@ -1,4 +1,5 @@
 import { ConfigError, envFields, parseEnv, type Environment } from '@underdog/kit';
+import { serviceTokenSecretField } from '@underdog/platform';
 import { z } from 'zod';
 import type { AdminAccount } from './accounts';
 import { passwordRule } from './domain/validation';
@@ -50,9 +51,18 @@ export interface AuthConfig {
   benchmarkSeed: boolean;
 }
 
-/** The `grant-admin` CLI's variables. */
+/**
+ * The `grant-admin` CLI's variables: where auth answers, and the key its call is signed with
+ * (the deployment's SERVICE_TOKEN_SECRET; the auth pod has it in its environment).
+ */
 export function cliConfig(env: Environment) {
-  return parseEnv({ AUTH_URL: envFields.url().default('http://127.0.0.1:8081') }, env);
+  return parseEnv(
+    {
+      AUTH_URL: envFields.url().default('http://127.0.0.1:8081'),
+      SERVICE_TOKEN_SECRET: serviceTokenSecretField(),
+    },
+    env,
+  );
 }
 
 export type CliConfig = ReturnType<typeof cliConfig>;

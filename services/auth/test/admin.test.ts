@@ -166,8 +166,17 @@ describe('the grant-admin CLI', () => {
     expect(await runOverHttp(['grant-admin', 'kim@example.com'], { AUTH_URL: 'nowhere' })).toBe(2);
     expect(err.at(-1)).toMatch(/AUTH_URL/);
 
-    const unreachable = { AUTH_URL: 'http://127.0.0.1:9' };
+    const unreachable = {
+      AUTH_URL: 'http://127.0.0.1:9',
+      SERVICE_TOKEN_SECRET: 'a-service-token-secret-of-32-characters',
+    };
     expect(await runOverHttp(['grant-admin', 'kim@example.com'], unreachable)).toBe(1);
     expect(err.at(-1)).toMatch(/^grant-admin failed: /);
+  });
+
+  it('exits 2 without SERVICE_TOKEN_SECRET: auth would refuse an unsigned call', async () => {
+    const unsigned = { AUTH_URL: 'http://127.0.0.1:9' };
+    expect(await runOverHttp(['grant-admin', 'kim@example.com'], unsigned)).toBe(2);
+    expect(err.at(-1)).toMatch(/SERVICE_TOKEN_SECRET/);
   });
 });
