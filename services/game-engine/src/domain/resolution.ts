@@ -1,9 +1,15 @@
-import { drawWinner } from '@underdog/fair-play';
+import { drawWinner, prizeOrder } from '@underdog/fair-play';
 import { randomBytes } from 'node:crypto';
 
-// The seeded draw and its commitment are @underdog/fair-play's, the code an auditor reruns
-// (docs/fairness.md): the engine draws with exactly that.
-export { drawSeedCommitment, drawWinner } from '@underdog/fair-play';
+// The seeded draw, its order and its commitment are @underdog/fair-play's, the code an auditor
+// reruns (docs/fairness.md): the engine draws with exactly that.
+export {
+  drawOrder,
+  drawSeedCommitment,
+  drawWinner,
+  firstEligible,
+  prizeOrder,
+} from '@underdog/fair-play';
 
 /**
  * Resolving a round (server rules, "Resolving a round"). Pure: the same input always gives the
@@ -35,13 +41,18 @@ export interface ImageCount {
   isWinner: boolean;
 }
 
+/**
+ * How the game ended. `order` is the prize's order fixed at the reveal (`prizeOrder`): its first
+ * is the winner; a disqualification after the game gives the prize to the next eligible in it.
+ */
 export type GameEnd =
-  | { decidedBy: 'last_standing'; winnerUserId: string }
-  | { decidedBy: 'no_winner' }
+  | { decidedBy: 'last_standing'; winnerUserId: string; order: string[] }
+  | { decidedBy: 'no_winner'; order: string[] }
   | {
       decidedBy: 'draw';
       winnerUserId: string;
       draw: { seed: string; candidateUserIds: string[]; winnerUserId: string };
+      order: string[];
     };
 
 export interface RoundOutcome {
@@ -97,7 +108,7 @@ export function resolveRound(input: RoundInput): RoundOutcome {
     winningImageIds,
     advanced,
     eliminated,
-    end: gameEnd(advanced, input),
+    end: gameEnd(advanced, eliminated, input),
   };
 }
 
@@ -123,15 +134,27 @@ export function roundLeavers(input: {
   return leavers.sort();
 }
 
-function gameEnd(advanced: string[], input: RoundInput): GameEnd | undefined {
-  if (advanced.length === 0) return { decidedBy: 'no_winner' };
-  if (advanced.length === 1) return { decidedBy: 'last_standing', winnerUserId: advanced[0]! };
+function gameEnd(advanced: string[], eliminated: string[], input: RoundInput): GameEnd | undefined {
+  if (advanced.length === 0) return { decidedBy: 'no_winner', order: [] };
+  if (advanced.length === 1) {
+    const winnerUserId = advanced[0]!;
+    return {
+      decidedBy: 'last_standing',
+      winnerUserId,
+      order: prizeOrder(input.drawSeed, {
+        decidedBy: 'last_standing',
+        winnerUserId,
+        lastRoundEliminatedUserIds: eliminated,
+      }),
+    };
+  }
   if (input.roundNumber < input.totalRounds) return undefined;
   const winnerUserId = drawWinner(input.drawSeed, advanced);
   return {
     decidedBy: 'draw',
     winnerUserId,
     draw: { seed: input.drawSeed, candidateUserIds: advanced, winnerUserId },
+    order: prizeOrder(input.drawSeed, { decidedBy: 'draw', candidateUserIds: advanced }),
   };
 }
 
