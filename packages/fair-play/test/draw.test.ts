@@ -6,8 +6,11 @@ import {
   resolveRound,
 } from '../../../services/game-engine/src/domain/resolution';
 import {
+  drawOrder,
   drawSeedCommitment,
   drawWinner,
+  firstEligible,
+  prizeOrder,
   parseEventLines,
   verifyDraw,
   verifyDrawCommand,
@@ -56,6 +59,40 @@ describe('the draw', () => {
       }),
       { numRuns: 500, seed: 28 },
     );
+  });
+
+  it('orders all the candidates by the seed: a Fisher-Yates shuffle of the sorted candidates, first the winner (issue 37)', () => {
+    // Vectors computed outside Node (Python's hashlib): the rule an auditor re-implements.
+    expect(drawOrder('seed-1', ['eve', 'bob', 'dan', 'ann', 'cyd'])).toEqual([
+      'dan',
+      'bob',
+      'ann',
+      'cyd',
+      'eve',
+    ]);
+    expect(drawOrder('the seed', ['c', 'a', 'b'])).toEqual(['a', 'c', 'b']);
+    fc.assert(
+      fc.property(seedArbitrary, candidatesArbitrary, (seed, candidates) => {
+        const order = drawOrder(seed, candidates);
+        expect([...order].sort()).toEqual([...candidates].sort());
+        expect(order[0]).toBe(drawWinner(seed, candidates));
+        expect(drawOrder(seed, [...candidates].reverse())).toEqual(order);
+      }),
+      { numRuns: 500, seed: 37 },
+    );
+  });
+
+  it("puts a last standing winner first, then the last round's eliminated in their draw order", () => {
+    expect(
+      prizeOrder('seed-1', {
+        decidedBy: 'last_standing',
+        winnerUserId: 'zed',
+        lastRoundEliminatedUserIds: ['eve', 'bob', 'dan', 'ann', 'cyd'],
+      }),
+    ).toEqual(['zed', 'dan', 'bob', 'ann', 'cyd', 'eve']);
+    expect(prizeOrder('s', { decidedBy: 'no_winner' })).toEqual([]);
+    expect(firstEligible(['a', 'b', 'c'], new Set(['a', 'c']))).toBe('b');
+    expect(firstEligible(['a'], new Set(['a']))).toBeUndefined();
   });
 
   it('commits to the seed with SHA-256 of its UTF-8 bytes', () => {
@@ -221,6 +258,10 @@ describe('tools/verify-draw', () => {
     expect(code).toBe(0);
     expect(out).toContain('recomputed winner u-anna');
     expect(out).toContain('commitment        holds');
+    expect(out).toContain('order             holds');
+    expect(out).toContain(
+      'after the game    u-anna disqualified: winner u-ben, next eligible u-ben',
+    );
   });
 
   it('exits 2 on unreadable input or a wrong command line', () => {
