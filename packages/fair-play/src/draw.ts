@@ -41,9 +41,16 @@ export function drawOrder(seed: string, candidates: readonly string[]): string[]
 }
 
 /**
+ * The most players a prize's order names: a game's end (`GameEnded`, the live state, the record)
+ * stays far below Kafka's 1 MB a message however many the last round eliminated, and no
+ * administrator disqualifies a thousand winners in turn.
+ */
+export const PRIZE_ORDER_LIMIT = 1000;
+
+/**
  * The order a game's prize follows, fixed at the reveal (docs/fairness.md): a draw's candidates
  * in their `drawOrder`; a last-standing winner first, then everyone the last round eliminated in
- * their `drawOrder`; no winner, none.
+ * their `drawOrder`; no winner, none. At most `PRIZE_ORDER_LIMIT`: the first of that order.
  */
 export function prizeOrder(
   seed: string,
@@ -58,7 +65,7 @@ export function prizeOrder(
 ): string[] {
   switch (end.decidedBy) {
     case 'draw':
-      return drawOrder(seed, end.candidateUserIds);
+      return drawOrder(seed, end.candidateUserIds).slice(0, PRIZE_ORDER_LIMIT);
     case 'last_standing':
       return [
         end.winnerUserId,
@@ -66,7 +73,7 @@ export function prizeOrder(
           seed,
           end.lastRoundEliminatedUserIds.filter((userId) => userId !== end.winnerUserId),
         ),
-      ];
+      ].slice(0, PRIZE_ORDER_LIMIT);
     case 'no_winner':
       return [];
   }
@@ -167,7 +174,7 @@ export interface DrawVerification {
   publishedOrder: string[] | undefined;
   /** The order the seed gives (a draw: over its candidates; last standing: over the rest). */
   recomputedOrder: string[] | undefined;
-  /** The published order is the seed's (undefined: none published). */
+  /** The published order is the seed's (undefined: none published, or one that cannot be). */
   orderHolds: boolean | undefined;
   /** Every disqualification after the game, in the order published, with the winner it left. */
   replacements: ReplacementCheck[];
@@ -222,16 +229,24 @@ export function verifyDraw(
     if (candidates.length === 0) problems.push('a draw without candidates');
     else {
       recomputedWinner = drawWinner(ended.drawSeed, candidates);
-      recomputedOrder = drawOrder(ended.drawSeed, candidates);
+      recomputedOrder = prizeOrder(ended.drawSeed, {
+        decidedBy: 'draw',
+        candidateUserIds: candidates,
+      });
     }
     if (recomputedWinner !== undefined && recomputedWinner !== ended.winnerUserId) {
       problems.push(
         `the published winner ${ended.winnerUserId ?? '(none)'} is not the recomputed ${recomputedWinner}`,
       );
     }
-  } else if (ended.decidedBy === 'last_standing' && publishedOrder !== undefined) {
+  } else if (
+    ended.decidedBy === 'last_standing' &&
+    publishedOrder !== undefined &&
+    publishedOrder.length < PRIZE_ORDER_LIMIT
+  ) {
     // The last round's eliminated are not listed anywhere else (RoundResults lists no players):
-    // the check is that the winner comes first and the rest are in the seed's order.
+    // the check is that the winner comes first and the rest are in the seed's order. (An order
+    // cut at the limit cannot be checked so: who was cut is not published.)
     recomputedOrder = ended.winnerUserId
       ? [ended.winnerUserId, ...drawOrder(ended.drawSeed, publishedOrder.slice(1))]
       : undefined;
@@ -244,7 +259,8 @@ export function verifyDraw(
     recomputedOrder = [];
   }
   const orderHolds =
-    publishedOrder === undefined
+    publishedOrder === undefined ||
+    (ended.decidedBy === 'last_standing' && publishedOrder.length >= PRIZE_ORDER_LIMIT)
       ? undefined
       : recomputedOrder !== undefined && same(publishedOrder, recomputedOrder);
   if (orderHolds === false) problems.push('the published order is not the order the seed gives');

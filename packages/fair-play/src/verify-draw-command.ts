@@ -43,7 +43,15 @@ export function verifyDrawCommand(argv: readonly string[], io: VerifyDrawIo): nu
     }
     if (result.publishedOrder !== undefined) {
       io.out(`published order   ${result.publishedOrder.join(', ') || '(none)'}`);
-      io.out(`order             ${result.orderHolds ? 'holds' : 'DOES NOT HOLD'}`);
+      io.out(
+        `order             ${
+          result.orderHolds === undefined
+            ? 'not checkable (cut at the limit; the last round is not listed)'
+            : result.orderHolds
+              ? 'holds'
+              : 'DOES NOT HOLD'
+        }`,
+      );
     } else if (result.recomputedOrder !== undefined) {
       io.out(`recomputed order  ${result.recomputedOrder.join(', ') || '(none)'} (none published)`);
     }

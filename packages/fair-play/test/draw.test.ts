@@ -10,6 +10,7 @@ import {
   drawSeedCommitment,
   drawWinner,
   firstEligible,
+  PRIZE_ORDER_LIMIT,
   prizeOrder,
   parseEventLines,
   verifyDraw,
@@ -93,6 +94,31 @@ describe('the draw', () => {
     expect(prizeOrder('s', { decidedBy: 'no_winner' })).toEqual([]);
     expect(firstEligible(['a', 'b', 'c'], new Set(['a', 'c']))).toBe('b');
     expect(firstEligible(['a'], new Set(['a']))).toBeUndefined();
+  });
+
+  it('names at most PRIZE_ORDER_LIMIT players (a game end stays small), the first of the whole order', () => {
+    const many = Array.from({ length: 1500 }, (_, index) => `u${index}`);
+    const order = prizeOrder('s', {
+      decidedBy: 'last_standing',
+      winnerUserId: 'w',
+      lastRoundEliminatedUserIds: many,
+    });
+    expect(order).toHaveLength(PRIZE_ORDER_LIMIT);
+    expect(order).toEqual(['w', ...drawOrder('s', many)].slice(0, PRIZE_ORDER_LIMIT));
+    // Such a last-standing order cannot be checked from the events (who was cut is not listed).
+    const result = verifyDraw([
+      { gameId: 'g1', gameStarted: { drawSeedSha256: drawSeedCommitment('s') } },
+      {
+        gameId: 'g1',
+        gameEnded: {
+          decidedBy: 'last_standing',
+          winnerUserId: 'w',
+          drawSeed: 's',
+          drawOrderUserIds: order,
+        },
+      },
+    ]);
+    expect(result).toMatchObject({ orderHolds: undefined, verified: true });
   });
 
   it('commits to the seed with SHA-256 of its UTF-8 bytes', () => {

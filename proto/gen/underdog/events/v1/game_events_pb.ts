@@ -443,8 +443,9 @@ export type GameEnded = Message<"underdog.events.v1.GameEnded"> & {
   /**
    * The prize's order, fixed at this reveal (docs/fairness.md, issue 37), user ids: "draw": the
    * candidates in the seed's order (`drawOrder`), its first the winner; "last_standing": the
-   * winner, then everyone the last round eliminated in the seed's order; "no_winner": empty. A
-   * disqualification after the game gives the prize to the first in it not disqualified.
+   * winner, then everyone the last round eliminated in the seed's order; "no_winner": empty. At
+   * most the first 1,000. A disqualification after the game gives the prize to the first in it
+   * not disqualified.
    *
    * @generated from field: repeated string draw_order_user_ids = 9;
    */
