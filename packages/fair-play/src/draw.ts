@@ -30,14 +30,20 @@ function hash48(text: string): number {
  * disqualification after the game gives the prize to the next eligible one in it, never to a new
  * draw (docs/fairness.md).
  */
-export function drawOrder(seed: string, candidates: readonly string[]): string[] {
+export function drawOrder(
+  seed: string,
+  candidates: readonly string[],
+  /** Only the first `limit` of the order (its first positions are final after that many swaps). */
+  limit = candidates.length,
+): string[] {
   const order = [...candidates].sort();
-  for (let k = 0; k < order.length - 1; k += 1) {
+  const swaps = Math.min(limit, order.length - 1);
+  for (let k = 0; k < swaps; k += 1) {
     const h = hash48(k === 0 ? `underdog-draw:${seed}` : `underdog-draw:${seed}:${k}`);
     const j = k + (h % (order.length - k));
     [order[k], order[j]] = [order[j]!, order[k]!];
   }
-  return order;
+  return limit < order.length ? order.slice(0, limit) : order;
 }
 
 /**
@@ -65,15 +71,16 @@ export function prizeOrder(
 ): string[] {
   switch (end.decidedBy) {
     case 'draw':
-      return drawOrder(seed, end.candidateUserIds).slice(0, PRIZE_ORDER_LIMIT);
+      return drawOrder(seed, end.candidateUserIds, PRIZE_ORDER_LIMIT);
     case 'last_standing':
       return [
         end.winnerUserId,
         ...drawOrder(
           seed,
           end.lastRoundEliminatedUserIds.filter((userId) => userId !== end.winnerUserId),
+          PRIZE_ORDER_LIMIT - 1,
         ),
-      ].slice(0, PRIZE_ORDER_LIMIT);
+      ];
     case 'no_winner':
       return [];
   }

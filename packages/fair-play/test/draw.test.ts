@@ -78,6 +78,8 @@ describe('the draw', () => {
         expect([...order].sort()).toEqual([...candidates].sort());
         expect(order[0]).toBe(drawWinner(seed, candidates));
         expect(drawOrder(seed, [...candidates].reverse())).toEqual(order);
+        // Cut short, the same first positions.
+        expect(drawOrder(seed, candidates, 3)).toEqual(order.slice(0, 3));
       }),
       { numRuns: 500, seed: 37 },
     );
