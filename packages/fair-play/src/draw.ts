@@ -229,17 +229,29 @@ export function verifyDraw(
 
   const candidates = [...(ended.drawCandidateUserIds ?? [])].sort();
   const publishedOrder = ended.drawOrderUserIds;
+  // Disqualified before the end (during the game): in a draw's order, never its winner.
+  const endIndex = game.findIndex((event) => event.gameEnded !== undefined);
+  const disqualifiedInGame = new Set(
+    game
+      .slice(0, endIndex)
+      .flatMap((event) =>
+        event.participantDisqualified ? [event.participantDisqualified.userId] : [],
+      ),
+  );
 
   let recomputedWinner: string | undefined;
   let recomputedOrder: string[] | undefined;
   if (ended.decidedBy === 'draw') {
     if (candidates.length === 0) problems.push('a draw without candidates');
     else {
-      recomputedWinner = drawWinner(ended.drawSeed, candidates);
       recomputedOrder = prizeOrder(ended.drawSeed, {
         decidedBy: 'draw',
         candidateUserIds: candidates,
       });
+      // `drawWinner(seed, candidates)` unless that one was disqualified in the last round.
+      recomputedWinner =
+        firstEligible(recomputedOrder, disqualifiedInGame) ??
+        firstEligible(drawOrder(ended.drawSeed, candidates), disqualifiedInGame);
     }
     if (recomputedWinner !== undefined && recomputedWinner !== ended.winnerUserId) {
       problems.push(

@@ -185,6 +185,32 @@ describe('verifyDraw', () => {
     });
   });
 
+  it('verifies a draw whose first in the order was disqualified in the last round: the next wins (issue 37)', () => {
+    const candidates = ['a', 'b', 'c', 'd'];
+    const order = drawOrder('seed-9', candidates);
+    const events: PublishedGameEvent[] = [
+      { gameId: 'g1', gameStarted: { drawSeedSha256: drawSeedCommitment('seed-9') } },
+      { gameId: 'g1', participantDisqualified: { userId: order[0]!, afterGame: false } },
+      {
+        gameId: 'g1',
+        gameEnded: {
+          decidedBy: 'draw',
+          winnerUserId: order[1]!,
+          drawSeed: 'seed-9',
+          drawCandidateUserIds: candidates,
+          drawOrderUserIds: order,
+        },
+      },
+    ];
+    expect(verifyDraw(events)).toMatchObject({
+      verified: true,
+      recomputedWinner: order[1],
+      orderHolds: true,
+    });
+    // Without that disqualification the same end is caught.
+    expect(verifyDraw([events[0]!, events[2]!]).verified).toBe(false);
+  });
+
   it('catches a seed that is not the committed one', () => {
     const events = gameEvents('seed-1', ['a', 'b', 'c'], drawWinner('seed-1', ['a', 'b', 'c']));
     events[0] = { gameId: 'g1', gameStarted: { drawSeedSha256: drawSeedCommitment('seed-2') } };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { redecideOutcome } from '../src/domain/disqualification';
-import { drawOrder, drawWinner, firstEligible, resolveRound } from '../src/domain/resolution';
+import { drawOrder, firstEligible, resolveRound } from '../src/domain/resolution';
 import type { FinishedGame } from '../src/persistence';
 
 const images = ['i0', 'i1', 'i2', 'i3'];
@@ -33,7 +33,7 @@ describe('a round with a disqualified participant', () => {
     });
   });
 
-  it('in the last round draws among the others only', () => {
+  it('in the last round orders everyone on a winning image, the disqualified too, and the first not disqualified wins (issue 37)', () => {
     const outcome = resolveRound({
       roundNumber: 17,
       totalRounds: 17,
@@ -48,11 +48,14 @@ describe('a round with a disqualified participant', () => {
       excluded: new Set(['bob']),
     });
     expect(outcome.advanced).toEqual(['ann', 'cyd']);
+    // Disqualifying bob in the last round only passes the prize down the seed's order over all
+    // three: it cannot make a new draw over the two left.
+    const order = drawOrder('seed', ['ann', 'bob', 'cyd']);
     expect(outcome.end).toMatchObject({
       decidedBy: 'draw',
-      draw: { seed: 'seed', candidateUserIds: ['ann', 'cyd'] },
-      winnerUserId: drawWinner('seed', ['ann', 'cyd']),
-      order: drawOrder('seed', ['ann', 'cyd']),
+      draw: { seed: 'seed', candidateUserIds: ['ann', 'bob', 'cyd'] },
+      winnerUserId: order.find((user) => user !== 'bob'),
+      order,
     });
   });
 });
@@ -193,10 +196,14 @@ describe('the outcome re-decided after the game (docs/fairness.md, issue 37)', (
           excluded: new Set(excluded),
         });
         const end = outcome.end!;
-        // The order published at the reveal (GameEnded.drawOrderUserIds); its first is the winner.
+        // The order published at the reveal (GameEnded.drawOrderUserIds); its first not
+        // disqualified (in the last round) is the winner.
         const published = end.order;
         const revealedWinner = 'winnerUserId' in end ? end.winnerUserId : undefined;
-        expect(published[0]).toBe(revealedWinner);
+        const disqualifiedInGame = new Set(excluded.filter((user) => alive.includes(user)));
+        if (revealedWinner !== undefined) {
+          expect(firstEligible(published, disqualifiedInGame)).toBe(revealedWinner);
+        }
         // The records as the game's end leaves them: everyone else out in round 17 or before.
         const eliminated = new Set(outcome.eliminated);
         let game: FinishedGame = {
@@ -214,7 +221,7 @@ describe('the outcome re-decided after the game (docs/fairness.md, issue 37)', (
             disqualificationReason: excluded.includes(userId) ? 'ring' : undefined,
           })),
         };
-        const disqualified = new Set(excluded.filter((user) => alive.includes(user)));
+        const disqualified = new Set(disqualifiedInGame);
         for (const userId of after) {
           game = disqualify(game, userId);
           disqualified.add(userId);

@@ -434,7 +434,9 @@ export type GameEnded = Message<"underdog.events.v1.GameEnded"> & {
   drawSeed: string;
 
   /**
-   * When `decided_by` is "draw": the candidates of the draw (the last round's survivors), user ids.
+   * When `decided_by` is "draw": the candidates of the draw (everyone who voted a winning image in
+   * the last round, those disqualified in it too: the winner is the first not disqualified in
+   * their order), user ids.
    *
    * @generated from field: repeated string draw_candidate_user_ids = 8;
    */
@@ -442,10 +444,10 @@ export type GameEnded = Message<"underdog.events.v1.GameEnded"> & {
 
   /**
    * The prize's order, fixed at this reveal (docs/fairness.md, issue 37), user ids: "draw": the
-   * candidates in the seed's order (`drawOrder`), its first the winner; "last_standing": the
-   * winner, then everyone the last round eliminated in the seed's order; "no_winner": empty. At
-   * most the first 1,000. A disqualification after the game gives the prize to the first in it
-   * not disqualified.
+   * candidates in the seed's order (`drawOrder`), its first not disqualified the winner;
+   * "last_standing": the winner, then everyone the last round eliminated in the seed's order;
+   * "no_winner": empty. At most the first 1,000. A disqualification after the game gives the
+   * prize to the first in it not disqualified.
    *
    * @generated from field: repeated string draw_order_user_ids = 9;
    */
