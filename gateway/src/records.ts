@@ -31,6 +31,20 @@ export interface ParticipantStandingView {
   disqualificationReason: string | null;
 }
 
+/**
+ * The game's draw as its records show it (issue 37, docs/fairness.md): the commitment recorded
+ * as the game began, the seed once finished, and the prize's order fixed at the end (usernames;
+ * a disqualification after the game gives the prize to the first not disqualified in it).
+ */
+export interface RecordedDrawView {
+  /** Hex SHA-256 of the seed. */
+  commitment: string;
+  /** Null until the game is finished. */
+  seed: string | null;
+  /** Empty until the game is finished (and for a game ended before the order was recorded). */
+  order: string[];
+}
+
 /** Spec §3 "Tournament statistics response". */
 export interface TournamentStatisticsView {
   /** The spec's `{ title, status, startAt, prize }`, with the rest of the tournament's fields. */
@@ -43,6 +57,8 @@ export interface TournamentStatisticsView {
   participants: ParticipantStandingView[];
   /** Participants disqualified by an administrator (during or after the game). */
   disqualifiedCount: number;
+  /** Null while no game is recorded, or one recorded before its commitment was. */
+  draw: RecordedDrawView | null;
 }
 
 /** A tournament as it was when its game started. */
@@ -83,6 +99,8 @@ export interface TournamentDetailsView {
   winner: WinnerView | null;
   totalPlayers: number;
   rounds: RoundDetailsView[];
+  /** As in the statistics. */
+  draw: RecordedDrawView | null;
 }
 
 /**
@@ -141,7 +159,13 @@ export class GameRecordsReads {
     );
     const tournament = await this.tournaments.get(tournamentId);
     if (!details) {
-      return { tournament, winner: null, totalPlayers: tournament.participantCount, rounds: [] };
+      return {
+        tournament,
+        winner: null,
+        totalPlayers: tournament.participantCount,
+        rounds: [],
+        draw: null,
+      };
     }
     return toDetailsView(tournament, details);
   }
@@ -149,6 +173,19 @@ export class GameRecordsReads {
 
 const winnerOf = (username: string | undefined): WinnerView | null =>
   username === undefined ? null : { username };
+
+const drawOf = (game: {
+  drawCommitment: string;
+  drawSeed: string;
+  drawOrder: string[];
+}): RecordedDrawView | null =>
+  game.drawCommitment === ''
+    ? null
+    : {
+        commitment: game.drawCommitment,
+        seed: game.drawSeed === '' ? null : game.drawSeed,
+        order: [...game.drawOrder],
+      };
 
 /**
  * The tournament as its game's records show it: finished once its game is, even while the
@@ -196,6 +233,7 @@ function toStatisticsView(
         : null,
     })),
     disqualifiedCount: statistics.disqualifiedCount,
+    draw: drawOf(statistics),
   };
 }
 
@@ -218,6 +256,7 @@ function noGameStatistics(
     participantCount: total,
     participants: [],
     disqualifiedCount: 0,
+    draw: null,
   };
 }
 
@@ -262,5 +301,6 @@ function toDetailsView(tournament: TournamentView, details: GameDetails): Tourna
         disqualificationReason: player.disqualificationReason ?? null,
       })),
     })),
+    draw: drawOf(details),
   };
 }

@@ -129,6 +129,10 @@ describe('statistics, history and details at the edge (stub services)', () => {
                   onlineParticipantCount: 2,
                   offlineParticipantCount: 1,
                   winnerUsername: 'ann',
+                  // Issue 37: the draw's commitment, the revealed seed, the prize's order.
+                  drawCommitment: 'c'.repeat(64),
+                  drawSeed: 's'.repeat(64),
+                  drawOrder: ['ann', 'ben', 'cat'],
                   participants: [
                     { username: 'ann', isEliminated: false, isOfflinePlayer: false },
                     { username: 'ben', isEliminated: true, eliminatedInRound: 2 },
@@ -237,6 +241,7 @@ describe('statistics, history and details at the edge (stub services)', () => {
           { username: 'cat', isEliminated: true, eliminatedInRound: 1, isOfflinePlayer: true },
         ].map((standing) => ({ ...standing, isDisqualified: false, disqualificationReason: null })),
         disqualifiedCount: 0,
+        draw: { commitment: 'c'.repeat(64), seed: 's'.repeat(64), order: ['ann', 'ben', 'cat'] },
       },
     });
   });
@@ -329,6 +334,8 @@ describe('statistics, history and details at the edge (stub services)', () => {
             ],
           },
         ],
+        // Recorded before the commitment was (none in the stub's answer).
+        draw: null,
       },
     });
     const upcoming = await get('/api/admin/tournaments/upcoming/details', cookie);

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GameEventSchema, toJson, type GameEvent } from '@underdog/proto';
+import { actors } from '@underdog/test-support';
+import { drawOrder } from '../../packages/fair-play/src/draw';
 import { verifyDrawCommand } from '../../packages/fair-play/src/verify-draw-command';
 import {
   publishRoundOneVotes,
@@ -70,8 +72,12 @@ describe('tools/verify-draw on a game the engine played', () => {
         winnerUserId: string;
         drawSeed: string;
         drawCandidateUserIds: string[];
+        drawOrderUserIds: string[];
       };
       expect(ended.decidedBy).toBe('draw');
+      // The prize's whole order is fixed and published at the reveal (issue 37).
+      expect(ended.drawOrderUserIds).toEqual(drawOrder(ended.drawSeed, ['ann', 'bob', 'cyd']));
+      expect(ended.drawOrderUserIds[0]).toBe(ended.winnerUserId);
       expect(ended.drawSeed).toMatch(/^[0-9a-f]{64}$/);
       expect(ended.drawCandidateUserIds).toEqual(['ann', 'bob', 'cyd']);
 
@@ -82,6 +88,7 @@ describe('tools/verify-draw on a game the engine played', () => {
       expect(good.out).toContain('commitment        holds');
       expect(good.out).toContain(`recomputed winner ${ended.winnerUserId}`);
       expect(good.out).toContain('candidates        3 (sorted: ann, bob, cyd)');
+      expect(good.out).toContain('order             holds');
       expect(good.code).toBe(0);
 
       // A seed other than the committed one (e.g. chosen after the votes) is reported.
@@ -103,6 +110,49 @@ describe('tools/verify-draw on a game the engine played', () => {
         return JSON.stringify(json);
       });
       expect(verify(wrongWinner.join('\n')).code).toBe(1);
+
+      // Issue 37: the winner disqualified after the game; the prize goes to the second in the
+      // published order, and the script checks that replacement from the events alone.
+      const [first, second] = ended.drawOrderUserIds as [string, string];
+      await engine.app.disqualifications.disqualify(actors.admin(), {
+        tournamentId,
+        userId: first,
+        reason: 'ring',
+      });
+      await waitFor(
+        () => recorder.events.some((event) => event.kind.case === 'participantDisqualified'),
+        'the after-game disqualification',
+      );
+      const after = recorder.events
+        .filter((event) => event.gameId === gameId)
+        .map((event) => JSON.stringify(toJson(GameEventSchema, event)));
+      const replaced = verify(after.join('\n'));
+      expect(replaced.err).toEqual([]);
+      expect(replaced.out).toContain(
+        `after the game    ${first} disqualified: winner ${second}, next eligible ${second}`,
+      );
+      expect(replaced.code).toBe(0);
+      // A replacement the order does not give (a re-draw, an admin's pick) is reported.
+      const third = ended.drawOrderUserIds[2]!;
+      const steered = after.map((line) => {
+        const json = JSON.parse(line) as { participantDisqualified?: { winnerUserId: string } };
+        if (json.participantDisqualified) json.participantDisqualified.winnerUserId = third;
+        return JSON.stringify(json);
+      });
+      const caught = verify(steered.join('\n'));
+      expect(caught.code).toBe(1);
+      expect(caught.err).toContain(
+        `problem: ${first} disqualified after the game: the published winner ${third} is not the next eligible in the order, ${second}`,
+      );
+      // So is an order that is not the seed's.
+      const reordered = after.map((line) => {
+        const json = JSON.parse(line) as { gameEnded?: { drawOrderUserIds: string[] } };
+        if (json.gameEnded) json.gameEnded.drawOrderUserIds = [first, third, second];
+        return JSON.stringify(json);
+      });
+      expect(verify(reordered.join('\n')).err).toContain(
+        'problem: the published order is not the order the seed gives',
+      );
     } finally {
       await recorder.stop();
       await engine.group.stop();

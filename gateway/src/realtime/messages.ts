@@ -47,6 +47,8 @@ export type ServerMessage =
         winnerName: string | null;
         /** Null for a visitor. */
         player: PlayerStateView | null;
+        /** Hex SHA-256 of the draw's seed, public from the game's start; '' before (issue 37). */
+        drawCommitment: string;
       };
     }
   | { type: 'vote_processed'; tournamentId: string; imageId: string; round: number }
@@ -129,6 +131,8 @@ export function snapshotMessage(game: LiveGameView): ServerMessage {
       winnerId: game.winner?.userId ?? null,
       winnerName: game.winner ? game.winner.displayName || game.winner.username : null,
       player: game.player,
+      // The draw's commitment, public from the game's start (issue 37; '' before it).
+      drawCommitment: game.drawCommitment,
     },
   };
 }

@@ -84,6 +84,11 @@ export interface LiveGameView {
   winner: WinnerView | null;
   /** Null for a visitor. */
   player: PlayerStateView | null;
+  /**
+   * Hex SHA-256 of the draw's seed, public from the game's start; '' before it (issue 37,
+   * docs/fairness.md).
+   */
+  drawCommitment: string;
 }
 
 /** One `game.events` event as clients see it: described once each in game-events.ts. */
@@ -148,6 +153,7 @@ export function toLiveGameView(game: LiveGame, now: Date): LiveGameView {
         }
       : null,
     player: game.player ? toPlayerStateView(game.player) : null,
+    drawCommitment: game.drawCommitment,
   };
 }
 

@@ -41,6 +41,25 @@ export function verifyDrawCommand(argv: readonly string[], io: VerifyDrawIo): nu
     } else {
       io.out('no draw: the game was not decided by the draw');
     }
+    if (result.publishedOrder !== undefined) {
+      io.out(`published order   ${result.publishedOrder.join(', ') || '(none)'}`);
+      io.out(
+        `order             ${
+          result.orderHolds === undefined
+            ? 'not checkable (cut at the limit; the last round is not listed)'
+            : result.orderHolds
+              ? 'holds'
+              : 'DOES NOT HOLD'
+        }`,
+      );
+    } else if (result.recomputedOrder !== undefined) {
+      io.out(`recomputed order  ${result.recomputedOrder.join(', ') || '(none)'} (none published)`);
+    }
+    for (const replacement of result.replacements) {
+      io.out(
+        `after the game    ${replacement.userId} disqualified: winner ${replacement.publishedWinner ?? '(none)'}, next eligible ${replacement.expectedWinner ?? '(none)'}`,
+      );
+    }
     for (const problem of result.problems) io.err(`problem: ${problem}`);
     io.out(result.verified ? 'verified' : 'NOT VERIFIED');
     return result.verified ? 0 : 1;

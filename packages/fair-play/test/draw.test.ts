@@ -6,8 +6,12 @@ import {
   resolveRound,
 } from '../../../services/game-engine/src/domain/resolution';
 import {
+  drawOrder,
   drawSeedCommitment,
   drawWinner,
+  firstEligible,
+  PRIZE_ORDER_LIMIT,
+  prizeOrder,
   parseEventLines,
   verifyDraw,
   verifyDrawCommand,
@@ -56,6 +60,67 @@ describe('the draw', () => {
       }),
       { numRuns: 500, seed: 28 },
     );
+  });
+
+  it('orders all the candidates by the seed: a Fisher-Yates shuffle of the sorted candidates, first the winner (issue 37)', () => {
+    // Vectors computed outside Node (Python's hashlib): the rule an auditor re-implements.
+    expect(drawOrder('seed-1', ['eve', 'bob', 'dan', 'ann', 'cyd'])).toEqual([
+      'dan',
+      'bob',
+      'ann',
+      'cyd',
+      'eve',
+    ]);
+    expect(drawOrder('the seed', ['c', 'a', 'b'])).toEqual(['a', 'c', 'b']);
+    fc.assert(
+      fc.property(seedArbitrary, candidatesArbitrary, (seed, candidates) => {
+        const order = drawOrder(seed, candidates);
+        expect([...order].sort()).toEqual([...candidates].sort());
+        expect(order[0]).toBe(drawWinner(seed, candidates));
+        expect(drawOrder(seed, [...candidates].reverse())).toEqual(order);
+        // Cut short, the same first positions.
+        expect(drawOrder(seed, candidates, 3)).toEqual(order.slice(0, 3));
+      }),
+      { numRuns: 500, seed: 37 },
+    );
+  });
+
+  it("puts a last standing winner first, then the last round's eliminated in their draw order", () => {
+    expect(
+      prizeOrder('seed-1', {
+        decidedBy: 'last_standing',
+        winnerUserId: 'zed',
+        lastRoundEliminatedUserIds: ['eve', 'bob', 'dan', 'ann', 'cyd'],
+      }),
+    ).toEqual(['zed', 'dan', 'bob', 'ann', 'cyd', 'eve']);
+    expect(prizeOrder('s', { decidedBy: 'no_winner' })).toEqual([]);
+    expect(firstEligible(['a', 'b', 'c'], new Set(['a', 'c']))).toBe('b');
+    expect(firstEligible(['a'], new Set(['a']))).toBeUndefined();
+  });
+
+  it('names at most PRIZE_ORDER_LIMIT players (a game end stays small), the first of the whole order', () => {
+    const many = Array.from({ length: 1500 }, (_, index) => `u${index}`);
+    const order = prizeOrder('s', {
+      decidedBy: 'last_standing',
+      winnerUserId: 'w',
+      lastRoundEliminatedUserIds: many,
+    });
+    expect(order).toHaveLength(PRIZE_ORDER_LIMIT);
+    expect(order).toEqual(['w', ...drawOrder('s', many)].slice(0, PRIZE_ORDER_LIMIT));
+    // Such a last-standing order cannot be checked from the events (who was cut is not listed).
+    const result = verifyDraw([
+      { gameId: 'g1', gameStarted: { drawSeedSha256: drawSeedCommitment('s') } },
+      {
+        gameId: 'g1',
+        gameEnded: {
+          decidedBy: 'last_standing',
+          winnerUserId: 'w',
+          drawSeed: 's',
+          drawOrderUserIds: order,
+        },
+      },
+    ]);
+    expect(result).toMatchObject({ orderHolds: undefined, verified: true });
   });
 
   it('commits to the seed with SHA-256 of its UTF-8 bytes', () => {
@@ -118,6 +183,32 @@ describe('verifyDraw', () => {
       publishedWinner: outcome.end.winnerUserId,
       problems: [],
     });
+  });
+
+  it('verifies a draw whose first in the order was disqualified in the last round: the next wins (issue 37)', () => {
+    const candidates = ['a', 'b', 'c', 'd'];
+    const order = drawOrder('seed-9', candidates);
+    const events: PublishedGameEvent[] = [
+      { gameId: 'g1', gameStarted: { drawSeedSha256: drawSeedCommitment('seed-9') } },
+      { gameId: 'g1', participantDisqualified: { userId: order[0]!, afterGame: false } },
+      {
+        gameId: 'g1',
+        gameEnded: {
+          decidedBy: 'draw',
+          winnerUserId: order[1]!,
+          drawSeed: 'seed-9',
+          drawCandidateUserIds: candidates,
+          drawOrderUserIds: order,
+        },
+      },
+    ];
+    expect(verifyDraw(events)).toMatchObject({
+      verified: true,
+      recomputedWinner: order[1],
+      orderHolds: true,
+    });
+    // Without that disqualification the same end is caught.
+    expect(verifyDraw([events[0]!, events[2]!]).verified).toBe(false);
   });
 
   it('catches a seed that is not the committed one', () => {
@@ -221,6 +312,10 @@ describe('tools/verify-draw', () => {
     expect(code).toBe(0);
     expect(out).toContain('recomputed winner u-anna');
     expect(out).toContain('commitment        holds');
+    expect(out).toContain('order             holds');
+    expect(out).toContain(
+      'after the game    u-anna disqualified: winner u-ben, next eligible u-ben',
+    );
   });
 
   it('exits 2 on unreadable input or a wrong command line', () => {

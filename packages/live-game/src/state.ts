@@ -86,6 +86,13 @@ export interface GameState {
    * to a client before the game's end. '' for a game begun before it existed.
    */
   drawSeed: string;
+  /**
+   * SHA-256 of `drawSeed` (hex), stored with it as the game begins and public from then on (the
+   * live snapshot, the records): the seed is checked against it at the reveal (issue 37).
+   */
+  drawCommitment: string;
+  /** The prize's order fixed at the reveal (`prizeOrder` of @underdog/fair-play); [] before. */
+  drawOrder: string[];
   /** How many the last resolved round eliminated. */
   roundEliminated: number;
   /**
@@ -133,6 +140,8 @@ export function parseGameState(hash: Record<string, string>): GameState | undefi
     decidedBy: hash.decidedBy ?? '',
     draw: json<StoredDraw>(hash.draw),
     drawSeed: hash.drawSeed ?? '',
+    drawCommitment: hash.drawCommitment ?? '',
+    drawOrder: json<string[]>(hash.drawOrder) ?? [],
     roundEliminated: num('roundEliminated'),
     votesEndOffset: hash.votesEndOffset ?? '',
   };

@@ -83,5 +83,7 @@ export function toLiveGame(tournamentId: string, snapshot: LiveGameSnapshot, now
         }
       : {}),
     ...(snapshot.player ? { player: toPlayerView(snapshot.player) } : {}),
+    // Public from the game's start (issue 37); the seed itself never before the end.
+    drawCommitment: state.gameId ? state.drawCommitment : '',
   });
 }

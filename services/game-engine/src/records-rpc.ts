@@ -41,6 +41,9 @@ export function recordsRpc(reads: GameReads): RecordsRpc {
               : { disqualificationReason: participant.disqualificationReason }),
           })),
           disqualifiedCount: statistics.disqualifiedCount,
+          drawCommitment: statistics.draw.commitment,
+          drawSeed: statistics.draw.seed,
+          drawOrder: statistics.draw.order,
         },
       };
     },
@@ -80,6 +83,9 @@ export function recordsRpc(reads: GameReads): RecordsRpc {
             })),
             eliminatedPlayers: round.eliminatedPlayers,
           })),
+          drawCommitment: details.draw.commitment,
+          drawSeed: details.draw.seed,
+          drawOrder: details.draw.order,
         },
       };
     },

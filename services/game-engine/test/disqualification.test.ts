@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@underdog/bus';
 import type { GameEvent } from '@underdog/proto';
 import { actors } from '@underdog/test-support';
-import { drawWinner } from '../src/domain/resolution';
+import { drawOrder, firstEligible } from '../src/domain/resolution';
 import { toPlayerView } from '../src/mapping';
 import { createGameReads } from '../src/persistence';
 import {
@@ -164,7 +164,7 @@ describe('disqualifying a participant', () => {
     ]);
   }, 30_000);
 
-  it("after the game re-decides a disqualified last-standing winner's prize by the draw over the last round's eliminated", async () => {
+  it("after the game gives a disqualified last-standing winner's prize to the next eligible in the order published at the end", async () => {
     const { bus, documents } = infra.infrastructure;
     const { disqualifications } = engine.app;
     const { tournamentId, gameId } = await startGame(bus, ['ann', 'bob', 'cyd', 'dan'], 1);
@@ -185,10 +185,15 @@ describe('disqualifying a participant', () => {
     await expect(
       disqualifications.disqualify(admin, { tournamentId, userId: 'dan', reason: 'ring' }),
     ).resolves.toEqual({ duringGame: false, effectiveRound: 0, winnerUsername: 'cyd' });
-    // Then the winner: the draw with the game's seed over ann and bob (dan is disqualified).
-    const seed = eventsOf('gameEnded')[0]!.drawSeed;
-    expect(seed).toMatch(/^[0-9a-f]{64}$/);
-    const expected = drawWinner(seed, ['ann', 'bob']);
+    // Then the winner: the first not disqualified in the order GameEnded published — cyd, then
+    // round 1's eliminated in the seed's order (issue 37) — never a new draw.
+    const ended = eventsOf('gameEnded')[0]!;
+    expect(ended.drawSeed).toMatch(/^[0-9a-f]{64}$/);
+    expect(ended.drawOrderUserIds).toEqual([
+      'cyd',
+      ...drawOrder(ended.drawSeed, ['ann', 'bob', 'dan']),
+    ]);
+    const expected = firstEligible(ended.drawOrderUserIds, new Set(['cyd', 'dan']))!;
     const answer = await disqualifications.disqualify(admin, {
       tournamentId,
       userId: 'cyd',

@@ -1,5 +1,7 @@
 import { DuplicateKeyError, type DocumentStore } from '@underdog/documents';
+import { drawSeedCommitment } from '@underdog/fair-play';
 import {
+  DrawCommitmentMismatchError,
   createGameReads,
   createGameRecords,
   type GameRecords,
@@ -172,6 +174,7 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
         winner: null,
         participants: expect.any(Array) as unknown,
         disqualifiedCount: 0,
+        draw: { commitment: '', seed: '', order: [] },
       });
       expect(statistics?.participants.map((p) => p.username).sort()).toEqual([
         'ana',
@@ -467,19 +470,14 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
         { username: 'bo', isOfflinePlayer: false, disqualificationReason: 'ring' },
       ]);
 
-      // ana (the winner) disqualified: dee takes her place by a draw; then no one.
+      // ana (the winner) disqualified: dee takes her place (the next in the order); then no one.
       await records.participantsDisqualified(gameId, [{ userId: ana.userId, reason: 'ring' }]);
-      const draw = {
-        seed: 'a'.repeat(64),
-        candidateUserIds: [dee.userId],
-        winnerUserId: dee.userId,
-      };
       await records.winnerRedecided({
         gameId,
         previousWinnerId: ana.userId,
         lastRound: 2,
         winner: { userId: dee.userId, username: 'dee' },
-        draw,
+        order: [ana.userId, dee.userId],
       });
       statistics = await reads.statistics(tournamentId);
       expect(statistics?.winner).toEqual({ username: 'dee' });
@@ -491,16 +489,61 @@ export function describeGameRecords(name: string, connect: () => Promise<Records
       expect((await reads.history()).find((entry) => entry.gameId === gameId)?.winner).toEqual({
         username: 'dee',
       });
-      expect((await records.finishedGame(tournamentId))?.draw).toEqual(draw);
+      // No draw is made again: the records keep the game's as it was (none here).
+      expect((await records.finishedGame(tournamentId))?.draw).toBeUndefined();
       await records.winnerRedecided({
         gameId,
         previousWinnerId: dee.userId,
         lastRound: 2,
         winner: undefined,
-        draw: undefined,
+        order: [ana.userId, dee.userId],
       });
+      expect((await records.finishedGame(tournamentId))?.drawOrder).toEqual([
+        ana.userId,
+        dee.userId,
+      ]);
       expect((await reads.statistics(tournamentId))?.winner).toBeNull();
       expect((await records.finishedGame(tournamentId))?.winnerUserId).toBeUndefined();
+    });
+
+    it("keeps the draw's commitment from the start, refuses a revealed seed that is not the committed one, and keeps the prize's order (issue 37)", async () => {
+      const { gameId, tournamentId } = ids();
+      const seed = 'b'.repeat(64);
+      const commitment = drawSeedCommitment(seed);
+      await records.gameStarted({
+        ...started(gameId, tournamentId, [ana, bo]),
+        drawCommitment: commitment,
+      });
+      // Written again (a take-over) with another commitment: the first stays.
+      await records.gameStarted({
+        ...started(gameId, tournamentId, [ana, bo]),
+        drawCommitment: drawSeedCommitment('another'),
+      });
+      expect((await reads.statistics(tournamentId))?.draw).toEqual({
+        commitment,
+        seed: '',
+        order: [],
+      });
+      await records.roundResolved(round(gameId, 1, [ana, bo], { ana: 1, bo: 1 }));
+      const end = {
+        gameId,
+        endedAt: at(50),
+        winner: { userId: bo.userId, username: 'bo' },
+        drawSeed: seed,
+        drawOrder: [bo.userId, ana.userId],
+      };
+      await expect(records.gameEnded({ ...end, drawSeed: 'c'.repeat(64) })).rejects.toThrow(
+        DrawCommitmentMismatchError,
+      );
+      expect((await reads.statistics(tournamentId))?.status).toBe('live');
+      await records.gameEnded(end);
+      const recorded = { commitment, seed, order: ['bo', 'ana'] };
+      expect((await reads.statistics(tournamentId))?.draw).toEqual(recorded);
+      expect((await reads.details(tournamentId))?.draw).toEqual(recorded);
+      expect(await records.finishedGame(tournamentId)).toMatchObject({
+        drawSeed: seed,
+        drawOrder: [bo.userId, ana.userId],
+      });
     });
 
     it('lists history with the most recently ended game first', async () => {

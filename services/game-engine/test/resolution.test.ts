@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { drawWinner, resolveRound, roundLeavers, type RoundInput } from '../src/domain/resolution';
+import {
+  drawOrder,
+  drawWinner,
+  resolveRound,
+  roundLeavers,
+  type RoundInput,
+} from '../src/domain/resolution';
 
 const imageIds = (round: number) => [0, 1, 2, 3].map((m) => `round-${round}-image-${m}`);
 
@@ -101,7 +107,7 @@ describe('resolveRound', () => {
         expect(outcome.winningImageIds).toEqual([]);
         expect(outcome.advanced).toEqual([]);
         expect(outcome.eliminated).toEqual([...input.alive].sort());
-        expect(outcome.end).toEqual({ decidedBy: 'no_winner' });
+        expect(outcome.end).toEqual({ decidedBy: 'no_winner', order: [] });
         expect(outcome.results.every((result) => result.percentage === 0)).toBe(true);
       }),
     );
@@ -112,9 +118,11 @@ describe('resolveRound', () => {
       fc.property(roundArbitrary(), (input) => {
         const outcome = resolveRound(input);
         if (outcome.advanced.length !== 1) return;
+        // The prize's order: the winner, then the round's eliminated by the seed (issue 37).
         expect(outcome.end).toEqual({
           decidedBy: 'last_standing',
           winnerUserId: outcome.advanced[0],
+          order: [outcome.advanced[0], ...drawOrder(input.drawSeed, outcome.eliminated)],
         });
       }),
     );

@@ -86,6 +86,12 @@ export const liveTypeDefs = /* GraphQL */ `
     winner: GameWinner
     "Null for a visitor"
     player: PlayerState
+    """
+    SHA-256 (hex) of the seed of the game's final draw, public from the game's start (before
+    round 1's voting opens) and never changed; the seed is revealed at the end and checked
+    against it (docs/fairness.md). Empty before the game begins.
+    """
+    drawCommitment: String!
   }
 
   "Something that happened in a tournament's game; events of one tournament arrive in order."

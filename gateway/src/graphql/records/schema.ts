@@ -22,6 +22,19 @@ export const recordsTypeDefs = /* GraphQL */ `
     disqualificationReason: String
   }
 
+  """
+  The game's draw as its records show it (docs/fairness.md): the commitment recorded as the game
+  began, the seed once finished, and the prize's order fixed at the end.
+  """
+  type RecordedDraw {
+    "Hex SHA-256 of the seed"
+    commitment: String!
+    "Null until the game is finished"
+    seed: String
+    "Usernames: a disqualification after the game gives the prize to the first not disqualified"
+    order: [String!]!
+  }
+
   "Spec §3 tournament statistics. Same fields as REST's statistics JSON."
   type TournamentStatistics {
     tournament: Tournament!
@@ -35,6 +48,8 @@ export const recordsTypeDefs = /* GraphQL */ `
     participants: [ParticipantStanding!]!
     "Participants disqualified by an administrator (during or after the game)"
     disqualifiedCount: Int!
+    "Null while no game is recorded"
+    draw: RecordedDraw
   }
 
   "A tournament as it was when its game started."
@@ -93,6 +108,8 @@ export const recordsTypeDefs = /* GraphQL */ `
     totalPlayers: Int!
     "Resolved rounds, in order"
     rounds: [RoundDetails!]!
+    "Null while no game is recorded"
+    draw: RecordedDraw
   }
 
   extend type Query {

@@ -57,7 +57,8 @@ export interface RoundClose {
   winningImageIds: string[];
   eliminatedCount: number;
   remainingCount: number;
-  end: { decidedBy: string; winner: string; draw: string } | undefined;
+  /** `drawOrder`: the prize's order fixed at the reveal, JSON (issue 37). */
+  end: { decidedBy: string; winner: string; draw: string; drawOrder: string } | undefined;
 }
 
 export interface TournamentFacts {

@@ -88,7 +88,10 @@ export class Disqualifications {
     );
   }
 
-  /** After the game: recorded, and the outcome re-decided by the rule (`redecideOutcome`). */
+  /**
+   * After the game: recorded, and the prize given to the first not disqualified in the order
+   * fixed at the reveal (`redecideOutcome`; never a new draw, issue 37).
+   */
   private async afterGame(
     tournamentId: string,
     userId: string,
@@ -128,11 +131,11 @@ export class Disqualifications {
         previousWinnerId: game.winnerUserId ?? '',
         lastRound: game.roundsPlayed,
         winner,
-        draw: outcome.draw,
+        order: outcome.order,
       });
       this.deps.logger.info(
         { tournamentId, gameId: game.gameId, userId, winner: winner?.userId, by },
-        'winner disqualified after the game; outcome re-decided',
+        'winner disqualified after the game; the prize goes to the next eligible in the order',
       );
     }
     await this.deps.events.publish(

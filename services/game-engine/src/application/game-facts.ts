@@ -24,6 +24,7 @@ export function gameStartedRecord(
     roundTimeSeconds: state.roundTimeSeconds,
     startedAt: new Date(state.startedAt || now),
     participants: participants.map(participantRecord),
+    ...(state.drawCommitment ? { drawCommitment: state.drawCommitment } : {}),
   };
 }
 

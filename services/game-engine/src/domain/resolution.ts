@@ -1,9 +1,15 @@
-import { drawWinner } from '@underdog/fair-play';
+import { drawOrder, firstEligible, prizeOrder } from '@underdog/fair-play';
 import { randomBytes } from 'node:crypto';
 
-// The seeded draw and its commitment are @underdog/fair-play's, the code an auditor reruns
-// (docs/fairness.md): the engine draws with exactly that.
-export { drawSeedCommitment, drawWinner } from '@underdog/fair-play';
+// The seeded draw, its order and its commitment are @underdog/fair-play's, the code an auditor
+// reruns (docs/fairness.md): the engine draws with exactly that.
+export {
+  drawOrder,
+  drawSeedCommitment,
+  drawWinner,
+  firstEligible,
+  prizeOrder,
+} from '@underdog/fair-play';
 
 /**
  * Resolving a round (server rules, "Resolving a round"). Pure: the same input always gives the
@@ -35,13 +41,18 @@ export interface ImageCount {
   isWinner: boolean;
 }
 
+/**
+ * How the game ended. `order` is the prize's order fixed at the reveal (`prizeOrder`): its first
+ * is the winner; a disqualification after the game gives the prize to the next eligible in it.
+ */
 export type GameEnd =
-  | { decidedBy: 'last_standing'; winnerUserId: string }
-  | { decidedBy: 'no_winner' }
+  | { decidedBy: 'last_standing'; winnerUserId: string; order: string[] }
+  | { decidedBy: 'no_winner'; order: string[] }
   | {
       decidedBy: 'draw';
       winnerUserId: string;
       draw: { seed: string; candidateUserIds: string[]; winnerUserId: string };
+      order: string[];
     };
 
 export interface RoundOutcome {
@@ -75,12 +86,17 @@ export function resolveRound(input: RoundInput): RoundOutcome {
   const winning = new Set(winningImageIds);
   const advanced: string[] = [];
   const eliminated: string[] = [];
+  /** Who voted a winning image, the excluded too: a last round's draw orders them all. */
+  const onWinning: string[] = [];
   for (const user of input.alive) {
     const image = voterOf.get(user);
-    const advances = image !== undefined && winning.has(image) && !input.excluded?.has(user);
+    const voted = image !== undefined && winning.has(image);
+    if (voted) onWinning.push(user);
+    const advances = voted && !input.excluded?.has(user);
     (advances ? advanced : eliminated).push(user);
   }
   advanced.sort();
+  onWinning.sort();
   eliminated.sort();
   const results = input.imageIds.map((imageId) => {
     const votes = counts.get(imageId)!;
@@ -97,7 +113,7 @@ export function resolveRound(input: RoundInput): RoundOutcome {
     winningImageIds,
     advanced,
     eliminated,
-    end: gameEnd(advanced, input),
+    end: gameEnd(advanced, eliminated, onWinning, input),
   };
 }
 
@@ -123,15 +139,42 @@ export function roundLeavers(input: {
   return leavers.sort();
 }
 
-function gameEnd(advanced: string[], input: RoundInput): GameEnd | undefined {
-  if (advanced.length === 0) return { decidedBy: 'no_winner' };
-  if (advanced.length === 1) return { decidedBy: 'last_standing', winnerUserId: advanced[0]! };
+function gameEnd(
+  advanced: string[],
+  eliminated: string[],
+  onWinning: string[],
+  input: RoundInput,
+): GameEnd | undefined {
+  if (advanced.length === 0) return { decidedBy: 'no_winner', order: [] };
+  if (advanced.length === 1) {
+    const winnerUserId = advanced[0]!;
+    return {
+      decidedBy: 'last_standing',
+      winnerUserId,
+      order: prizeOrder(input.drawSeed, {
+        decidedBy: 'last_standing',
+        winnerUserId,
+        lastRoundEliminatedUserIds: eliminated,
+      }),
+    };
+  }
   if (input.roundNumber < input.totalRounds) return undefined;
-  const winnerUserId = drawWinner(input.drawSeed, advanced);
+  // The draw orders everyone who voted a winning image, those disqualified in this round too, and
+  // the first not disqualified wins (issue 37): a disqualification in the last round can only pass
+  // the prize down the seed's order, as one after the game does — never make the draw anew over
+  // a subset someone who knows the seed chose.
+  const order = prizeOrder(input.drawSeed, { decidedBy: 'draw', candidateUserIds: onWinning });
+  const excluded = input.excluded ?? new Set<string>();
+  // Someone eligible is in the order unless a thousand were disqualified in this very round;
+  // then the whole order decides (and the published one, cut at its limit, does not name them).
+  const winnerUserId =
+    firstEligible(order, excluded) ??
+    firstEligible(drawOrder(input.drawSeed, onWinning), excluded)!;
   return {
     decidedBy: 'draw',
     winnerUserId,
-    draw: { seed: input.drawSeed, candidateUserIds: advanced, winnerUserId },
+    draw: { seed: input.drawSeed, candidateUserIds: onWinning, winnerUserId },
+    order,
   };
 }
 

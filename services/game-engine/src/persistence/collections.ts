@@ -53,6 +53,16 @@ export const gamesCollection = defineCollection({
      * kept for every game, so a disqualification after the game can redo a draw with it.
      */
     drawSeed: String,
+    /**
+     * SHA-256 of the seed (hex), written with the game's document at its start and never
+     * replaced: the seed revealed at the end must hash to it (issue 37).
+     */
+    drawCommitment: String,
+    /**
+     * The prize's order fixed at the reveal (`prizeOrder`): a disqualification after the game
+     * gives the prize to the next eligible in it, never a new draw (docs/fairness.md).
+     */
+    drawOrder: { type: [String], default: undefined },
     startedAt: required(Date),
     endedAt: Date,
     createdAt: required(Date),

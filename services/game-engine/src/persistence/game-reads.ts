@@ -12,6 +12,18 @@ import {
   type VoteDocument,
 } from './collections';
 
+/**
+ * The game's draw as recorded (docs/fairness.md, issue 37): the commitment (set as the game
+ * began; '' for a game recorded before it was), the seed once finished ('' before), and the
+ * prize's order fixed at the reveal, as usernames ([] before the end, or for a game ended before
+ * the order was recorded).
+ */
+export interface RecordedDraw {
+  commitment: string;
+  seed: string;
+  order: string[];
+}
+
 export interface ParticipantStanding {
   username: string;
   isEliminated: boolean;
@@ -33,6 +45,7 @@ export interface GameStatistics {
   participants: ParticipantStanding[];
   /** Participants disqualified by an administrator. */
   disqualifiedCount: number;
+  draw: RecordedDraw;
 }
 
 export interface HistoryEntry {
@@ -63,6 +76,7 @@ export interface GameDetails {
   winner: { username: string } | null;
   totalPlayers: number;
   rounds: RoundDetails[];
+  draw: RecordedDraw;
 }
 
 export interface GameReads {
@@ -124,6 +138,7 @@ class DocumentGameReads implements GameReads {
       disqualifiedCount: participants.filter(
         (participant) => participant.disqualificationReason != null,
       ).length,
+      draw: recordedDraw(game, participants),
     };
   }
 
@@ -181,6 +196,7 @@ class DocumentGameReads implements GameReads {
             ...(disqualificationReason == null ? {} : { disqualificationReason }),
           })),
       })),
+      draw: recordedDraw(game, participants),
     };
   }
 
@@ -192,6 +208,18 @@ class DocumentGameReads implements GameReads {
 /** The stored snapshot without the nulls its schema allows. */
 function snapshotOf({ tournament: { prize, ...tournament } }: GameDocument): TournamentSnapshot {
   return prize == null ? tournament : { ...tournament, prize };
+}
+
+function recordedDraw(game: GameDocument, participants: ParticipantDocument[]): RecordedDraw {
+  const names = new Map(
+    participants.map((participant) => [participant.userId, participant.username]),
+  );
+  const finished = game.status === 'finished';
+  return {
+    commitment: game.drawCommitment ?? '',
+    seed: finished ? (game.drawSeed ?? '') : '',
+    order: finished ? (game.drawOrder ?? []).map((userId) => names.get(userId) ?? userId) : [],
+  };
 }
 
 function winnerOf(game: GameDocument): { username: string } | null {

@@ -6,6 +6,7 @@ import {
   type Filter,
   type Identified,
 } from '@underdog/documents';
+import { drawSeedCommitment } from '@underdog/fair-play';
 import { systemClock, type Clock } from '@underdog/kit';
 import {
   gamesCollection,
@@ -44,6 +45,11 @@ export interface GameStartedRecord {
   roundTimeSeconds: number;
   startedAt: Date;
   participants: ParticipantRecord[];
+  /**
+   * The commitment to the draw's seed (hex SHA-256), public from the start; written once with
+   * the game's document and never replaced (the seed revealed at the end is checked against it).
+   */
+  drawCommitment?: string;
 }
 
 export interface RoundResolvedRecord {
@@ -86,6 +92,13 @@ export interface GameEndedRecord {
   draw?: GameDraw;
   /** The seed of the game's final draw, revealed at the end (whether or not a draw was made). */
   drawSeed?: string;
+  /** The prize's order fixed at the reveal (`prizeOrder`; docs/fairness.md). */
+  drawOrder?: string[];
+}
+
+/** The seed revealed at a game's end does not hash to the commitment recorded at its start. */
+export class DrawCommitmentMismatchError extends Error {
+  readonly code = 'DRAW_COMMITMENT_MISMATCH';
 }
 
 export interface WinnerChange {
@@ -93,7 +106,11 @@ export interface WinnerChange {
   previousWinnerId: string;
   lastRound: number;
   winner: { userId: string; username: string } | undefined;
-  draw: GameDraw | undefined;
+  /**
+   * The prize's order (`redecideOutcome`): stored with the change, so a game recorded before the
+   * order was keeps the one recomputed from its reveal before its winner first changed.
+   */
+  order: string[];
 }
 
 /** A finished game as a disqualification after it needs it (docs/fairness.md). */
@@ -101,8 +118,11 @@ export interface FinishedGame {
   gameId: string;
   roundsPlayed: number;
   winnerUserId: string | undefined;
-  drawSeed: string;
+  /** The revealed seed; undefined for a game recorded before seeds existed (no fallback). */
+  drawSeed: string | undefined;
   draw: GameDraw | undefined;
+  /** The prize's order as fixed at the reveal; undefined for a game ended before issue 37. */
+  drawOrder: string[] | undefined;
   participants: {
     userId: string;
     username: string;
@@ -132,8 +152,8 @@ export interface GameRecords {
   finishedGame(tournamentId: string): Promise<FinishedGame | undefined>;
   /**
    * A finished game's outcome re-decided after a disqualification (no winner: `winner`
-   * undefined): the game's winner and draw, the disqualified winner out in the last round, the
-   * new one in.
+   * undefined): the game's winner, the disqualified winner out in the last round, the next
+   * eligible in the prize's order in. The draw and its order stay as they were revealed.
    */
   winnerRedecided(change: WinnerChange): Promise<void>;
 }
@@ -200,6 +220,7 @@ class DocumentGameRecords implements GameRecords {
       participantCount: 0,
       offlineParticipantCount: 0,
       startedAt: game.startedAt,
+      ...(game.drawCommitment ? { drawCommitment: game.drawCommitment } : {}),
       createdAt: this.clock.now(),
     });
     await this.participantsJoined(game.gameId, game.participants);
@@ -296,6 +317,17 @@ class DocumentGameRecords implements GameRecords {
   async gameEnded(end: GameEndedRecord): Promise<void> {
     const game = await this.games.findById(end.gameId);
     if (!game) return;
+    // The reveal checked against the commitment recorded at the start (issue 37): a seed
+    // replaced in the live store since is refused here too, and the game's end waits for it.
+    if (
+      end.drawSeed !== undefined &&
+      game.drawCommitment !== undefined &&
+      drawSeedCommitment(end.drawSeed) !== game.drawCommitment
+    ) {
+      throw new DrawCommitmentMismatchError(
+        `game ${end.gameId}: the revealed seed does not hash to the recorded commitment`,
+      );
+    }
     const lastRound = Math.max(game.roundsPlayed, 1);
     if (end.draw) {
       const losers = end.draw.candidateUserIds.filter((id) => id !== end.draw?.winnerUserId);
@@ -315,6 +347,7 @@ class DocumentGameRecords implements GameRecords {
           currentRound: lastRound,
           endedAt: end.endedAt,
           ...(end.drawSeed ? { drawSeed: end.drawSeed } : {}),
+          ...(end.drawOrder ? { drawOrder: [...end.drawOrder] } : {}),
           ...(winner
             ? {
                 winnerId: winner.userId,
@@ -348,8 +381,9 @@ class DocumentGameRecords implements GameRecords {
       gameId: game.id,
       roundsPlayed: game.roundsPlayed,
       winnerUserId: game.winnerId ?? undefined,
-      drawSeed: game.drawSeed ?? game.draw?.seed ?? game.id,
+      drawSeed: game.drawSeed ?? game.draw?.seed ?? undefined,
       draw: game.draw ? drawOf(game.draw) : undefined,
+      drawOrder: game.drawOrder ? [...game.drawOrder] : undefined,
       participants: participants.map((participant) => ({
         userId: participant.userId,
         username: participant.username,
@@ -365,7 +399,7 @@ class DocumentGameRecords implements GameRecords {
     previousWinnerId,
     lastRound,
     winner,
-    draw,
+    order,
   }: WinnerChange): Promise<void> {
     await this.participants.updateOne(
       { id: participantId(gameId, previousWinnerId), isEliminated: false },
@@ -384,10 +418,13 @@ class DocumentGameRecords implements GameRecords {
             $set: {
               winnerId: winner.userId,
               winnerUsername: winner.username,
-              ...(draw ? { draw: drawOf(draw) } : {}),
+              drawOrder: [...order],
             },
           }
-        : { $unset: { winnerId: true, winnerUsername: true, winnerPrize: true } },
+        : {
+            $set: { drawOrder: [...order] },
+            $unset: { winnerId: true, winnerUsername: true, winnerPrize: true },
+          },
     );
   }
 

@@ -1,5 +1,6 @@
 export {
   createGameRecords,
+  DrawCommitmentMismatchError,
   type FinishedGame,
   type GameEndedRecord,
   type GameRecords,
@@ -17,6 +18,7 @@ export {
   type GameStatistics,
   type HistoryEntry,
   type ParticipantStanding,
+  type RecordedDraw,
   type RoundDetails,
 } from './game-reads';
 export type { DrawRecord, GameStatus, TournamentSnapshot } from './collections';

@@ -10,13 +10,17 @@ export async function begin(game: StepContext, state: GameState, now: number): P
   const { ads, live, records } = game.deps;
   const ad = ads.pick('before_game');
   // The draw's seed, fixed before any vote, stored with the step (it survives a take-over and a
-  // failover like the rest of the state); only its SHA-256 is published now (issue 28).
+  // failover like the rest of the state) with its commitment, which is public from now on (the
+  // live snapshot, GameStarted, the records); the seed is checked against it at the reveal
+  // (issues 28 and 37).
   const drawSeed = state.drawSeed || newDrawSeed();
+  const drawCommitment = state.drawCommitment || drawSeedCommitment(drawSeed);
   const moved = await game.advance(
     { phase: 'waiting', round: 0 },
     {
       ...(ad ? adFields(ad, 'before_game', now) : roundFields(state, 1, now)),
       drawSeed,
+      drawCommitment,
     },
   );
   if (!moved) return 0;
@@ -34,7 +38,7 @@ export async function begin(game: StepContext, state: GameState, now: number): P
             offlineParticipantCount: offline,
             totalRounds: state.totalRounds,
             roundTimeSeconds: state.roundTimeSeconds,
-            drawSeedSha256: drawSeedCommitment(drawSeed),
+            drawSeedSha256: drawCommitment,
           },
         },
         '0',
@@ -51,7 +55,9 @@ export async function begin(game: StepContext, state: GameState, now: number): P
         const known = participants.map((participant) =>
           out.has(participant.userId) ? { ...participant, eliminatedInRound: 1 } : participant,
         );
-        return records.gameStarted(gameStartedRecord(game.tournamentId, state, known, now));
+        return records.gameStarted(
+          gameStartedRecord(game.tournamentId, { ...state, drawCommitment }, known, now),
+        );
       });
       game.log.info({ gameId: state.gameId, participants: participants.length }, 'game started');
       if (ad) await emitAdvertisement(game, state, ad, 'before_game', 0, now);

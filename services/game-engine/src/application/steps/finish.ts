@@ -15,6 +15,10 @@ export async function finish(game: StepContext, state: GameState): Promise<Step>
   const endedAt = state.phaseEndsAt || game.now();
   const winner = state.winner;
   const draw = state.draw;
+  // The prize's order fixed at the reveal (tally); absent only for a close stored by an older
+  // engine mid-upgrade, which the records then recompute by the same rule (`recordedPrizeOrder`).
+  const drawOrder =
+    state.drawOrder.length > 0 || state.decidedBy === 'no_winner' ? state.drawOrder : undefined;
   await recordEnd(game, state, participants, {
     gameId: state.gameId,
     endedAt: new Date(endedAt),
@@ -29,6 +33,7 @@ export async function finish(game: StepContext, state: GameState): Promise<Step>
       : {}),
     ...(draw ? { draw } : {}),
     ...(state.drawSeed ? { drawSeed: state.drawSeed } : {}),
+    ...(drawOrder ? { drawOrder } : {}),
   });
   // Still this replica's game after the records (a frozen replica whose lease lapsed stops
   // here: the one that took over announces the end).
@@ -50,10 +55,12 @@ export async function finish(game: StepContext, state: GameState): Promise<Step>
         decidedBy: state.decidedBy || 'no_winner',
         // The seed revealed (its SHA-256 was in GameStarted) and, for a draw, its candidates:
         // anyone recomputes the winner from the events alone (tools/verify-draw.ts).
-        drawSeed: state.drawSeed || state.gameId,
+        drawSeed: state.drawSeed,
         ...(state.decidedBy === 'draw' && draw
           ? { drawCandidateUserIds: [...draw.candidateUserIds].sort() }
           : {}),
+        // Who gets the prize if the winner is disqualified later, in order (issue 37).
+        ...(drawOrder ? { drawOrderUserIds: drawOrder } : {}),
       },
     },
     '0',

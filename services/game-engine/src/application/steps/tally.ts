@@ -2,6 +2,7 @@ import type { GameState, StoredBallot, StoredDisqualification } from '@underdog/
 import { timestampFromDate } from '@underdog/proto';
 import { roundImages } from '@underdog/rules';
 import { roundCloseField, roundFactsField, type RoundClose } from '../../adapters/live-games';
+import { checkRevealedSeed } from '../../domain/draw';
 import { resolveRound, roundLeavers } from '../../domain/resolution';
 import { roundRecord } from '../game-facts';
 import type { Step, StepContext } from './context';
@@ -53,10 +54,11 @@ export async function tally(game: StepContext, state: GameState): Promise<Step> 
     imageIds: roundImages(state.round).map((image) => image.id),
     alive,
     ballots: picks,
-    // A game begun before the seed existed draws with its id, as it did then.
-    drawSeed: state.drawSeed || state.gameId,
+    drawSeed: state.drawSeed,
     excluded,
   });
+  // The game's end reveals the seed: it must be the committed one (issue 37; throws otherwise).
+  if (outcome.end) checkRevealedSeed(state.drawSeed, state.drawCommitment);
   const endedAt = game.now();
   const winner = outcome.end && 'winnerUserId' in outcome.end ? outcome.end.winnerUserId : '';
   const winnerName = winner ? ((await live.player(game.tournamentId, winner))?.username ?? '') : '';
@@ -74,6 +76,7 @@ export async function tally(game: StepContext, state: GameState): Promise<Step> 
         ? JSON.stringify({ userId: winner, username: winnerName, prize: state.prize })
         : '',
       draw: outcome.end.decidedBy === 'draw' ? JSON.stringify(outcome.end.draw) : '',
+      drawOrder: JSON.stringify(outcome.end.order),
     },
   };
   const stepped = await game.advance(
