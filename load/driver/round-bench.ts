@@ -176,6 +176,18 @@ async function enginesJoined(bus: ReturnType<typeof createKafkaBus>, engines: nu
   }
 }
 
+/** The partitions of game.votes whose end moved past where it stood before the votes. */
+async function votedPartitions(
+  bus: ReturnType<typeof createKafkaBus>,
+  before: ReadonlyMap<number, bigint>,
+): Promise<number[]> {
+  const used: number[] = [];
+  for (const [partition, start] of before) {
+    if (BigInt(await bus.endOffset(topics.gameVotes.name, partition)) > start) used.push(partition);
+  }
+  return used;
+}
+
 /** Resolves with the first event of `kind` for round 1 of the tournament. */
 function eventWaiter() {
   const waiting = new Map<string, (event: GameEvent, receivedAt: number) => void>();
@@ -348,11 +360,11 @@ async function main(): Promise<void> {
         `${((deadline - Date.now()) / 1000).toFixed(1)} s to the deadline`,
     );
 
-    // The partitions the votes go to, and where they stand before them.
+    // Where every partition of game.votes stands before the votes: they go where the gateway's
+    // key sends them (one partition per tournament, or one per slot).
     const vote = { tournamentId, gameId, round: ROUND };
     const partitions = new Map<number, bigint>();
-    for (const message of [benchVote({ ...vote, castAt: new Date() }, 0)]) {
-      const partition = await bus.partitionOf(topics.gameVotes.name, message.key);
+    for (let partition = 0; partition < topics.gameVotes.partitions; partition += 1) {
       const end = await untilAnswered(() => bus.endOffset(topics.gameVotes.name, partition));
       partitions.set(partition, BigInt(end));
     }
@@ -466,7 +478,9 @@ async function main(): Promise<void> {
       players,
       slots: opts.slots,
       engines: ENGINES,
-      votesPartitionOwners: [...partitions.keys()].map((p) => `${p}: ${owners.votes.get(p)}`),
+      votesPartitionOwners: await votedPartitions(bus, partitions).then((used) =>
+        used.map((p) => `${p}: ${owners.votes.get(p)}`),
+      ),
       gamePartitionOwner: owners.games.get(
         await bus.partitionOf(topics.tournamentLifecycle.name, tournamentId),
       ),
