@@ -6,16 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import {
-  batchConsumer,
-  createKafkaBus,
-  type BusMessage,
-  type OutgoingMessage,
-} from '@underdog/bus';
+import { batchConsumer, createKafkaBus, type BusMessage } from '@underdog/bus';
 import { startInfra } from '@underdog/harness';
 import { createLogger, createMetricsRegistry } from '@underdog/kit';
 import { topics } from '@underdog/platform';
-import { GameVoteEventSchema, create, encodeEvent, timestampFromDate } from '@underdog/proto';
 import { gameKeys, votesProgressKey } from '../../packages/live-game/src';
 import { createRedisStore } from '../../packages/store/src';
 import { LiveGames } from '../../services/game-engine/src/adapters/live-games';
@@ -23,11 +17,7 @@ import { VoteBatches } from '../../services/game-engine/src/adapters/vote-batche
 import { VotesApplier } from '../../services/game-engine/src/application/votes';
 import { engineMetrics } from '../../services/game-engine/src/metrics';
 import { commandArgs, wholeNumber } from './cli';
-
-const IMAGES = ['round-1-image-0', 'round-1-image-1', 'round-1-image-2', 'round-1-image-3'];
-/** Votes per produce call (one record batch under the broker's 1 MB default); the gateway produces
- * one vote a call, the bench only needs the backlog. */
-const PRODUCE_CHUNK = 1_000;
+import { PRODUCE_CHUNK, benchVote, redisCpuSeconds, untilAnswered } from './live-round-kit';
 
 function options() {
   const { values } = parseArgs({
@@ -50,49 +40,6 @@ function options() {
     timeoutMs: wholeNumber(values['timeout-seconds'], '--timeout-seconds') * 1000,
     infra: redisUrl && brokers ? { redisUrl, kafkaBrokers: brokers.split(',') } : undefined,
   };
-}
-
-/** Redis's own CPU seconds so far (`INFO cpu`: user + system of the main thread and children). */
-async function redisCpuSeconds(admin: Redis): Promise<number> {
-  const info = await admin.info('cpu');
-  const field = (name: string) =>
-    Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
-  return field('used_cpu_user') + field('used_cpu_sys');
-}
-
-/** A fresh topic's partitions have no leader for a moment: asks again for up to 15 s. */
-async function untilAnswered<T>(ask: () => Promise<T>): Promise<T> {
-  const until = Date.now() + 15_000;
-  for (;;) {
-    try {
-      return await ask();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
-
-function voteOf(tournamentId: string, gameId: string, n: number): OutgoingMessage {
-  const userId = `p${n}`;
-  const voteId = `${tournamentId}-v${n}`;
-  const event = create(GameVoteEventSchema, {
-    tournamentId,
-    kind: {
-      case: 'voteCast',
-      value: {
-        voteId,
-        gameId,
-        userId,
-        username: userId,
-        roundNumber: 1,
-        imageId: IMAGES[n % IMAGES.length]!,
-        castAt: timestampFromDate(new Date()),
-        deviceId: `device-${userId}`,
-      },
-    },
-  });
-  return encodeEvent(GameVoteEventSchema, event, { key: tournamentId, id: voteId });
 }
 
 async function main(): Promise<void> {
@@ -148,8 +95,9 @@ async function main(): Promise<void> {
     );
     const produceStart = performance.now();
     for (let from = 0; from < players; from += PRODUCE_CHUNK) {
+      const castAt = new Date();
       const chunk = Array.from({ length: Math.min(PRODUCE_CHUNK, players - from) }, (_, i) =>
-        voteOf(tournamentId, gameId, from + i),
+        benchVote({ tournamentId, gameId, round: 1, castAt }, from + i),
       );
       await bus.publish(topics.gameVotes.name, chunk);
     }
