@@ -40,7 +40,7 @@ import { SessionCookie, type RequestOrigin } from './session';
 import { SessionActors } from './session-actors';
 import { Tournaments } from './tournaments';
 import { webAppRouter } from './web-app';
-import { attachWebSockets } from './websockets';
+import { attachWebSockets } from './sockets/upgrade';
 
 /** How long an idle keep-alive connection stays open (below headersTimeout's 60 s). */
 const idleKeepAliveMs = 30_000;
