@@ -100,6 +100,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const limits: RealtimeLimits = {
     ...defaultRealtimeLimits,
     maxPayloadBytes: settings.webSocket.maxPayloadBytes,
+    firstMessageTimeoutMs: settings.webSocket.firstMessageTimeoutMs,
+    maxSubscriptionsPerSocket: settings.webSocket.maxSubscriptionsPerSocket,
     ...options.realtimeLimits,
   };
   // A verified session's actor is reused as long as a socket reuses a visitor's (60 s).
@@ -259,6 +261,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
               maxConnectionsPerAddress: settings.webSocket.maxConnectionsPerAddress,
               capacity: settings.webSocket.capacity,
               fullRetrySeconds: settings.webSocket.fullRetrySeconds,
+              visitorShare: settings.webSocket.visitorShare,
+              maxConnectionsPerPrefix: settings.webSocket.maxConnectionsPerPrefix,
+              // A player is an upgrade whose cookie names a live session; a failed lookup is a
+              // visitor's. The socket starts from this lookup (`fromAdmission`): no second one.
+              guestOf: async (req) =>
+                (await origins
+                  .fromAdmission(req)
+                  .session.actor()
+                  .catch(() => undefined))
+                  ? 'player'
+                  : 'visitor',
               registry: options.registry,
               trustProxy: settings.trustProxy,
               publicOrigins,

@@ -6,6 +6,12 @@ import { RequestSession, SessionCookie, type RequestOrigin } from './session';
 
 /** Builds the `RequestOrigin` of an HTTP request or a WebSocket upgrade, for either edge. */
 export class RequestOrigins {
+  /**
+   * The origin each upgrade was admitted with (`fromAdmission`), until its socket takes it: the
+   * waiting room's session lookup is the socket's first, not one more.
+   */
+  private readonly admitted = new WeakMap<IncomingMessage, RequestOrigin>();
+
   constructor(
     private readonly auth: GatewayClients['auth'],
     readonly cookie: SessionCookie,
@@ -48,6 +54,26 @@ export class RequestOrigins {
    * signals, limits and logs of a socket do not carry the proxy's address.
    */
   fromUpgrade(req: IncomingMessage): RequestOrigin {
+    const admitted = this.admitted.get(req);
+    if (admitted) {
+      // Taken once: the socket's later reads of its session are fresh ones.
+      this.admitted.delete(req);
+      return admitted;
+    }
+    return this.originOfUpgrade(req);
+  }
+
+  /**
+   * An upgrade's origin as the waiting room reads it before the socket opens (is it a
+   * player's?): the socket then starts from this one (`fromUpgrade`), its lookup already made.
+   */
+  fromAdmission(req: IncomingMessage): RequestOrigin {
+    const origin = this.originOfUpgrade(req);
+    this.admitted.set(req, origin);
+    return origin;
+  }
+
+  private originOfUpgrade(req: IncomingMessage): RequestOrigin {
     return {
       ip: clientAddressOf(req, this.trustProxy),
       // A browser cannot set headers on a WebSocket handshake: the device id may come as the

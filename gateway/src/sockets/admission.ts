@@ -1,11 +1,14 @@
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import type { Registry } from '@underdog/kit';
+import ipaddr from 'ipaddr.js';
 import { Counter } from 'prom-client';
 import type { PublicOrigins } from '../request-origins';
 
 /**
- * Who may open a socket, before anything is accepted: a page of this app (Origin), and a client
- * address below its cap. The capacity, which closes rather than refuses, is `capacity.ts`.
+ * Who may open a socket, before anything is accepted: a page of this app (Origin), a client
+ * address below its cap and a network (IPv4 /24, IPv6 /48) below its own. The capacity, which
+ * closes rather than refuses, is `capacity.ts`.
  */
 
 /**
@@ -22,7 +25,23 @@ export function isSameOrigin(req: IncomingMessage, publicOrigins: PublicOrigins)
 }
 
 /**
- * Open sockets per client address, for the cap. An address's entry lives while it has sockets,
+ * The network a per-prefix cap counts under: an IPv4 address (IPv4-mapped IPv6 included) by its
+ * /24, an IPv6 address by its /48 (a site's usual allocation: the per-address cap already counts
+ * one by its /64, and a /58 is 64 of those). Anything else (not an address) as it is.
+ */
+export function prefixKey(address: string): string {
+  const bare = address.replace(/%.*$/, '');
+  // node:net's strict check first: ipaddr.js also takes IPv4 shorthands such as `127.1`.
+  if (isIP(bare) === 0) return address;
+  const parsed = ipaddr.process(bare);
+  if (parsed.kind() === 'ipv4') {
+    return `${parsed.toString().split('.').slice(0, 3).join('.')}.0/24`;
+  }
+  return `${parsed.toNormalizedString().split(':').slice(0, 3).join(':')}::/48`;
+}
+
+/**
+ * Open sockets per client address (or per network, with `prefixKey`), for the cap. An address's entry lives while it has sockets,
  * so the map is as big as the open connections at most.
  */
 export class OpenSocketsPerAddress {
@@ -60,11 +79,23 @@ export function refusedCounter(registry: Registry): Counter<'reason'> {
   if (existing) return existing;
   const counter = new Counter({
     name,
-    help: 'WebSocket upgrades refused, by reason (capacity: closed 1013, the process full; address: 429, the per-address cap)',
+    help: "WebSocket upgrades refused, by reason (capacity: closed 1013, the process full; visitors: closed 1013, the visitors' share full; address: 429, the per-address cap; prefix: 429, the per-network cap)",
     labelNames: ['reason'],
     registers: [registry],
   });
   // Both series exist from the start, so a dashboard's rate() sees the first refusal.
-  for (const reason of ['capacity', 'address']) counter.inc({ reason }, 0);
+  for (const reason of ['capacity', 'visitors', 'address', 'prefix']) counter.inc({ reason }, 0);
   return counter;
+}
+
+/** `underdog_websocket_evicted_total`: visitors' sockets closed 1013 to make room for players. */
+export function evictedCounter(registry: Registry): Counter {
+  const name = 'underdog_websocket_evicted_total';
+  const existing = registry.getSingleMetric(name) as Counter | undefined;
+  if (existing) return existing;
+  return new Counter({
+    name,
+    help: "Visitors' WebSockets closed 1013 (Server full) to make room for a signed-in player",
+    registers: [registry],
+  });
 }

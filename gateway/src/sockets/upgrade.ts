@@ -4,8 +4,14 @@ import type { Logger, Registry } from '@underdog/kit';
 import type { WebSocketServer } from 'ws';
 import { addressKey, clientAddressOf } from '../client-address';
 import type { PublicOrigins } from '../request-origins';
-import { OpenSocketsPerAddress, isSameOrigin, refusedCounter } from './admission';
-import { FullEpisodes } from './capacity';
+import {
+  OpenSocketsPerAddress,
+  evictedCounter,
+  isSameOrigin,
+  prefixKey,
+  refusedCounter,
+} from './admission';
+import { FullEpisodes, WaitingRoom, type Guest } from './capacity';
 import { answerClientError, refuse } from './client-errors';
 import { closeAsFull } from './full-close';
 
@@ -18,6 +24,15 @@ export interface WebSocketEdgeOptions {
   capacity: number;
   /** The settings' `webSocket.fullRetrySeconds`: the N of `Server full; retry in N s`. */
   fullRetrySeconds: number;
+  /** The settings' `webSocket.visitorShare`: the part of `capacity` visitors may hold. */
+  visitorShare: number;
+  /** The settings' `webSocket.maxConnectionsPerPrefix`: open sockets per /24 or /48; 0 is no cap. */
+  maxConnectionsPerPrefix: number;
+  /**
+   * Whom the upgrade speaks for: `player` when its cookie names a session the auth service
+   * knows. Asked only while there is a capacity; a lookup that fails must answer `visitor`.
+   */
+  guestOf(req: IncomingMessage): Promise<Guest>;
   /** The gateway's metrics registry, for `underdog_websocket_refused_total`. */
   registry: Registry;
   /** Proxies in front whose `X-Forwarded-For` is believed (TRUST_PROXY), as for rate limits. */
@@ -34,12 +49,16 @@ export interface WebSocketEdgeOptions {
  *
  * Before an upgrade is accepted it is admitted (`admission.ts`): an Origin that is not this app's
  * is refused with 403; one client address (see `clientAddressOf`; IPv6 by its /64) holds at most
- * `maxConnectionsPerAddress` open sockets on both endpoints together, past it the upgrade is
- * refused with 429. The process holds at most `capacity` open sockets on both endpoints together
- * (`capacity.ts`): past it the upgrade is accepted and closed at once by the capacity's close
- * contract (`full-close.ts`: 1013 `Server full; retry in N s`); the sockets already open are not
- * touched. One warning per episode of refusals, one line when it ends; every refusal counts in
- * `underdog_websocket_refused_total`.
+ * `maxConnectionsPerAddress` open sockets on both endpoints together, and one network (IPv4 /24,
+ * IPv6 /48) at most `maxConnectionsPerPrefix`; past either the upgrade is refused with 429.
+ *
+ * Then the waiting room (`capacity.ts`): the process holds at most `capacity` open sockets on
+ * both endpoints together, of which visitors (no session: `guestOf`) at most `visitorShare`. A
+ * socket with no place is accepted and closed at once by the capacity's close contract
+ * (`full-close.ts`: 1013 `Server full; retry in N s`); a player arriving when the room is full
+ * takes the oldest visitor's place, that socket closed the same way. One warning per episode of
+ * refusals, one line when it ends; every refusal counts in `underdog_websocket_refused_total`,
+ * every eviction in `underdog_websocket_evicted_total`.
  *
  * Every endpoint gets the same frame limit, `maxPayloadBytes` (the settings'
  * `webSocket.maxPayloadBytes`): ws closes a connection that sends a bigger message with 1009
@@ -61,14 +80,14 @@ export function attachWebSockets(
     );
   }
   const logger = options.logger.child({ component: 'websockets' });
-  const open = new OpenSocketsPerAddress(options.maxConnectionsPerAddress);
+  const perAddress = new OpenSocketsPerAddress(options.maxConnectionsPerAddress);
+  const perPrefix = new OpenSocketsPerAddress(options.maxConnectionsPerPrefix);
   const refused = refusedCounter(options.registry);
-  const full = new FullEpisodes(options, logger, refused);
+  const room = new WaitingRoom(options, evictedCounter(options.registry));
+  const full = new FullEpisodes(options, room, logger, refused);
   server.once('close', () => full.stop());
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    // Node takes its own error listener off the socket before 'upgrade': without this one, a
-    // client resetting the connection now would be an uncaught exception.
-    socket.on('error', (error) => logger.debug({ err: error }, 'websocket upgrade socket error'));
+
+  const admit = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     let accepted = false;
     try {
       const path = pathOf(req.url);
@@ -85,9 +104,10 @@ export function attachWebSockets(
         refuse(socket, 403, 'Forbidden');
         return;
       }
-      const address = addressKey(clientAddressOf(req, options.trustProxy));
-      if (!open.acquire(address)) {
-        if (open.firstRefusal(address)) {
+      const clientAddress = clientAddressOf(req, options.trustProxy);
+      const address = addressKey(clientAddress);
+      if (!perAddress.acquire(address)) {
+        if (perAddress.firstRefusal(address)) {
           logger.warn(
             { address, limit: options.maxConnectionsPerAddress },
             'websocket refused: too many connections from one address',
@@ -97,25 +117,52 @@ export function attachWebSockets(
         refuse(socket, 429, 'Too Many Requests');
         return;
       }
-      socket.once('close', () => open.release(address));
-      if (!full.acquire()) {
-        full.refused();
+      const prefix = prefixKey(clientAddress);
+      if (!perPrefix.acquire(prefix)) {
+        perAddress.release(address);
+        if (perPrefix.firstRefusal(prefix)) {
+          logger.warn(
+            { prefix, limit: options.maxConnectionsPerPrefix },
+            'websocket refused: too many connections from one network',
+          );
+        }
+        refused.inc({ reason: 'prefix' });
+        refuse(socket, 429, 'Too Many Requests');
+        return;
+      }
+      socket.once('close', () => {
+        perAddress.release(address);
+        perPrefix.release(prefix);
+      });
+      const guest: Guest = room.capped ? await options.guestOf(req) : 'player';
+      // The client went while its session was looked up: its caps were released on close.
+      if (socket.destroyed) return;
+      const place = room.enter(guest);
+      if (typeof place === 'string') {
+        full.refused(place);
         target.handleUpgrade(req, socket, head, (ws) => {
           accepted = true;
           closeAsFull(ws, options.fullRetrySeconds);
         });
         return;
       }
-      socket.once('close', () => full.release());
+      socket.once('close', () => room.leave(place));
       target.handleUpgrade(req, socket, head, (ws) => {
         accepted = true;
-        target.emit('connection', ws, req);
+        room.seated(place, ws);
+        if (!place.evicted) target.emit('connection', ws, req);
       });
     } catch (error) {
       logger.error({ err: error, accepted }, 'websocket upgrade failed');
       if (accepted) socket.destroy();
       else refuse(socket, 500, 'Internal Server Error');
     }
+  };
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node takes its own error listener off the socket before 'upgrade': without this one, a
+    // client resetting the connection now would be an uncaught exception.
+    socket.on('error', (error) => logger.debug({ err: error }, 'websocket upgrade socket error'));
+    void admit(req, socket, head);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     answerClientError(error, socket, logger);
