@@ -267,7 +267,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
               // visitor's. The socket starts from this lookup (`fromAdmission`): no second one.
               guestOf: async (req) =>
                 (await origins
-                  .fromAdmission(req)
+                  .fromAdmission(req, clock.now().getTime())
                   .session.actor()
                   .catch(() => undefined))
                   ? 'player'
