@@ -111,7 +111,8 @@ const settingsShape = {
     .max(600)
     .default(DEFAULT_WEBSOCKET_FULL_RETRY_SECONDS),
   WEBSOCKET_VISITOR_SHARE: z.coerce.number().min(0).max(1).default(DEFAULT_WEBSOCKET_VISITOR_SHARE),
-  // Unset means the default above, or no cap with BENCHMARK_SEED=on (see settingsFrom).
+  // Unset means the default above, or no cap with BENCHMARK_SEED=on or
+  // WEBSOCKET_MAX_CONNECTIONS_PER_IP=0 (see settingsFrom).
   WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX: z.coerce.number().int().min(0).optional(),
   WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS: z.coerce
     .number()
@@ -284,9 +285,12 @@ function settingsFrom(
         (parsed.BENCHMARK_SEED === 'on' ? 0 : DEFAULT_WEBSOCKET_CAPACITY),
       fullRetrySeconds: parsed.WEBSOCKET_FULL_RETRY_SECONDS,
       visitorShare: parsed.WEBSOCKET_VISITOR_SHARE,
+      // Unset, it follows the per-address cap: lifted with it (a local load run from loopback).
       maxConnectionsPerPrefix:
         parsed.WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX ??
-        (parsed.BENCHMARK_SEED === 'on' ? 0 : DEFAULT_WEBSOCKETS_PER_PREFIX),
+        (parsed.BENCHMARK_SEED === 'on' || parsed.WEBSOCKET_MAX_CONNECTIONS_PER_IP === 0
+          ? 0
+          : DEFAULT_WEBSOCKETS_PER_PREFIX),
       firstMessageTimeoutMs: parsed.WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS,
       maxSubscriptionsPerSocket: parsed.WEBSOCKET_MAX_SUBSCRIPTIONS_PER_SOCKET,
     },

@@ -130,6 +130,14 @@ describe('gateway configuration', () => {
       maxSubscriptionsPerSocket: 6,
     });
     expect(webSocket({ BENCHMARK_SEED: 'on' }, 'development').maxConnectionsPerPrefix).toBe(0);
+    // Lifting the per-address cap lifts the network's too, unless it is set.
+    expect(webSocket({ WEBSOCKET_MAX_CONNECTIONS_PER_IP: '0' }).maxConnectionsPerPrefix).toBe(0);
+    expect(
+      webSocket({
+        WEBSOCKET_MAX_CONNECTIONS_PER_IP: '0',
+        WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX: '9',
+      }).maxConnectionsPerPrefix,
+    ).toBe(9);
     for (const env of [
       { WEBSOCKET_VISITOR_SHARE: '1.5' } as Record<string, string>,
       { WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX: '-1' },
