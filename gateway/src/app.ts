@@ -41,7 +41,7 @@ import { SessionCookie, type RequestOrigin } from './session';
 import { SessionActors } from './session-actors';
 import { Tournaments } from './tournaments';
 import { webAppRouter } from './web-app';
-import { attachWebSockets } from './websockets';
+import { attachWebSockets } from './sockets/upgrade';
 
 /** How long an idle keep-alive connection stays open (below headersTimeout's 60 s). */
 const idleKeepAliveMs = 30_000;
@@ -101,6 +101,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const limits: RealtimeLimits = {
     ...defaultRealtimeLimits,
     maxPayloadBytes: settings.webSocket.maxPayloadBytes,
+    firstMessageTimeoutMs: settings.webSocket.firstMessageTimeoutMs,
+    maxSubscriptionsPerSocket: settings.webSocket.maxSubscriptionsPerSocket,
     ...options.realtimeLimits,
   };
   // A verified session's actor is reused as long as a socket reuses a visitor's (60 s).
@@ -261,6 +263,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
               maxConnectionsPerAddress: settings.webSocket.maxConnectionsPerAddress,
               capacity: settings.webSocket.capacity,
               fullRetrySeconds: settings.webSocket.fullRetrySeconds,
+              visitorShare: settings.webSocket.visitorShare,
+              maxConnectionsPerPrefix: settings.webSocket.maxConnectionsPerPrefix,
+              // A player is an upgrade whose cookie names a live session; a failed lookup is a
+              // visitor's. The socket starts from this lookup (`fromAdmission`): no second one.
+              guestOf: async (req) =>
+                (await origins
+                  .fromAdmission(req, clock.now().getTime())
+                  .session.actor()
+                  .catch(() => undefined))
+                  ? 'player'
+                  : 'visitor',
               registry: options.registry,
               trustProxy: settings.trustProxy,
               publicOrigins,

@@ -29,6 +29,33 @@ export const DEFAULT_WEBSOCKET_CAPACITY = 10_000;
 /** The default of WEBSOCKET_FULL_RETRY_SECONDS: the N of `Server full; retry in N s`. */
 export const DEFAULT_WEBSOCKET_FULL_RETRY_SECONDS = 10;
 
+/**
+ * The default of WEBSOCKET_VISITOR_SHARE: the part of WEBSOCKET_CAPACITY that sockets without a
+ * session (visitors, and anyone who has not signed in) may hold; the rest is kept for players.
+ * 1,000 watchers a replica at the default capacity; idle strangers cannot fill the room.
+ */
+export const DEFAULT_WEBSOCKET_VISITOR_SHARE = 0.1;
+
+/**
+ * The default of WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX: open sockets one network may hold on one
+ * replica, counted by IPv4 /24 and IPv6 /48 (the per-address cap already counts an IPv6 address
+ * by its /64): five addresses' worth, so one network renting many addresses is still bounded.
+ */
+export const DEFAULT_WEBSOCKETS_PER_PREFIX = 1_000;
+
+/**
+ * The default of WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS: how long a new socket may stay silent, a
+ * graphql-ws one until `connection_init` (then 4408), a `/ws` one until its first message (then
+ * 4408 too). The web app sends its `connection_init` at once.
+ */
+export const DEFAULT_WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS = 5_000;
+
+/**
+ * The default of WEBSOCKET_MAX_SUBSCRIPTIONS_PER_SOCKET: live graphql-ws subscriptions one socket
+ * may hold at once. The web app holds two (`tournamentsChanged`, and `gameEvents` on a game page).
+ */
+export const DEFAULT_WEBSOCKET_SUBSCRIPTIONS_PER_SOCKET = 4;
+
 const count = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 /**
@@ -88,6 +115,22 @@ const settingsShape = {
     .min(1)
     .max(600)
     .default(DEFAULT_WEBSOCKET_FULL_RETRY_SECONDS),
+  WEBSOCKET_VISITOR_SHARE: z.coerce.number().min(0).max(1).default(DEFAULT_WEBSOCKET_VISITOR_SHARE),
+  // Unset means the default above, or no cap with BENCHMARK_SEED=on or
+  // WEBSOCKET_MAX_CONNECTIONS_PER_IP=0 (see settingsFrom).
+  WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX: z.coerce.number().int().min(0).optional(),
+  WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(500)
+    .max(60_000)
+    .default(DEFAULT_WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS),
+  WEBSOCKET_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(DEFAULT_WEBSOCKET_SUBSCRIPTIONS_PER_SOCKET),
   HTTP_MAX_BODY_BYTES: z.coerce
     .number()
     .int()
@@ -170,6 +213,24 @@ export interface GatewaySettings {
     capacity: number;
     /** The N of that close reason: how long a refused client should wait before it retries. */
     fullRetrySeconds: number;
+    /**
+     * The part of `capacity` (0 to 1) sockets without a signed-in session may hold; past it a
+     * visitor's socket is closed 1013 like any past the capacity. A player arriving when the
+     * process is full closes the oldest visitor's socket (1013) and takes its place.
+     */
+    visitorShare: number;
+    /**
+     * Open WebSockets one network (an IPv4 /24, an IPv6 /48) may hold on this replica, besides
+     * the per-address cap; the next upgrade is refused with 429. 0 is no cap.
+     */
+    maxConnectionsPerPrefix: number;
+    /**
+     * How long a new socket may send nothing: graphql-ws without `connection_init`, `/ws`
+     * without a first message; then it is closed with 4408.
+     */
+    firstMessageTimeoutMs: number;
+    /** Live graphql-ws subscriptions one socket may hold; the next is refused with an error. */
+    maxSubscriptionsPerSocket: number;
   };
   /**
    * A vote's withdrawal (a vote produced after its round began closing) is answered with the
@@ -230,6 +291,15 @@ function settingsFrom(
         parsed.WEBSOCKET_CAPACITY ??
         (parsed.BENCHMARK_SEED === 'on' ? 0 : DEFAULT_WEBSOCKET_CAPACITY),
       fullRetrySeconds: parsed.WEBSOCKET_FULL_RETRY_SECONDS,
+      visitorShare: parsed.WEBSOCKET_VISITOR_SHARE,
+      // Unset, it follows the per-address cap: lifted with it (a local load run from loopback).
+      maxConnectionsPerPrefix:
+        parsed.WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX ??
+        (parsed.BENCHMARK_SEED === 'on' || parsed.WEBSOCKET_MAX_CONNECTIONS_PER_IP === 0
+          ? 0
+          : DEFAULT_WEBSOCKETS_PER_PREFIX),
+      firstMessageTimeoutMs: parsed.WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS,
+      maxSubscriptionsPerSocket: parsed.WEBSOCKET_MAX_SUBSCRIPTIONS_PER_SOCKET,
     },
     voteWithdrawal: {
       replicas: parsed.VOTE_WITHDRAWAL_REPLICAS,

@@ -4,8 +4,20 @@ import { clientAddressOf } from './client-address';
 import type { GatewayClients } from './clients';
 import { RequestSession, SessionCookie, type RequestOrigin } from './session';
 
+/** An upgrade's origin read at admission, and when its session lookup began. */
+export interface AdmittedOrigin {
+  origin: RequestOrigin;
+  readAt: number;
+}
+
 /** Builds the `RequestOrigin` of an HTTP request or a WebSocket upgrade, for either edge. */
 export class RequestOrigins {
+  /**
+   * The origin each upgrade was admitted with (`fromAdmission`) and when its session was read,
+   * until its socket takes it (`takeAdmitted`): the waiting room's lookup is the socket's first.
+   */
+  private readonly admitted = new WeakMap<IncomingMessage, AdmittedOrigin>();
+
   constructor(
     private readonly auth: GatewayClients['auth'],
     readonly cookie: SessionCookie,
@@ -48,6 +60,29 @@ export class RequestOrigins {
    * signals, limits and logs of a socket do not carry the proxy's address.
    */
   fromUpgrade(req: IncomingMessage): RequestOrigin {
+    return this.originOfUpgrade(req);
+  }
+
+  /**
+   * An upgrade's origin as the waiting room reads it before the socket opens (is it a
+   * player's?), its session read from `readAt` (epoch ms, the gateway's clock): the socket then
+   * starts from this one (`takeAdmitted`), its lookup already made, and a revocation since
+   * `readAt` still shows on it.
+   */
+  fromAdmission(req: IncomingMessage, readAt: number): RequestOrigin {
+    const origin = this.originOfUpgrade(req);
+    this.admitted.set(req, { origin, readAt });
+    return origin;
+  }
+
+  /** The origin the upgrade was admitted with, once (its socket's later reads are fresh). */
+  takeAdmitted(req: IncomingMessage): AdmittedOrigin | undefined {
+    const admitted = this.admitted.get(req);
+    this.admitted.delete(req);
+    return admitted;
+  }
+
+  private originOfUpgrade(req: IncomingMessage): RequestOrigin {
     return {
       ip: clientAddressOf(req, this.trustProxy),
       // A browser cannot set headers on a WebSocket handshake: the device id may come as the

@@ -45,6 +45,10 @@ describe('gateway configuration', () => {
         maxConnectionsPerAddress: 200,
         capacity: 10_000,
         fullRetrySeconds: 10,
+        visitorShare: 0.1,
+        maxConnectionsPerPrefix: 1_000,
+        firstMessageTimeoutMs: 5_000,
+        maxSubscriptionsPerSocket: 4,
       },
       voteWithdrawal: { replicas: 0, waitMs: 500 },
       http: { maxBodyBytes: 102_400, bodyTimeoutMs: 10_000 },
@@ -91,6 +95,10 @@ describe('gateway configuration', () => {
       maxConnectionsPerAddress: 200,
       capacity: 10_000,
       fullRetrySeconds: 10,
+      visitorShare: 0.1,
+      maxConnectionsPerPrefix: 1_000,
+      firstMessageTimeoutMs: 5_000,
+      maxSubscriptionsPerSocket: 4,
     });
     expect(() => gatewaySettings({ WEBSOCKET_MAX_PAYLOAD_BYTES: '10' }, 'test')).toThrow(
       ConfigError,
@@ -107,6 +115,41 @@ describe('gateway configuration', () => {
       cap({ BENCHMARK_SEED: 'on', WEBSOCKET_MAX_CONNECTIONS_PER_IP: '50' }, 'development'),
     ).toBe(50);
     expect(() => cap({ WEBSOCKET_MAX_CONNECTIONS_PER_IP: '-1' })).toThrow(ConfigError);
+  });
+
+  it('takes the waiting room and the per-socket caps from the environment (issue 37 points 3 and 4)', () => {
+    const webSocket = (env: Record<string, string>, nodeEnv: 'test' | 'development' = 'test') =>
+      gatewaySettings(env, nodeEnv).webSocket;
+    expect(
+      webSocket({
+        WEBSOCKET_VISITOR_SHARE: '0.25',
+        WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX: '300',
+        WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS: '2000',
+        WEBSOCKET_MAX_SUBSCRIPTIONS_PER_SOCKET: '6',
+      }),
+    ).toMatchObject({
+      visitorShare: 0.25,
+      maxConnectionsPerPrefix: 300,
+      firstMessageTimeoutMs: 2_000,
+      maxSubscriptionsPerSocket: 6,
+    });
+    expect(webSocket({ BENCHMARK_SEED: 'on' }, 'development').maxConnectionsPerPrefix).toBe(0);
+    // Lifting the per-address cap lifts the network's too, unless it is set.
+    expect(webSocket({ WEBSOCKET_MAX_CONNECTIONS_PER_IP: '0' }).maxConnectionsPerPrefix).toBe(0);
+    expect(
+      webSocket({
+        WEBSOCKET_MAX_CONNECTIONS_PER_IP: '0',
+        WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX: '9',
+      }).maxConnectionsPerPrefix,
+    ).toBe(9);
+    for (const env of [
+      { WEBSOCKET_VISITOR_SHARE: '1.5' } as Record<string, string>,
+      { WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX: '-1' },
+      { WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS: '10' },
+      { WEBSOCKET_MAX_SUBSCRIPTIONS_PER_SOCKET: '0' },
+    ]) {
+      expect(() => webSocket(env)).toThrow(ConfigError);
+    }
   });
 
   it('takes the gateway capacity and its retry hint from the environment; 0, or the benchmark seam, lifts the cap', () => {

@@ -11,11 +11,19 @@ import { assertSurvivesMalformedTraffic, fuzzSeed, h1Request, rawExchange } from
  * The edge rules of issue 24 against the real processes: the bundled standalone process and a
  * gateway process in distributed mode (real Kafka and Redis from the harness; the services it
  * would call are not needed for any of this). Each must stay up through malformed requests and
- * upgrades, and apply the body and per-address limits set by its environment.
+ * upgrades, and apply the body and per-address limits set by its environment, and the waiting
+ * room's and the per-socket limits of issue 37 (points 3 and 4).
  */
 
 const root = join(__dirname, '..', '..');
 const cap = 4;
+/**
+ * The capacity, of which the visitors' 10% is `visitors` sockets: as many as the per-address cap,
+ * so the cap's own test meets the cap first. The share's test comes from several addresses
+ * through a trusted hop (TRUST_PROXY=1; the other tests send no X-Forwarded-For).
+ */
+const capacity = 40;
+const visitors = cap;
 
 interface EdgeProcess {
   port: number;
@@ -36,6 +44,11 @@ async function startProcess(bundle: string, env: Record<string, string>): Promis
       PORT: String(port),
       LOG_LEVEL: 'warn',
       WEBSOCKET_MAX_CONNECTIONS_PER_IP: String(cap),
+      // Issue 37 point 3: room for `visitors` sockets without a session, a silent one closed soon.
+      WEBSOCKET_CAPACITY: String(capacity),
+      WEBSOCKET_VISITOR_SHARE: '0.1',
+      TRUST_PROXY: '1',
+      WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS: '1000',
       HTTP_BODY_TIMEOUT_MS: '500',
       ...env,
     },
@@ -150,6 +163,58 @@ describe.each(targets)('%s at the edge', (_name, start) => {
     const sockets = await Promise.all(Array.from({ length: cap }, () => openSocket(target.port)));
     await expect(openSocket(target.port)).rejects.toThrow('refused with 429');
     for (const socket of sockets) socket.terminate();
+  });
+
+  it('closes a /ws socket that sends nothing within WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS with 4408', async () => {
+    const socket = await openSocket(target.port);
+    const closed = await new Promise<[number, string]>((resolve) =>
+      socket.once('close', (code, reason) => resolve([code, reason.toString()])),
+    );
+    expect(closed).toEqual([4408, 'First message timeout']);
+  });
+
+  it('keeps sockets without a session to their share of WEBSOCKET_CAPACITY: the next is closed 1013', async () => {
+    /** A graphql-ws socket without a session: 'ack' once let in, else how it was closed. */
+    let address = 0;
+    const visitor = () => {
+      address += 1;
+      const socket = new WebSocket(
+        `ws://127.0.0.1:${target.port}/graphql`,
+        'graphql-transport-ws',
+        {
+          headers: { 'x-forwarded-for': `198.51.100.${address}` },
+        },
+      );
+      const answer = new Promise<string>((resolve, reject) => {
+        socket.once('error', reject);
+        socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
+        socket.once('message', () => resolve('ack'));
+        socket.once('close', (code, reason) => resolve(`${code} ${reason.toString()}`));
+      });
+      return { socket, answer };
+    };
+    const inside = Array.from({ length: visitors }, visitor);
+    expect(await Promise.all(inside.map((one) => one.answer))).toEqual(
+      Array.from({ length: visitors }, () => 'ack'),
+    );
+    const turnedAway = visitor();
+    expect(await turnedAway.answer).toBe('1013 Server full; retry in 10 s');
+    for (const one of [...inside, turnedAway]) one.socket.terminate();
+  });
+
+  it('refuses an aliased double joinTournament in one operation with 400', async () => {
+    const response = await fetch(`http://127.0.0.1:${target.port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query:
+          'mutation { a: joinTournament(tournamentId: "t-1") { isParticipant } b: joinTournament(tournamentId: "t-2") { isParticipant } }',
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(
+      'At most one joinTournament per operation; send one operation per join',
+    );
   });
 
   it('wrote no raw stack trace outside its JSON log, and is still running', () => {

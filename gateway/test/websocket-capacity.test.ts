@@ -25,10 +25,14 @@ const capacity = 2;
 const retrySeconds = 7;
 const fullReason = `Server full; retry in ${retrySeconds} s`;
 
+/**
+ * The visitors' share is the whole room here: these sockets have no session, and what is
+ * checked is the capacity itself (the share and the players' places: waiting-room.test.ts).
+ */
 function withCapacity(): Pick<GatewaySettings, 'webSocket'> {
   const defaults = gatewaySettings({}, 'test');
   return {
-    webSocket: { ...defaults.webSocket, capacity, fullRetrySeconds: retrySeconds },
+    webSocket: { ...defaults.webSocket, capacity, fullRetrySeconds: retrySeconds, visitorShare: 1 },
   };
 }
 

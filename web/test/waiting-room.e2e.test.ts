@@ -37,6 +37,8 @@ beforeAll(async () => {
     DEMO: 'off',
     WEBSOCKET_CAPACITY: '1',
     WEBSOCKET_FULL_RETRY_SECONDS: '1',
+    // The test's place-holding socket says nothing: it must not be closed as silent (4408).
+    WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS: '60000',
   });
   browser = await launchChromium();
 }, 60_000);

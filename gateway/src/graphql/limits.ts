@@ -12,6 +12,7 @@ import {
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
+import { onePerOperationRule } from './one-join';
 
 /**
  * What one GraphQL operation may ask for, on both transports, checked before anything runs:
@@ -41,12 +42,13 @@ const reportRefusal = {
   ],
 };
 
-/** The limits' validation rules (graphql-armor), added to GraphQL's own. */
+/** The limits' validation rules (graphql-armor, one join per operation), added to GraphQL's own. */
 export function limitRules(): ValidationRule[] {
   return [
     maxAliasesRule({ n: graphqlLimits.maxAliases, ...reportRefusal }),
     maxDepthRule({ n: graphqlLimits.maxDepth, ...reportRefusal }),
     costLimitRule({ maxCost: graphqlLimits.maxCost, ...reportRefusal }),
+    onePerOperationRule,
   ];
 }
 

@@ -146,6 +146,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
     schema,
     logger,
     core: options.core,
+    maxSubscriptionsPerSocket: options.limits.maxSubscriptionsPerSocket,
     games: options.games,
     suggestions: options.suggestions,
     clock,
@@ -245,6 +246,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
         ),
       admit: (extra) => extra.takeToken(),
       clock,
+      connectionInitWaitMs: options.limits.firstMessageTimeoutMs,
     },
   );
 

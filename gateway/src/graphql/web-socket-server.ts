@@ -9,6 +9,7 @@ import {
   type WebSocket as GraphQLWsSocket,
 } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { FirstMessageDeadline } from '../sockets/first-message';
 
 /**
  * A message of the protocol that only a server sends (`next`, `error`, `connection_ack`):
@@ -16,10 +17,8 @@ import type { WebSocket, WebSocketServer } from 'ws';
  */
 const serverOnlyMessage = /^Unexpected message of type (\w+) received$/;
 
-/** How long a socket may take to send `connection_init` (graphql-ws's default): then 4408. */
-const connectionInitWaitMs = 3_000;
-/** How often the sockets still waiting for it are looked at. */
-const connectionInitSweepMs = 500;
+/** How long a socket may take to send `connection_init` by default (graphql-ws's): then 4408. */
+const defaultConnectionInitWaitMs = 3_000;
 
 /** What the gateway keeps per graphql-ws socket: graphql-ws's `extra` (`ctx.extra`). */
 export interface SocketExtra {
@@ -33,6 +32,11 @@ export interface GraphQLWsSocketOptions<E extends SocketExtra> {
   admit?(extra: E): boolean;
   /** The gateway's clock: the connection_init deadline is measured by it (default: the system's). */
   clock?: Clock;
+  /**
+   * How long a socket may take to send `connection_init` (WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS);
+   * then it is closed with 4408, as graphql-ws's own `connectionInitWaitTimeout` would.
+   */
+  connectionInitWaitMs?: number;
 }
 
 /**
@@ -116,8 +120,9 @@ function parsedOrText(text: string): string {
  * (a frame over the limit, bad UTF-8) at info and debug, a real failure while handling a
  * message at error, closed with 4500 "Internal server error" (no details to the client). There
  * is no timer per socket: the real-time core pings every socket of the gateway on one paced
- * heartbeat (`RealtimeCore.beat`), and one sweep closes the sockets that sent no
- * `connection_init` within 3 s (4408, as graphql-ws's own timer would). The `extra` is the
+ * heartbeat (`RealtimeCore.beat`), and one sweep (`FirstMessageDeadline`) closes the sockets
+ * that sent no `connection_init` within `connectionInitWaitMs` (4408, as graphql-ws's own
+ * `connectionInitWaitTimeout` would). The `extra` is the
  * gateway's own per-socket record, not the upgrade request.
  */
 export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E extends SocketExtra>(
@@ -126,28 +131,23 @@ export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E ext
   logger: Logger,
   sockets: GraphQLWsSocketOptions<E>,
 ): { dispose(): Promise<void> } {
-  // Sockets that have not sent connection_init yet, by when they opened (in that order).
-  const awaitingInit = new Map<WebSocket, number>();
-  const clock = sockets.clock ?? systemClock;
+  // Sockets that have not sent connection_init yet.
+  const awaitingInit = new FirstMessageDeadline(
+    sockets.connectionInitWaitMs ?? defaultConnectionInitWaitMs,
+    (socket) =>
+      socket.close(CloseCode.ConnectionInitialisationTimeout, 'Connection initialisation timeout'),
+    sockets.clock ?? systemClock,
+  );
   const server = makeServer<P, E>({
     ...options,
     // One sweep for every socket (below), not graphql-ws's timer per socket, which its close
     // handler keeps for the socket's whole life.
     connectionInitWaitTimeout: Number.POSITIVE_INFINITY,
     onConnect: (ctx) => {
-      awaitingInit.delete(ctx.extra.socket);
+      awaitingInit.met(ctx.extra.socket);
       return options.onConnect?.(ctx);
     },
   });
-  const sweep = setInterval(() => {
-    const now = clock.now().getTime();
-    for (const [socket, openedAt] of awaitingInit) {
-      if (now - openedAt < connectionInitWaitMs) break;
-      awaitingInit.delete(socket);
-      socket.close(CloseCode.ConnectionInitialisationTimeout, 'Connection initialisation timeout');
-    }
-  }, connectionInitSweepMs);
-  sweep.unref();
   webSocket.options.handleProtocols = handleProtocols;
   webSocket.on('error', (error) => logger.error({ err: error }, 'graphql-ws server error'));
   // ws has already closed the socket with the fitting code (1009, 1007, 1002) when it emits.
@@ -155,11 +155,10 @@ export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E ext
     logger.debug({ code: error.code, reason: error.message }, 'graphql-ws socket error');
   webSocket.on('connection', (socket, request) => {
     socket.on('error', onSocketError);
-    awaitingInit.set(socket, clock.now().getTime());
+    awaitingInit.watch(socket);
     const extra = sockets.extra(socket, request);
     const closed = server.opened(new SocketAdapter(socket, extra, sockets, logger), extra);
     socket.once('close', (code, reason) => {
-      awaitingInit.delete(socket);
       closed(code, reason.toString()).catch((error: unknown) =>
         logger.error({ err: error }, 'graphql-ws close failed'),
       );
@@ -167,7 +166,7 @@ export function serveGraphQLWs<P extends ConnectionInitMessage['payload'], E ext
   });
   return {
     dispose: async () => {
-      clearInterval(sweep);
+      awaitingInit.stop();
       for (const client of webSocket.clients) client.close(1001, 'Going away');
       webSocket.removeAllListeners();
       await new Promise<void>((resolve, reject) =>

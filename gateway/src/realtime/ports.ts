@@ -56,6 +56,13 @@ export interface RealtimeLimits {
    * list. The tournament's own watchers get it at once, before its game's next events.
    */
   tournamentNewsSpreadMs: number;
+  /**
+   * How long a new socket may send nothing (WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS): graphql-ws
+   * without `connection_init`, `/ws` without a first message; then it is closed with 4408.
+   */
+  firstMessageTimeoutMs: number;
+  /** Live graphql-ws subscriptions one socket may hold (WEBSOCKET_MAX_SUBSCRIPTIONS_PER_SOCKET). */
+  maxSubscriptionsPerSocket: number;
 }
 
 export const defaultRealtimeLimits: RealtimeLimits = {
@@ -70,4 +77,6 @@ export const defaultRealtimeLimits: RealtimeLimits = {
   fanOutSliceSize: 500,
   voteTotalSpreadMs: 200,
   tournamentNewsSpreadMs: 250,
+  firstMessageTimeoutMs: 5_000,
+  maxSubscriptionsPerSocket: 4,
 };

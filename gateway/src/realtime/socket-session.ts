@@ -33,8 +33,10 @@ export class SocketSession {
     /** The gateway's clock: the session's ages are measured by it. */
     private readonly clock: Clock = systemClock,
   ) {
-    this.origin = origins.fromUpgrade(request);
-    this.originAt = this.now();
+    // The waiting room's lookup, when it made one (its age counts from before it was read).
+    const admitted = origins.takeAdmitted(request);
+    this.origin = admitted?.origin ?? origins.fromUpgrade(request);
+    this.originAt = admitted?.readAt ?? this.now();
   }
 
   /**

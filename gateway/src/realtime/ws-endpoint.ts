@@ -5,6 +5,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { RequestOrigins } from '../request-origins';
 import type { RequestOrigin } from '../session';
 import type { SessionActors } from '../session-actors';
+import { FirstMessageDeadline } from '../sockets/first-message';
 import { wsEncoder } from './core/encoders';
 import { encodedMessages, type Encoded } from './core/frames';
 import {
@@ -31,6 +32,11 @@ export const WsCloseCode = {
   goingAway: 1001,
   /** The client sent more messages than its rate allows. */
   policyViolation: 1008,
+  /**
+   * The client sent nothing within `firstMessageTimeoutMs` of opening (the code graphql-ws
+   * closes a socket with when `connection_init` is late, as HTTP's 408).
+   */
+  firstMessageTimeout: 4408,
 } as const;
 
 export interface WsEndpointOptions {
@@ -155,11 +161,18 @@ export class WsEndpoint {
    * opening in a second cost one list read, not a thousand (docs/benchmarks.md).
    */
   private listPacket: { packet: Promise<Encoded>; at: number } | undefined;
+  /** New sockets that have sent nothing yet: closed 4408 once `firstMessageTimeoutMs` passed. */
+  private readonly silent: FirstMessageDeadline;
 
   constructor(private readonly options: WsEndpointOptions) {
     this.logger = options.logger.child({ component: 'ws' });
     this.clock = options.clock ?? systemClock;
     this.core = options.core;
+    this.silent = new FirstMessageDeadline(
+      options.limits.firstMessageTimeoutMs,
+      (socket) => socket.close(WsCloseCode.firstMessageTimeout, 'First message timeout'),
+      this.clock,
+    );
     this.listChannel = new WsListChannel((packet) => {
       this.listPacket = packet ? { packet: Promise.resolve(packet), at: this.nowMs() } : undefined;
     });
@@ -181,6 +194,7 @@ export class WsEndpoint {
 
   /** Closes every connection (1001, going away). */
   async close(): Promise<void> {
+    this.silent.stop();
     for (const socket of this.server.clients) {
       socket.close(WsCloseCode.goingAway, 'Server shutting down');
     }
@@ -200,7 +214,9 @@ export class WsEndpoint {
       this.options.actors,
       this.clock,
     );
+    this.silent.watch(socket);
     socket.on('message', (data: RawData, isBinary: boolean) => {
+      this.silent.met(socket);
       void this.receive(connection, data, isBinary);
     });
     socket.on('error', (error) => {

@@ -1,7 +1,7 @@
 /**
  * The shipped client's socket policy, defined once: when a socket closes, how long the web app
  * waits before it opens one again (`web/src/app/apollo.ts`), and what a full gateway's close
- * means (`gateway/src/websockets.ts` writes it). The load driver and the fault suite's players
+ * means (`gateway/src/sockets/full-close.ts` writes it). The load driver and the fault suite's players
  * wait the same, so what they measure and prove is what a player's browser does.
  */
 

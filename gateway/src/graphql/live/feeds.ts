@@ -159,7 +159,15 @@ export interface LiveFeedsOptions {
   clock?: Clock;
   /** "Did you mean …" in error messages (off in production, as on HTTP). */
   suggestions?: boolean;
+  /**
+   * Live subscriptions one socket may hold at once (WEBSOCKET_MAX_SUBSCRIPTIONS_PER_SOCKET);
+   * the next is refused `TOO_MANY_SUBSCRIPTIONS`. Default: no cap.
+   */
+  maxSubscriptionsPerSocket?: number;
 }
+
+/** The error code of a subscription refused because its socket holds the most it may. */
+export const TOO_MANY_SUBSCRIPTIONS = 'TOO_MANY_SUBSCRIPTIONS';
 
 /**
  * The graphql-ws subscriptions `tournamentsChanged` and `gameEvents`, fed by the real-time core
@@ -167,6 +175,11 @@ export interface LiveFeedsOptions {
  * the same operation form a channel; each event is executed and serialised once per channel,
  * and each subscriber's `next` message is that JSON in its own envelope (`graphqlWsEncoder`),
  * so the work per event grows with the number of distinct operations, not of subscribers.
+ *
+ * A socket holds at most `maxSubscriptionsPerSocket` live subscriptions at once: each distinct
+ * one is a channel executed on every event, and a `gameEvents` one costs a `GetLiveGame` call
+ * when it starts. The next is refused with an error naming the limit (the socket stays open);
+ * once one completes, another may start.
  */
 export class LiveFeeds {
   readonly core: RealtimeCore;
@@ -214,6 +227,18 @@ export class LiveFeeds {
       };
     }
 
+    const most = this.options.maxSubscriptionsPerSocket ?? Number.POSITIVE_INFINITY;
+    // Every subscriber of a graphql-ws socket's connection is one of its live subscriptions.
+    if (context.socket.connection.subscribers.length >= most) {
+      return {
+        errors: [
+          new GraphQLError(
+            `Too many subscriptions on this socket: at most ${most} at once; complete one first`,
+            { extensions: { code: TOO_MANY_SUBSCRIPTIONS } },
+          ),
+        ],
+      };
+    }
     const key = JSON.stringify([
       field,
       tournamentId,
