@@ -12,7 +12,16 @@ import {
   type Registry,
   withTimeout,
 } from '@underdog/kit';
-import { admitVote, gameKeys, settleVote } from '@underdog/live-game';
+import {
+  admitVote,
+  gameKeys,
+  settleVote,
+  slotKeys,
+  slotOf,
+  VOTE_SLOTS_FIELD,
+  voteSlotsFrom,
+  votesKey,
+} from '@underdog/live-game';
 import { TOTAL_ROUNDS, isImageOfRound, isRoundNumber } from '@underdog/rules';
 import { topics } from '@underdog/platform';
 import {
@@ -37,6 +46,9 @@ import {
   type BacklogPlace,
   type VoteBacklogSettings,
 } from './vote-backlog';
+
+/** The keys of one vote: the game's, and the round keys of the player's vote slot. */
+type VoteKeys = ReturnType<typeof gameKeys>;
 
 /** A vote as a client submits it; the same answer acknowledges it. */
 export interface VoteInput {
@@ -281,6 +293,8 @@ export class Games {
   private readonly metrics: ReturnType<typeof voteMetrics>;
 
   private readonly produceTimeoutMs: number;
+  /** Each game's vote slots, once it exists (see `voteSlots`). */
+  private readonly slotsOf = new Map<string, number>();
   private readonly resendWaitMs: number;
   private readonly resendPollMs: number;
   private readonly settleRetryMs: number;
@@ -375,6 +389,34 @@ export class Games {
     }
   }
 
+  /**
+   * A game's vote slots K (docs/adr/0012): read once the game exists, then kept (fixed for the
+   * game's life). Before, one slot: no vote is admitted before round 1 opens, and by then the
+   * game exists with its slots.
+   */
+  private async voteSlots(tournamentId: string): Promise<number> {
+    const known = this.slotsOf.get(tournamentId);
+    if (known !== undefined) return known;
+    let field: string | null;
+    try {
+      field = await withStoreTimeout(
+        this.deps.store.hGet(gameKeys(tournamentId).state, VOTE_SLOTS_FIELD),
+        this.storeTimeoutMs,
+        'reading the vote slots',
+      );
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      this.deps.logger.warn({ err: error }, 'live store unavailable for a vote');
+      throw gameErrors.notRecorded(error);
+    }
+    if (field === null) return 1;
+    const slots = voteSlotsFrom(field);
+    // A handful of live tournaments at a time; forget them all rather than grow without bound.
+    if (this.slotsOf.size >= 1_000) this.slotsOf.clear();
+    this.slotsOf.set(tournamentId, slots);
+    return slots;
+  }
+
   private async admitAndProduce(origin: RequestOrigin, vote: VoteInput): Promise<VoteInput> {
     let stageStarted = performance.now();
     const stageDone = (stage: 'actor' | 'admit' | 'produce') => {
@@ -391,12 +433,17 @@ export class Games {
     }
     if (!isImageOfRound(imageId, roundNumber)) throw gameErrors.invalidImage(roundNumber);
 
+    // The player's vote slot (docs/adr/0012): its keys in the live store and its message key,
+    // hence its partition of game.votes.
+    const slots = await this.voteSlots(tournamentId);
+    const slot = { slot: slotOf(actor.userId, slots), slots };
     // Back-pressure before anything is admitted: a vote acknowledged is one the engine applies
     // within the grace, so the round's close never waits on a backlog it could not drain.
-    const place = this.backlog && (await this.backlog.place(tournamentId));
+    const place =
+      this.backlog && (await this.backlog.place(votesKey(tournamentId, slot.slot, slots)));
     if (this.backlog && !place) throw gameErrors.backPressure();
     try {
-      return await this.admitProduceAndSettle(origin, actor, vote, stageDone, place);
+      return await this.admitProduceAndSettle(origin, actor, vote, slot, stageDone, place);
     } finally {
       place?.done();
     }
@@ -406,12 +453,13 @@ export class Games {
     origin: RequestOrigin,
     actor: Awaited<ReturnType<RequestOrigin['session']['requireActor']>>,
     { tournamentId, roundNumber, imageId }: VoteInput,
+    { slot, slots }: { slot: number; slots: number },
     stageDone: (stage: 'actor' | 'admit' | 'produce') => void,
     place: BacklogPlace | undefined,
   ): Promise<VoteInput> {
     const answer = { tournamentId, roundNumber, imageId };
 
-    const keys = gameKeys(tournamentId);
+    const keys: VoteKeys = { ...gameKeys(tournamentId), ...slotKeys(tournamentId, slot, slots) };
     const voteId = randomUUID();
     const admit = async (now: number) =>
       parseAdmission(
@@ -532,7 +580,10 @@ export class Games {
     try {
       await withTimeout(
         this.deps.bus.publish(topics.gameVotes.name, [
-          encodeEvent(GameVoteEventSchema, event, { key: tournamentId, id: voteId }),
+          encodeEvent(GameVoteEventSchema, event, {
+            key: votesKey(tournamentId, slot, slots),
+            id: voteId,
+          }),
         ]),
         this.produceTimeoutMs,
         'producing the vote to game.votes',
@@ -598,7 +649,7 @@ export class Games {
    * and unsettled, and the retry is answered with its fate (a resend).
    */
   private async settle(
-    keys: ReturnType<typeof gameKeys>,
+    keys: VoteKeys,
     gameId: string,
     roundNumber: number,
     voteId: string,

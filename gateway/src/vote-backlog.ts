@@ -111,7 +111,7 @@ export class VoteBacklog {
   private readonly now: () => number;
   private readonly readTimeoutMs: number;
   private readonly partitions = new Map<number, PartitionBacklog>();
-  private readonly partitionOfTournament = new Map<string, number>();
+  private readonly partitionOfKey = new Map<string, number>();
   private readonly lag: Gauge<'partition'>;
   private readonly refusals: Counter;
 
@@ -127,16 +127,17 @@ export class VoteBacklog {
   }
 
   /**
-   * A place in the backlog of the tournament's partition for a vote about to be produced, or
-   * `undefined` when the backlog is full (the vote must be refused, retryably).
+   * A place in the backlog of the partition of `votesKey` (the vote's message key: its
+   * tournament's vote slot, docs/adr/0012) for a vote about to be produced, or `undefined` when
+   * the backlog is full (the vote must be refused, retryably).
    */
-  async place(tournamentId: string): Promise<BacklogPlace | undefined> {
+  async place(votesKey: string): Promise<BacklogPlace | undefined> {
     let partition: number;
     try {
-      partition = await this.partitionOf(tournamentId);
+      partition = await this.partitionOf(votesKey);
     } catch (error) {
       // The bus has no metadata (brokers unreachable): the produce answers for the vote.
-      this.deps.logger.warn({ err: error, tournamentId }, 'votes partition not known');
+      this.deps.logger.warn({ err: error, votesKey }, 'votes partition not known');
       return { landed: () => undefined, done: () => undefined };
     }
     let backlog = this.partitions.get(partition);
@@ -176,13 +177,13 @@ export class VoteBacklog {
     );
   }
 
-  private async partitionOf(tournamentId: string): Promise<number> {
-    const known = this.partitionOfTournament.get(tournamentId);
+  private async partitionOf(votesKey: string): Promise<number> {
+    const known = this.partitionOfKey.get(votesKey);
     if (known !== undefined) return known;
-    const partition = await this.deps.bus.partitionOf(topics.gameVotes.name, tournamentId);
-    // A handful of live tournaments at a time; forget them all rather than grow without bound.
-    if (this.partitionOfTournament.size >= 1_000) this.partitionOfTournament.clear();
-    this.partitionOfTournament.set(tournamentId, partition);
+    const partition = await this.deps.bus.partitionOf(topics.gameVotes.name, votesKey);
+    // A handful of live tournaments' slots at a time; forget them all rather than grow unbounded.
+    if (this.partitionOfKey.size >= 1_000) this.partitionOfKey.clear();
+    this.partitionOfKey.set(votesKey, partition);
     return partition;
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isAppError } from '@underdog/kit';
-import { gameKeys } from '@underdog/live-game';
+import { allSlotKeys, gameKeys, voteSlotsFrom } from '@underdog/live-game';
 import { TournamentStatus, timestampDate } from '@underdog/proto';
 import {
   expectedTally,
@@ -109,8 +109,18 @@ describe('a frozen game owner cannot write once another engine took the game ove
     };
     const tallies = async (upTo: number) => {
       const all: Record<number, Record<string, string>> = {};
+      // The K vote slots' tallies summed (docs/adr/0012; one slot unless UNDERDOG_TEST_VOTE_SLOTS).
+      const k = voteSlotsFrom(await store.hGet(keys.state, 'voteSlots'));
+      expect(k).toBe(Number(process.env.UNDERDOG_TEST_VOTE_SLOTS ?? 1) || 1);
+      const slots = allSlotKeys(tournamentId, k);
       for (let round = 1; round <= upTo; round += 1) {
-        all[round] = await store.hGetAll(keys.tally(round));
+        const sum: Record<string, string> = {};
+        for (const slot of slots) {
+          for (const [image, count] of Object.entries(await store.hGetAll(slot.tally(round)))) {
+            sum[image] = String(Number(sum[image] ?? 0) + Number(count));
+          }
+        }
+        all[round] = sum;
       }
       return all;
     };

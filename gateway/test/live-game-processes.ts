@@ -230,6 +230,10 @@ export async function liveGameInfrastructure(): Promise<LiveGameInfrastructure> 
       // harness's broker allows sessions down to 1 s).
       GAME_KAFKA_SESSION_TIMEOUT_MS: '3000',
       GAME_KAFKA_HEARTBEAT_MS: '500',
+      // UNDERDOG_TEST_VOTE_SLOTS=4 runs the suite with each game's votes over 4 slots (ADR 12).
+      ...(process.env.UNDERDOG_TEST_VOTE_SLOTS
+        ? { GAME_VOTE_SLOTS: process.env.UNDERDOG_TEST_VOTE_SLOTS }
+        : {}),
     },
     stop: async () => {
       await admin.close();

@@ -2,6 +2,7 @@ import { TOTAL_ROUNDS } from '@underdog/rules';
 import { randomUUID } from 'node:crypto';
 import { votesCollection } from '@underdog/game-engine';
 import { isAppError } from '@underdog/kit';
+import { votesKey } from '@underdog/live-game';
 import { createDistributedInfrastructure, topics, type Infrastructure } from '@underdog/platform';
 import {
   AuthService,
@@ -310,7 +311,12 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         ).toBe('NOT_PARTICIPANT');
         // Kill the engine consuming the game's votes partition while voting is open, right after
         // a last batch of votes was acknowledged (published, most likely not applied yet).
-        const partition = await admin.partitionOf(topics.gameVotes.name, tournamentId);
+        // (With several vote slots, docs/adr/0012, the engine consuming slot 0's partition.)
+        const slots = Number(process.env.UNDERDOG_TEST_VOTE_SLOTS ?? 1) || 1;
+        const partition = await admin.partitionOf(
+          topics.gameVotes.name,
+          votesKey(tournamentId, 0, slots),
+        );
         const consumerId = (
           await admin.partitionOwners('game-engine-votes', topics.gameVotes.name)
         ).get(partition);

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@underdog/bus';
 import { AppError, createLogger, isAppError } from '@underdog/kit';
-import { admitVote, applyVote, gameKeys, settleVote } from '@underdog/live-game';
+import {
+  admitVote,
+  allSlotKeys,
+  applyVote,
+  gameKeys,
+  playerSlotKeys,
+  settleVote,
+  votesKey,
+} from '@underdog/live-game';
 import { VOTING_GRACE_MS } from '@underdog/rules';
 import { topics } from '@underdog/platform';
 import {
@@ -27,6 +35,9 @@ import { RequestSession, SessionCookie, type RequestOrigin } from '../src/sessio
  * The produce's duration is simulated by a bus that runs a step of the engine meanwhile.
  */
 const DEADLINE = Date.parse('2030-01-01T12:00:15.000Z');
+
+/** The games' vote slots (docs/adr/0012): `UNDERDOG_TEST_VOTE_SLOTS`, 1 when unset. */
+const SLOTS = Number(process.env.UNDERDOG_TEST_VOTE_SLOTS ?? 1) || 1;
 
 class SlowBus {
   /** Real time a produce takes (the clock above is the server's, injected). */
@@ -167,6 +178,7 @@ export function describeVoteSettlement(
         round: '1',
         votingEndsAt: String(DEADLINE),
         votesEndOffset: '',
+        voteSlots: String(SLOTS),
       });
     });
     afterEach(() => fixture.cleanup());
@@ -210,9 +222,25 @@ export function describeVoteSettlement(
       return { ip: '127.0.0.1', deviceId: `device-${id}`, session };
     }
 
-    /** Every vote of the tournament on its partition, in order (the topic may be shared). */
+    /**
+     * Every vote of the tournament on its partitions (one per vote slot's key, docs/adr/0012), in
+     * order within each (the topic may be shared).
+     */
     async function votesOnPartition(): Promise<VoteCast[]> {
-      const partition = await bus.partitionOf(topics.gameVotes.name, TOURNAMENT);
+      const received: VoteCast[] = [];
+      const partitions = new Set<number>();
+      for (let slot = 0; slot < SLOTS; slot++) {
+        partitions.add(
+          await bus.partitionOf(topics.gameVotes.name, votesKey(TOURNAMENT, slot, SLOTS)),
+        );
+      }
+      for (const partition of [...partitions].sort((a, b) => a - b)) {
+        received.push(...(await votesOn(partition)));
+      }
+      return received;
+    }
+
+    async function votesOn(partition: number): Promise<VoteCast[]> {
       const end = BigInt(await bus.endOffset(topics.gameVotes.name, partition));
       const received: VoteCast[] = [];
       let reached = end === 0n;
@@ -249,10 +277,12 @@ export function describeVoteSettlement(
             [
               keys.state,
               keys.alive,
-              keys.ballots(round),
-              keys.tally(round),
-              keys.voteIds(round),
-              keys.reserved(round),
+              ...[slotOf(vote.userId)].flatMap((slot) => [
+                slot.ballots(round),
+                slot.tally(round),
+                slot.voteIds(round),
+                slot.reserved(round),
+              ]),
             ],
             [
               vote.gameId,
@@ -267,6 +297,20 @@ export function describeVoteSettlement(
         );
       }
       return replies;
+    }
+
+    /** A player's vote slot's round keys (the engine's, the gateway's). */
+    const slotOf = (userId: string) => playerSlotKeys(TOURNAMENT, userId, SLOTS);
+
+    /** Round N's tally, the K slots' summed. */
+    async function tallyOf(round: number): Promise<Record<string, string>> {
+      const sum: Record<string, string> = {};
+      for (const slot of allSlotKeys(TOURNAMENT, SLOTS)) {
+        for (const [image, count] of Object.entries(await store.hGetAll(slot.tally(round)))) {
+          sum[image] = String(Number(sum[image] ?? 0) + Number(count));
+        }
+      }
+      return sum;
     }
 
     /** The engine's step at deadline + grace: the round's votes are closing (ADR 9). */
@@ -377,7 +421,7 @@ export function describeVoteSettlement(
       });
       expect(await engineApplies()).toEqual(['DUPLICATE', 'COUNTED']);
       expect(await counted()).toBe(1);
-      expect(await store.hGetAll(keys.tally(1))).toEqual({ 'round-1-image-2': '1' });
+      expect(await tallyOf(1)).toEqual({ 'round-1-image-2': '1' });
     });
 
     it('answers VOTE_NOT_RECORDED when the produce fails, and admits the retry', async () => {

@@ -5,7 +5,9 @@ import type { StoredBallot } from './state';
  * The atomic steps on a live game, each written twice (Lua for Redis, the same steps over the
  * memory adapter). The engine owns the game's state; the gateway only runs `joinGame` through the
  * engine and `admitVote`/`releaseVote` itself. Every step that moves the game forward checks the
- * fencing token, so a replica that lost its lease cannot write.
+ * fencing token, so a replica that lost its lease cannot write. A round's keys named below
+ * (reserved, admitted, ballots, tally, voteIds) are those of the player's vote slot
+ * (`playerSlotKeys`, docs/adr/0012); with one slot, the game's own.
  */
 
 function num(value: string | null): number {
@@ -514,7 +516,8 @@ return 'NOT_COUNTED'
 
 /**
  * Creates the game when the tournament goes live: the players registered so far are all alive.
- * KEYS: state, players, alive. ARGV: gameId, now ms, totalRounds.
+ * KEYS: state, players, alive. ARGV: gameId, now ms, totalRounds, and optionally the game's vote
+ * slots K (`voteSlots`, docs/adr/0012; absent means one), fixed from then on.
  * Replies `CREATED:<gameId>` or `EXISTS:<gameId>` (a redelivered `live` event).
  *
  * Every join since `joinGame` made players alive from their join leaves the alive set holding
@@ -528,12 +531,14 @@ local current = redis.call('HGET', KEYS[1], 'gameId')
 if current and current ~= '' then return 'EXISTS:' .. current end
 redis.call('HSET', KEYS[1], 'gameId', ARGV[1], 'tournamentStatus', 'live', 'phase', 'waiting',
   'round', '0', 'totalRounds', ARGV[3], 'startedAt', ARGV[2], 'phaseEndsAt', '0', 'totalVotes', '0')
+if ARGV[4] and ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'voteSlots', ARGV[4]) end
 if redis.call('SCARD', KEYS[3]) < redis.call('HLEN', KEYS[2]) then
   for _, user in ipairs(redis.call('HKEYS', KEYS[2])) do redis.call('SADD', KEYS[3], user) end
 end
 return 'CREATED:' .. ARGV[1]
 `,
-  memory: (redis, [state = '', players = '', alive = ''], [gameId = '', now = '', total = '']) => {
+  memory: (redis, [state = '', players = '', alive = ''], args) => {
+    const [gameId = '', now = '', total = '', slots = ''] = args;
     const current = redis.hGet(state, 'gameId');
     if (current) return `EXISTS:${current}`;
     redis.hSet(state, {
@@ -546,6 +551,7 @@ return 'CREATED:' .. ARGV[1]
       phaseEndsAt: '0',
       totalVotes: '0',
     });
+    if (slots !== '') redis.hSet(state, { voteSlots: slots });
     const users = Object.keys(redis.hGetAll(players));
     if (redis.sCard(alive) < users.length) redis.sAdd(alive, ...users);
     return `CREATED:${gameId}`;

@@ -1,6 +1,6 @@
 import type { LiveStore } from '@underdog/store';
 import { disqualifiedKey } from './disqualification';
-import { gameKeys } from './keys';
+import { gameKeys, playerSlotKeys } from './keys';
 import { parseGameState, type GameState } from './state';
 
 export interface PlayerSnapshot {
@@ -42,11 +42,12 @@ export async function readPlayer(
   userId: string,
 ): Promise<PlayerSnapshot> {
   const keys = gameKeys(tournamentId);
+  const slot = playerSlotKeys(tournamentId, userId, state.voteSlots);
   const [player, offline, eliminatedIn, vote, disqualified] = await Promise.all([
     store.hGet(keys.players, userId),
     store.hGet(keys.offline, userId),
     store.hGet(keys.eliminated, userId),
-    state.round > 0 ? store.hGet(keys.reserved(state.round), userId) : Promise.resolve(null),
+    state.round > 0 ? store.hGet(slot.reserved(state.round), userId) : Promise.resolve(null),
     store.hGet(disqualifiedKey(tournamentId), userId),
   ]);
   return {

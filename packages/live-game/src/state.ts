@@ -1,3 +1,5 @@
+import { VOTE_SLOTS_FIELD, voteSlotsFrom } from './keys';
+
 /**
  * The game's phase as stored. `tallying` is internal (the votes are closed and being counted);
  * clients see it as `voting_ended`.
@@ -96,10 +98,17 @@ export interface GameState {
   /** How many the last resolved round eliminated. */
   roundEliminated: number;
   /**
-   * The `game.votes` end offset captured when the round's grace ended, `partition:offset`; ''
-   * until then, and `VOTES_CLOSING` from just before the capture.
+   * The `game.votes` end offsets captured when the round's grace ended, `partition:offset`, one
+   * per partition the game's vote slots use, comma-separated (`parseVotesEnd`); '' until then,
+   * and `VOTES_CLOSING` from just before the capture.
    */
   votesEndOffset: string;
+  /**
+   * The game's vote slots K (docs/adr/0012): a round's per-player vote keys spread over K hash
+   * tags and K keys of `game.votes`. Set when the game begins; 1 before, and for a game begun
+   * before slots existed.
+   */
+  voteSlots: number;
 }
 
 /**
@@ -144,5 +153,25 @@ export function parseGameState(hash: Record<string, string>): GameState | undefi
     drawOrder: json<string[]>(hash.drawOrder) ?? [],
     roundEliminated: num('roundEliminated'),
     votesEndOffset: hash.votesEndOffset ?? '',
+    voteSlots: voteSlotsFrom(hash[VOTE_SLOTS_FIELD]),
   };
+}
+
+/** One partition's captured end in `votesEndOffset`. */
+export interface VotesEnd {
+  partition: number;
+  end: bigint;
+}
+
+/** `votesEndOffset` as written: `p:o` per partition, comma-separated. */
+export function formatVotesEnd(ends: readonly VotesEnd[]): string {
+  return ends.map(({ partition, end }) => `${partition}:${end}`).join(',');
+}
+
+/** The captured ends of a `votesEndOffset` holding some (not '' nor `VOTES_CLOSING`). */
+export function parseVotesEnd(field: string): VotesEnd[] {
+  return field.split(',').map((part) => {
+    const [partition = '0', end = '0'] = part.split(':');
+    return { partition: Number(partition), end: BigInt(end) };
+  });
 }

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { createMemoryStore, createRedisStore, type LiveStore } from '@underdog/store';
 import { describeScriptsContract } from './scripts.contract';
 import { replyCodes, runOperations, scenario } from './scripts-operations';
+import { describeSlotsContract } from './slots.contract';
 
 const url = process.env.UNDERDOG_TEST_REDIS_URL;
 if (!url) {
@@ -41,6 +42,9 @@ async function redisStore(): Promise<{ store: LiveStore; cleanup(): Promise<void
 
 // The Lua bodies, on the harness's real Redis.
 describeScriptsContract('redis', redisStore);
+
+// A game's vote slots (docs/adr/0012), one slot (the layout of before) and four.
+for (const slots of [1, 4]) describeSlotsContract('redis', redisStore, slots);
 
 /** Every reply code of every script: the random sequences must reach each of them. */
 const EVERY_CODE = [

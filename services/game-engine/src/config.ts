@@ -1,4 +1,5 @@
 import { parseEnv, type Environment } from '@underdog/kit';
+import { MAX_VOTE_SLOTS } from '@underdog/live-game';
 import { RECORDS_DELAY_MS, RESULTS_MS } from '@underdog/rules';
 import { z } from 'zod';
 
@@ -23,6 +24,11 @@ export function gameEngineConfig(env: Environment) {
         .min(1)
         .max(60)
         .default(RESULTS_MS / 1000),
+      // A new game's vote slots K (docs/adr/0012): its votes' keys under K hash tags and on up to
+      // K partitions of game.votes. 1 is the layout of one tag and one partition a game.
+      GAME_VOTE_SLOTS: z.coerce.number().int().min(1).max(MAX_VOTE_SLOTS).default(1),
+      // With a value, a game gets one more slot per that many registered players; 0: off.
+      GAME_PLAYERS_PER_VOTE_SLOT: z.coerce.number().int().min(0).default(0),
       // How long a record write waits after it is asked for (GameTimings.recordsDelayMs).
       GAME_RECORDS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(RECORDS_DELAY_MS),
     },

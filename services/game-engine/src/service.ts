@@ -19,6 +19,7 @@ import { GameRunners } from './application/runners';
 import { VotesApplier } from './application/votes';
 import { gameEngineConfig, type GameEngineConfig } from './config';
 import { ruleTimings } from './domain/timings';
+import { voteSlotsFor } from './domain/vote-slots';
 import { createGameReads, createGameRecords, type GameRecords } from './persistence';
 import { recordsRpc } from './records-rpc';
 import { engineMetrics } from './metrics';
@@ -70,7 +71,7 @@ export function createGameEngineModule(
       records,
       ads,
       votes: (adapters.votesProgress ?? ((real) => real))({
-        partitionOf: (tournamentId) => bus.partitionOf(topics.gameVotes.name, tournamentId),
+        partitionOf: (votesKey) => bus.partitionOf(topics.gameVotes.name, votesKey),
         endOffset: (partition) => bus.endOffset(topics.gameVotes.name, partition),
         applied: (partition) => live.votesApplied(partition),
       }),
@@ -92,7 +93,13 @@ export function createGameEngineModule(
     config.GAME_SWEEP_MS,
     logger,
   );
-  const lifecycle = new LifecycleHandler(live, runners, clock, logger);
+  const lifecycle = new LifecycleHandler(live, runners, clock, logger, (players) =>
+    voteSlotsFor(players, {
+      slots: config.GAME_VOTE_SLOTS,
+      playersPerSlot: config.GAME_PLAYERS_PER_VOTE_SLOT,
+      partitions: topics.gameVotes.partitions,
+    }),
+  );
   const votes = new VotesApplier(live, new VoteBatches(store), metrics, logger);
   const players = new Players({ live, store, records, events, clock, logger });
   const disqualifications = new Disqualifications({ live, store, records, events, clock, logger });

@@ -115,7 +115,7 @@ describe('nextStep: the round loop decided from the state and the time', () => {
       game({ phase: 'voting_ended', round: 2, phaseEndsAt: T - 5, votesEndOffset: '4:120' }),
       cast(2),
       T,
-      [{ kind: 'awaitVotes', round: 2, partition: 4, end: 120n, waitedMs: 0 }],
+      [{ kind: 'awaitVotes', round: 2, ends: [{ partition: 4, end: 120n }], waitedMs: 0 }],
       0,
     ],
     [
@@ -220,7 +220,7 @@ describe('nextStep: the round loop decided from the state and the time', () => {
     const first = nextStep({ game: lagging, memory: cast(2) }, T, timings);
     const later = nextStep({ game: lagging, memory: first.memory }, T + 4_000, timings);
     expect(later.actions).toEqual([
-      { kind: 'awaitVotes', round: 2, partition: 0, end: 9n, waitedMs: 4_000 },
+      { kind: 'awaitVotes', round: 2, ends: [{ partition: 0, end: 9n }], waitedMs: 4_000 },
     ]);
     // A new round's wait starts afresh.
     const next = nextStep(
@@ -229,7 +229,7 @@ describe('nextStep: the round loop decided from the state and the time', () => {
       timings,
     );
     expect(next.actions).toEqual([
-      { kind: 'awaitVotes', round: 3, partition: 0, end: 9n, waitedMs: 0 },
+      { kind: 'awaitVotes', round: 3, ends: [{ partition: 0, end: 9n }], waitedMs: 0 },
     ]);
   });
 

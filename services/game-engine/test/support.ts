@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BusMessage, EventBus } from '@underdog/bus';
 import { ComponentGroup, createMetricsRegistry } from '@underdog/kit';
 import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
+import { slotOf, votesKey } from '@underdog/live-game';
 import {
   GameEventSchema,
   GameVoteEventSchema,
@@ -115,7 +116,10 @@ export function voteMessage(vote: {
       },
     },
   });
-  return encodeEvent(GameVoteEventSchema, event, { key: vote.tournamentId, id: vote.voteId });
+  // Keyed like the gateway's: by the voter's slot of the games the test engines create.
+  const slots = Number(testVoteSlots().GAME_VOTE_SLOTS ?? 1);
+  const key = votesKey(vote.tournamentId, slotOf(vote.userId, slots), slots);
+  return encodeEvent(GameVoteEventSchema, event, { key, id: vote.voteId });
 }
 
 /** Everything published on `game.events`, decoded, in order. */
@@ -139,6 +143,15 @@ export interface TestEngine {
   group: ComponentGroup;
 }
 
+/**
+ * The vote slots of the games tests create: `UNDERDOG_TEST_VOTE_SLOTS` (e.g. 4) runs a suite with
+ * its games' votes over that many slots (docs/adr/0012); unset, the engine's default (1).
+ */
+export function testVoteSlots(): { GAME_VOTE_SLOTS?: string } {
+  const slots = process.env.UNDERDOG_TEST_VOTE_SLOTS;
+  return slots ? { GAME_VOTE_SLOTS: slots } : {};
+}
+
 /** A game engine on shared in-memory infrastructure, with fast results for tests. */
 export async function startEngine(
   infrastructure: Infrastructure,
@@ -151,7 +164,12 @@ export async function startEngine(
       ...testContext(infrastructure, { logger: silentLogger, instanceId }),
       registry: createMetricsRegistry(`engine-${instanceId}`),
     },
-    gameEngineConfig({ GAME_RESULTS_SECONDS: '1', GAME_SWEEP_MS: '50', ...env }),
+    gameEngineConfig({
+      GAME_RESULTS_SECONDS: '1',
+      GAME_SWEEP_MS: '50',
+      ...testVoteSlots(),
+      ...env,
+    }),
     adapters,
   );
   const group = new ComponentGroup(silentLogger, app.components);

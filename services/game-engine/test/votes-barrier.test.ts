@@ -108,6 +108,8 @@ describe('the close of a round and the votes before it', () => {
     expect((await engine.app.live.state('t-now'))?.votesEndOffset).not.toBe('');
     // The votes were marked closing before the end was captured: a vote the gateway settles
     // after the mark is not acknowledged unless counted (ADR 9).
-    expect(markedAtCapture).toEqual(['closing']);
+    // (One capture per partition the game's vote slots use, docs/adr/0012.)
+    expect(markedAtCapture.length).toBeGreaterThan(0);
+    expect(new Set(markedAtCapture)).toEqual(new Set(['closing']));
   });
 });

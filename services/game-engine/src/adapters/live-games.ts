@@ -2,6 +2,7 @@ import {
   ACTIVE_GAMES_KEY,
   acquireLease,
   advanceGame,
+  allSlotKeys,
   applyVote,
   createGame,
   disqualifications,
@@ -10,9 +11,12 @@ import {
   gameKeys,
   joinGame,
   parseGameState,
+  playerSlotKeys,
   raiseMark,
   releaseLease,
   votesProgressKey,
+  voteSlotsFrom,
+  VOTE_SLOTS_FIELD,
   type GameState,
   type StoredBallot,
   type StoredDisqualification,
@@ -176,18 +180,22 @@ export class LiveGames {
     )) as JoinReply;
   }
 
-  /** Creates the game (idempotent); the answer says whether this call created it. */
+  /**
+   * Creates the game (idempotent) with its vote slots K (docs/adr/0012), fixed from then on; the
+   * answer says whether this call created it.
+   */
   async createGame(
     tournamentId: string,
     gameId: string,
     now: number,
     totalRounds: number,
+    voteSlots = 1,
   ): Promise<{ created: boolean; gameId: string }> {
     const keys = gameKeys(tournamentId);
     const reply = await this.store.run(
       createGame,
       [keys.state, keys.players, keys.alive],
-      [gameId, now, totalRounds],
+      [gameId, now, totalRounds, voteSlots],
     );
     const [outcome = '', id = ''] = reply.split(/:(.*)/s);
     return { created: outcome === 'CREATED', gameId: id };
@@ -246,11 +254,13 @@ export class LiveGames {
   }
 
   /**
-   * Applies a vote; with `mark`, raises the applied mark of its `game.votes` partition in the same
-   * atomic step (see `applyVote` in @underdog/live-game).
+   * Applies a vote in its player's slot of a game of `voteSlots` slots; with `mark`, raises the
+   * applied mark of its `game.votes` partition in the same atomic step (see `applyVote` in
+   * @underdog/live-game).
    */
-  async applyVote(vote: VoteToApply, mark?: AppliedMark): Promise<ApplyReply> {
+  async applyVote(vote: VoteToApply, mark?: AppliedMark, voteSlots = 1): Promise<ApplyReply> {
     const keys = gameKeys(vote.tournamentId);
+    const slot = playerSlotKeys(vote.tournamentId, vote.userId, voteSlots);
     const round = vote.roundNumber;
     const ballot = storedBallotOf(vote);
     return (await this.store.run(
@@ -258,10 +268,10 @@ export class LiveGames {
       [
         keys.state,
         keys.alive,
-        keys.ballots(round),
-        keys.tally(round),
-        keys.voteIds(round),
-        keys.reserved(round),
+        slot.ballots(round),
+        slot.tally(round),
+        slot.voteIds(round),
+        slot.reserved(round),
         ...(mark ? [votesProgressKey(mark.partition)] : []),
       ],
       [
@@ -283,13 +293,31 @@ export class LiveGames {
     return json === null ? undefined : (JSON.parse(json) as RoundFacts);
   }
 
-  /** Round N's ballots by user id, read in steps of at most 10,000 (HSCAN). */
-  async ballots(tournamentId: string, round: number): Promise<Map<string, StoredBallot>> {
+  /**
+   * Round N's ballots by user id, from each of the game's `voteSlots` slots in turn, read in steps
+   * of at most 10,000 (HSCAN).
+   */
+  async ballots(
+    tournamentId: string,
+    round: number,
+    voteSlots = 1,
+  ): Promise<Map<string, StoredBallot>> {
     const ballots = new Map<string, StoredBallot>();
-    for await (const chunk of this.store.hScan(gameKeys(tournamentId).ballots(round))) {
-      for (const [userId, json] of chunk) ballots.set(userId, JSON.parse(json) as StoredBallot);
+    for (const slot of allSlotKeys(tournamentId, voteSlots)) {
+      for await (const chunk of this.store.hScan(slot.ballots(round))) {
+        for (const [userId, json] of chunk) ballots.set(userId, JSON.parse(json) as StoredBallot);
+      }
     }
     return ballots;
+  }
+
+  /**
+   * The game's vote slots K once it exists (`createGame` stores them); undefined before, since a
+   * game created later may have several.
+   */
+  async voteSlots(tournamentId: string): Promise<number | undefined> {
+    const field = await this.store.hGet(gameKeys(tournamentId).state, VOTE_SLOTS_FIELD);
+    return field === null ? undefined : voteSlotsFrom(field);
   }
 
   /** The players still in, read in steps of at most 10,000 (SSCAN). */

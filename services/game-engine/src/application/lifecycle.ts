@@ -16,6 +16,8 @@ export class LifecycleHandler {
     private readonly runners: GameRunners,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** A new game's vote slots K from its registered players (docs/adr/0012); 1 by default. */
+    private readonly voteSlots: (players: number) => number = () => 1,
   ) {}
 
   /** One decoded event (the bus's `eventConsumer` decodes and skips what does not decode). */
@@ -55,16 +57,20 @@ export class LifecycleHandler {
   }
 
   private async startGame(tournamentId: string): Promise<void> {
+    const before = await this.live.state(tournamentId);
     const { created, gameId } = await this.live.createGame(
       tournamentId,
       randomUUID(),
       this.clock.now().getTime(),
       TOTAL_ROUNDS,
+      this.voteSlots(before?.participantCount ?? 0),
     );
     const state = await this.live.state(tournamentId);
     if (state?.phase === 'finished') return;
     await this.live.markActive(tournamentId);
-    if (created) this.logger.info({ tournamentId, gameId }, 'game created');
+    if (created) {
+      this.logger.info({ tournamentId, gameId, voteSlots: state?.voteSlots }, 'game created');
+    }
     await this.runners.ensureRunning(tournamentId);
   }
 }

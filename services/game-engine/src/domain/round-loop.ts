@@ -1,4 +1,4 @@
-import { VOTES_CLOSING, type GameState } from '@underdog/live-game';
+import { parseVotesEnd, VOTES_CLOSING, type GameState, type VotesEnd } from '@underdog/live-game';
 
 /**
  * The round loop's decisions, pure: given where the store says the game stands, what this
@@ -57,7 +57,7 @@ export type LoopAction =
   /** After the grace: mark the votes closing (`markClosing`), capture the partition's end. */
   | { kind: 'captureVotes'; round: number; markClosing: boolean }
   /** The votes captured: wait for them to be applied (see `votesSettled`), then tally. */
-  | { kind: 'awaitVotes'; round: number; partition: number; end: bigint; waitedMs: number }
+  | { kind: 'awaitVotes'; round: number; ends: VotesEnd[]; waitedMs: number }
   /** tallying → results. */
   | { kind: 'tally'; round: number }
   /** results → advertisement, the next round or the end. */
@@ -121,7 +121,8 @@ export function nextStep(
           wakeInMs: 0,
         };
       }
-      const [partition = '0', end = '0'] = game.votesEndOffset.split(':');
+      // One captured end per partition the game's vote slots use (docs/adr/0012).
+      const ends = parseVotesEnd(game.votesEndOffset);
       // The wait counts from when this runner found the votes lagging, not from the grace's end
       // (after an outage of the store it would otherwise seem long before it began).
       if (memory.votesWaitFrom?.round !== game.round) {
@@ -133,8 +134,7 @@ export function nextStep(
           {
             kind: 'awaitVotes',
             round: game.round,
-            partition: Number(partition),
-            end: BigInt(end),
+            ends,
             waitedMs,
           },
         ],

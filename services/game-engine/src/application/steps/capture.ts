@@ -1,5 +1,11 @@
 import type { Logger } from '@underdog/kit';
-import { VOTES_CLOSING, type GameState } from '@underdog/live-game';
+import {
+  formatVotesEnd,
+  VOTES_CLOSING,
+  votesKey,
+  type GameState,
+  type VotesEnd,
+} from '@underdog/live-game';
 import {
   captureSettled,
   votesSettled,
@@ -8,12 +14,13 @@ import {
   type LoopAction,
 } from '../../domain/round-loop';
 import type { EngineMetrics } from '../../metrics';
-import type { Step, StepContext } from './context';
+import type { Step, StepContext, VotesProgress } from './context';
 import { tally } from './tally';
 
 /**
- * After the grace: mark the round's votes closing, capture the end of the tournament's
- * `game.votes` partition, then wait until the engine has applied everything before it. The
+ * After the grace: mark the round's votes closing, capture the end of each `game.votes` partition
+ * the game's vote slots use (one with K = 1; up to K, docs/adr/0012), then wait until the engine
+ * has applied everything before each of them. The
  * gateway acknowledges a vote only if its produce completed before the closing mark (or the
  * engine counted it already: `settleVote`), so an acknowledged vote is in the tally.
  *
@@ -33,10 +40,10 @@ export async function captureVotes(
   if (markClosing && !(await game.advance(expected, { votesEndOffset: VOTES_CLOSING }))) {
     return 0;
   }
-  const partition = await votes.partitionOf(game.tournamentId);
-  const end = await votes.endOffset(partition);
-  const votesEndOffset = `${partition}:${end}`;
-  if (!captureSettled(await votes.applied(partition), BigInt(end))) {
+  const ends = await captureEnds(votes, game.tournamentId, state.voteSlots);
+  const votesEndOffset = formatVotesEnd(ends);
+  const applied = await Promise.all(ends.map(({ partition }) => votes.applied(partition)));
+  if (!ends.every(({ end }, i) => captureSettled(applied[i]!, end))) {
     await game.advance(expected, { votesEndOffset });
     return 0;
   }
@@ -44,6 +51,26 @@ export async function captureVotes(
   if (!moved) return 0;
   game.votesWait.settled(state.round, 0);
   return tally(game, { ...state, votesEndOffset, phase: 'tallying' });
+}
+
+/**
+ * The end of every `game.votes` partition a game's vote slots use, each once (slots may share
+ * a partition), in partition order.
+ */
+async function captureEnds(
+  votes: VotesProgress,
+  tournamentId: string,
+  slots: number,
+): Promise<VotesEnd[]> {
+  const partitions = new Set<number>();
+  for (let slot = 0; slot < slots; slot++) {
+    partitions.add(await votes.partitionOf(votesKey(tournamentId, slot, slots)));
+  }
+  return Promise.all(
+    [...partitions]
+      .sort((a, b) => a - b)
+      .map(async (partition) => ({ partition, end: BigInt(await votes.endOffset(partition)) })),
+  );
 }
 
 /**
@@ -58,13 +85,16 @@ export async function awaitVotes(
   action: Extract<LoopAction, { kind: 'awaitVotes' }>,
   keep: () => void,
 ): Promise<Step> {
-  const applied = await game.deps.votes.applied(action.partition);
+  const applied = await Promise.all(
+    action.ends.map(({ partition }) => game.deps.votes.applied(partition)),
+  );
   keep();
-  if (votesSettled(applied, action) === 'wait') {
+  const lagging = action.ends.findIndex((end, i) => votesSettled(applied[i]!, end) === 'wait');
+  if (lagging >= 0) {
     game.votesWait.lagging(state.round, action.waitedMs, {
-      partition: String(action.partition),
-      end: String(action.end),
-      applied: String(applied),
+      partition: String(action.ends[lagging]!.partition),
+      end: String(action.ends[lagging]!.end),
+      applied: String(applied[lagging]),
     });
     return VOTES_RECHECK_MS;
   }

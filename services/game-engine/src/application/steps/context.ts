@@ -12,7 +12,8 @@ import type { VotesWait } from './capture';
 
 /** Where the votes of a tournament go, and how far the engine has applied them. */
 export interface VotesProgress {
-  partitionOf(tournamentId: string): Promise<number>;
+  /** The `game.votes` partition of a message key (`votesKey`: a tournament's vote slot). */
+  partitionOf(votesKey: string): Promise<number>;
   endOffset(partition: number): Promise<string>;
   applied(partition: number): Promise<bigint>;
 }

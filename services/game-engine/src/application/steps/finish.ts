@@ -140,7 +140,7 @@ async function recordWholeGame(
     const eliminated = participants
       .filter((participant) => participant.eliminatedInRound === round)
       .map((participant) => participant.userId);
-    const ballots = await live.ballots(game.tournamentId, round);
+    const ballots = await live.ballots(game.tournamentId, round, state.voteSlots);
     await records.roundResolved(roundRecord(state, round, ballots, eliminated, facts));
   }
   await records.gameEnded(end);

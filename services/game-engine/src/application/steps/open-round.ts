@@ -75,17 +75,21 @@ export async function castOfflineChoices(game: StepContext, state: GameState): P
   for (let i = 0; i < voters.length; i += 100) {
     const replies = await Promise.all(
       voters.slice(i, i + 100).map(([userId, picks]) =>
-        live.applyVote({
-          tournamentId: game.tournamentId,
-          gameId: state.gameId,
-          voteId: `offline:${state.gameId}:${state.round}:${userId}`,
-          userId,
-          username: names.get(userId) ?? '',
-          roundNumber: state.round,
-          imageId: offlinePickImageId(state.round, picks[state.round - 1]),
-          castAt: state.roundStartedAt,
-          offline: true,
-        }),
+        live.applyVote(
+          {
+            tournamentId: game.tournamentId,
+            gameId: state.gameId,
+            voteId: `offline:${state.gameId}:${state.round}:${userId}`,
+            userId,
+            username: names.get(userId) ?? '',
+            roundNumber: state.round,
+            imageId: offlinePickImageId(state.round, picks[state.round - 1]),
+            castAt: state.roundStartedAt,
+            offline: true,
+          },
+          undefined,
+          state.voteSlots,
+        ),
       ),
     );
     metrics.votesCounted.inc(replies.filter((reply) => reply === 'COUNTED').length);

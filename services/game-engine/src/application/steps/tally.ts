@@ -25,7 +25,7 @@ export async function tally(game: StepContext, state: GameState): Promise<Step> 
   const [stored, alive, ballots, marks] = await Promise.all([
     live.roundClose(game.tournamentId),
     live.alive(game.tournamentId),
-    live.ballots(game.tournamentId, state.round),
+    live.ballots(game.tournamentId, state.round, state.voteSlots),
     live.disqualifications(game.tournamentId),
   ]);
   // Disqualified participants go out at the end of the round their mark names (never later:
