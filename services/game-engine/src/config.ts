@@ -12,7 +12,7 @@ export function gameEngineConfig(env: Environment) {
       GAME_LEASE_TTL_MS: ms(1000, 200),
       GAME_SWEEP_MS: ms(200, 20),
       // How often the votes consumer compares its position with the applied marks in Redis.
-      GAME_VOTES_RECHECK_MS: ms(1000, 20),
+      GAME_VOTES_MARK_CHECK_MS: ms(1000, 20),
       // The votes consumer's group session: how long a crashed engine keeps its votes partitions.
       GAME_KAFKA_SESSION_TIMEOUT_MS: ms(10_000, 1000),
       GAME_KAFKA_HEARTBEAT_MS: ms(2000, 100),

@@ -116,7 +116,7 @@ export function createGameEngineModule(
     handleBatch: (batch: BusMessage[]) => votes.handleBatch(batch),
     storedOffsets: {
       read: (_topic, partition) => votes.storedOffset(partition),
-      recheckEveryMs: config.GAME_VOTES_RECHECK_MS,
+      recheckEveryMs: config.GAME_VOTES_MARK_CHECK_MS,
     },
   });
 

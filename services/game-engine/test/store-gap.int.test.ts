@@ -87,7 +87,7 @@ describe.each([
       running = await startEngineOnStore(
         store,
         `gap-recorder-${unique}`,
-        { GAME_VOTES_RECHECK_MS: '100', GAME_KAFKA_GROUP_PREFIX: `gap-${unique}-` },
+        { GAME_VOTES_MARK_CHECK_MS: '100', GAME_KAFKA_GROUP_PREFIX: `gap-${unique}-` },
         kafka,
       );
     }, 60_000);

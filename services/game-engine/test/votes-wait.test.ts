@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger, createMetricsRegistry } from '@underdog/kit';
-import { VotesWait } from '../src/application/steps/capture';
+import { VotesWait } from '../src/application/votes-wait';
 import { engineMetrics } from '../src/metrics';
 
 /** A round's wait for its votes, as operators see it: a gauge, a histogram, warnings. */

@@ -76,7 +76,7 @@ export interface LoopStep {
 }
 
 /** How often a round waiting for its votes to be applied looks again. */
-export const VOTES_RECHECK_MS = 25;
+export const VOTES_WAIT_POLL_MS = 25;
 
 export function nextStep(
   state: { game: LoopGame; memory: LoopMemory },
@@ -170,7 +170,7 @@ export function nextStep(
 
 /**
  * After `awaitVotes` read the applied mark: resolve once every vote before the captured end is
- * applied, or wait (look again in `VOTES_RECHECK_MS`) for as long as that takes. Never resolve
+ * applied, or wait (look again in `VOTES_WAIT_POLL_MS`) for as long as that takes. Never resolve
  * without them: each was acknowledged to its player (ADR 9).
  */
 export function votesSettled(applied: bigint, action: { end: bigint }): 'wait' | 'resolve' {

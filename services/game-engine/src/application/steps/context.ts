@@ -8,7 +8,7 @@ import type { GameTimings } from '../../domain/timings';
 import type { EngineMetrics } from '../../metrics';
 import type { GameRecords } from '../../persistence';
 import type { RecordsWriter } from '../records-writer';
-import type { VotesWait } from './capture';
+import type { VotesWait } from '../votes-wait';
 
 /** Where the votes of a tournament go, and how far the engine has applied them. */
 export interface VotesProgress {
