@@ -1,5 +1,5 @@
 import { TOTAL_ROUNDS } from '@underdog/rules';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { votesCollection } from '@underdog/game-engine';
 import { isAppError } from '@underdog/kit';
 import { votesKey } from '@underdog/live-game';
@@ -490,7 +490,15 @@ describe('the live game on two engine processes (Kafka, Redis, MongoDB-wire)', (
         participantCount: 200,
         participants: accounts.map(standing).sort(byName),
         disqualifiedCount: 0,
+        // The draw's commitment, the revealed seed and the prize's order (issue 37 point 5).
+        draw: {
+          commitment: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+          seed: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+          order: expect.any(Array) as unknown,
+        },
       });
+      const { draw } = statistics as { draw: { commitment: string; seed: string } };
+      expect(createHash('sha256').update(draw.seed).digest('hex')).toBe(draw.commitment);
 
       const history = await historyNow();
       const item = history.find((entry) => entry.tournament.id === tournamentId);
