@@ -26,7 +26,7 @@ let admin: Page;
 
 beforeAll(async () => {
   ensureChromium();
-  app = await startStandalone({ DEMO: 'off', GAME_RESULTS_SECONDS: '5' });
+  app = await startStandalone({ DEMO: 'off', GAME_RESULTS_SECONDS: '10' });
   base = app.base;
   browser = await launchChromium();
   admin = await (await browser.newContext()).newPage();

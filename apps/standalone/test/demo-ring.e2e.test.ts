@@ -8,6 +8,8 @@ import { browserAt } from './support';
  * Issue 28 §7: the demo includes a small ring among its bots, so a newcomer admin opening a demo
  * game's integrity section sees a real report: the ring flagged, the honest bots (households and
  * a café among them, linked by their networks) not. The default demo: 200 bots, a ring of 8.
+ * An e2e file (whole demo, real time, 200 sign-ups' argon2), so it runs in the server tiers' jest
+ * beside the unit one (tools/test-tiers.mjs), which keeps the two runs about even.
  */
 const admin = { email: 'admin@example.com', password: 'admin-password1' };
 const BOTS = 200;
