@@ -47,7 +47,7 @@ const PHONES: Phone[] = [
   { language: 'fa', width: 320, height: 640 },
 ];
 /** Long enough for four pages to be measured, shot and checked by axe on a busy machine. */
-const ROUND_SECONDS = 30;
+const ROUND_SECONDS = 45;
 /** The key the app keeps the chosen language under (web/src/app/i18n). */
 const LANGUAGE_KEY = 'underdog.language';
 
@@ -231,19 +231,24 @@ describe('the play screen on a phone', () => {
   }, 60_000);
 
   it('keeps them in view after the lock-in, and nothing moves when the message appears', async () => {
-    const problems: string[] = [];
-    for (const [index, player] of players.entries()) {
-      const { page } = player;
-      const before = await boxesOf(page.locator('.image-option'));
-      await page.locator('.image-option').nth(index).click();
-      await page.locator('.image-option[aria-pressed="true"]').waitFor();
-      await page.locator('.round-message .ant-alert').waitFor();
-      const after = await boxesOf(page.locator('.image-option'));
-      if (JSON.stringify(after) !== JSON.stringify(before))
-        problems.push(`${player.name}: the options moved when the choice locked in`);
-      problems.push(...(await checkPhase(player, 'locked-in', roundParts(page))));
-    }
-    expect(problems).toEqual([]);
+    // Every page at once, as in voting: one after the other, a loaded machine's four axe runs
+    // outlasted the round once, and the last page was checked on its results instead.
+    const problems = await Promise.all(
+      players.map(async (player, index) => {
+        const { page } = player;
+        const before = await boxesOf(page.locator('.image-option'));
+        await page.locator('.image-option').nth(index).click();
+        await page.locator('.image-option[aria-pressed="true"]').waitFor();
+        await page.locator('.round-message .ant-alert').waitFor();
+        const after = await boxesOf(page.locator('.image-option'));
+        const moved =
+          JSON.stringify(after) !== JSON.stringify(before)
+            ? [`${player.name}: the options moved when the choice locked in`]
+            : [];
+        return [...moved, ...(await checkPhase(player, 'locked-in', roundParts(page)))];
+      }),
+    );
+    expect(problems.flat()).toEqual([]);
   }, 60_000);
 
   it('shows the four result bars and the own outcome in view, uncovered by toasts', async () => {
