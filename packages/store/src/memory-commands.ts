@@ -103,6 +103,11 @@ export class MemoryCommands implements SyncCommands {
     return this.read(key, 'hash')?.get(field) ?? null;
   }
 
+  hGetMany(key: string, fields: readonly string[]): Array<string | null> {
+    const hash = this.read(key, 'hash');
+    return fields.map((field) => hash?.get(field) ?? null);
+  }
+
   hSet(key: string, fields: Record<string, StoreValue>): number {
     const entries = Object.entries(fields);
     if (entries.length === 0) return 0;

@@ -30,6 +30,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LiveStore {
     expire: async (key, ttlMs) => open().expire(key, ttlMs),
     ttlMs: async (key) => open().ttlMs(key),
     hGet: async (key, field) => open().hGet(key, field),
+    hGetMany: async (key, fields) => open().hGetMany(key, fields),
     hSet: async (key, fields) => open().hSet(key, fields),
     hGetAll: async (key) => open().hGetAll(key),
     hIncrBy: async (key, field, n) => open().hIncrBy(key, field, n),

@@ -46,6 +46,11 @@ export interface SyncCommands {
   /** Milliseconds left; -2 when the key is missing, -1 when it has no expiry. */
   ttlMs(key: string): number;
   hGet(key: string, field: string): string | null;
+  /**
+   * Several fields of one hash (Redis `HMGET`), in the order asked, null where missing; a list of
+   * any length is read in steps of at most `MEMBERS_PER_STEP` fields (each atomic, the whole not).
+   */
+  hGetMany(key: string, fields: readonly string[]): Array<string | null>;
   /** Writes fields; how many of them were new. */
   hSet(key: string, fields: Record<string, StoreValue>): number;
   /**

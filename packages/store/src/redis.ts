@@ -155,6 +155,14 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
     expire: (key, ttlMs) => call(async () => (await client.pexpire(key, ttlMs)) === 1),
     ttlMs: (key) => call(() => client.pttl(key)),
     hGet: (key, field) => call(() => client.hget(key, field)),
+    hGetMany: (key, fields) =>
+      call(async () => {
+        // Redis rejects an HMGET without fields; the port answers an empty list instead.
+        const steps = await Promise.all(
+          [...chunksOf(fields)].map((chunk) => client.hmget(key, ...chunk)),
+        );
+        return steps.flat();
+      }),
     hSet: (key, fields) =>
       call(() =>
         inSteps(Object.entries(fields), (chunk) =>

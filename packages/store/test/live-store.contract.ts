@@ -292,6 +292,21 @@ export function describeLiveStoreContract(
         });
       });
 
+      it('reads several fields at once, in the order asked, null where missing', async () => {
+        await store.hSet(key('ballots'), { ann: 'image-1', bob: 'image-2' });
+        expect(await store.hGetMany(key('ballots'), ['bob', 'cy', 'ann'])).toEqual([
+          'image-2',
+          null,
+          'image-1',
+        ]);
+        expect(await store.hGetMany(key('missing'), ['ann'])).toEqual([null]);
+        expect(await store.hGetMany(key('ballots'), [])).toEqual([]);
+        // More fields than one step reads, in order across the steps.
+        const many = Array.from({ length: MEMBERS_PER_STEP + 5 }, (_, i) => `f${i}`);
+        await store.hSet(key('wide'), Object.fromEntries(many.map((f) => [f, f.toUpperCase()])));
+        expect(await store.hGetMany(key('wide'), many)).toEqual(many.map((f) => f.toUpperCase()));
+      });
+
       it('returns an empty object for a missing hash', async () => {
         expect(await store.hGetAll(key('missing'))).toEqual({});
       });

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { gameKeys } from '@underdog/live-game';
+import { MEMBERS_PER_STEP, storeWith } from '@underdog/store';
 import {
   advancing,
   busWatchingResults,
@@ -42,6 +44,50 @@ describe("a round's close with 25,000 players", () => {
     await waitFor(() => roundResultsOf(recorder.events).length > 0, 'round 1 results', 30_000);
     await expectClosedExactly(store, tournamentId, recorder.events);
     expect(watched.stillInAtResults).toEqual([advancing.length]);
+    await recorder.stop();
+  });
+
+  it('reads no list of the whole audience before its results: the tallies, then the alive set chunk by chunk', async () => {
+    const { store, bus } = infra.infrastructure;
+    const tournamentId = randomUUID();
+    const recorder = await recordGameEvents(bus, `close-at-scale-${randomUUID()}`);
+    await seedRoundInTally(store, tournamentId);
+    const keys = gameKeys(tournamentId);
+    const wholeReads: string[] = [];
+    const widest: number[] = [];
+    let resultsOut = false;
+    const watching = storeWith(store, {
+      sMembers: (key) => {
+        if (!resultsOut) wholeReads.push(`SMEMBERS ${key}`);
+        return store.sMembers(key);
+      },
+      hGetAll: (key) => {
+        if (!resultsOut && key !== keys.state && !key.endsWith(':tally')) {
+          wholeReads.push(`HGETALL ${key}`);
+        }
+        return store.hGetAll(key);
+      },
+      hScan: (key) => {
+        if (!resultsOut) wholeReads.push(`HSCAN ${key}`);
+        return store.hScan(key);
+      },
+      hGetMany: (key, fields) => {
+        widest.push(fields.length);
+        return store.hGetMany(key, fields);
+      },
+    });
+    const watched = busWatchingResults(bus, store, tournamentId);
+    engines.push(
+      await startEngine({ ...infra.infrastructure, store: watching, bus: watched.bus }, 'engine-a'),
+    );
+    await waitFor(() => roundResultsOf(recorder.events).length > 0, 'round 1 results', 30_000);
+    resultsOut = true;
+    await expectClosedExactly(store, tournamentId, recorder.events);
+    // Of the game's keys only the disqualification marks (one) are read whole: no ballots hash,
+    // no alive set (the sweep's list of active games is not the audience).
+    const ofTheGame = wholeReads.filter((read) => read.includes(tournamentId));
+    expect(ofTheGame.filter((read) => !read.includes('disqualified'))).toEqual([]);
+    expect(Math.max(...widest)).toBeLessThanOrEqual(MEMBERS_PER_STEP);
     await recorder.stop();
   });
 

@@ -12,6 +12,8 @@ import {
   joinGame,
   parseGameState,
   playerSlotKeys,
+  slotKeys,
+  slotOf,
   raiseMark,
   releaseLease,
   votesProgressKey,
@@ -318,6 +320,62 @@ export class LiveGames {
   async voteSlots(tournamentId: string): Promise<number | undefined> {
     const field = await this.store.hGet(gameKeys(tournamentId).state, VOTE_SLOTS_FIELD);
     return field === null ? undefined : voteSlotsFrom(field);
+  }
+
+  /**
+   * The players still in, chunk by chunk (SSCAN steps of at most 10,000): a close that works on
+   * one chunk at a time never holds the whole audience nor blocks the event loop with it.
+   */
+  aliveInChunks(tournamentId: string): AsyncIterable<string[]> {
+    return this.store.sScan(gameKeys(tournamentId).alive);
+  }
+
+  /**
+   * The image each of `userIds` voted in `round` (HMGET in their slots), for the ones who voted:
+   * a chunk's ballots, without reading the round's whole ballots hash.
+   */
+  async ballotImagesOf(
+    tournamentId: string,
+    round: number,
+    voteSlots: number,
+    userIds: readonly string[],
+  ): Promise<Map<string, string>> {
+    const bySlot = new Map<number, string[]>();
+    for (const userId of userIds) {
+      const slot = slotOf(userId, voteSlots);
+      const users = bySlot.get(slot);
+      if (users) users.push(userId);
+      else bySlot.set(slot, [userId]);
+    }
+    const images = new Map<string, string>();
+    await Promise.all(
+      [...bySlot].map(async ([slot, users]) => {
+        const key = slotKeys(tournamentId, slot, voteSlots).ballots(round);
+        const ballots = await this.store.hGetMany(key, users);
+        ballots.forEach((json, index) => {
+          if (json !== null) images.set(users[index]!, (JSON.parse(json) as StoredBallot).imageId);
+        });
+      }),
+    );
+    return images;
+  }
+
+  /** Round `round`'s votes per image, summed over the game's K slots' tallies (K small reads). */
+  async tallies(
+    tournamentId: string,
+    round: number,
+    voteSlots: number,
+  ): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    const slots = await Promise.all(
+      allSlotKeys(tournamentId, voteSlots).map((slot) => this.store.hGetAll(slot.tally(round))),
+    );
+    for (const tally of slots) {
+      for (const [imageId, count] of Object.entries(tally)) {
+        counts.set(imageId, (counts.get(imageId) ?? 0) + Number(count));
+      }
+    }
+    return counts;
   }
 
   /** The players still in, read in steps of at most 10,000 (SSCAN). */

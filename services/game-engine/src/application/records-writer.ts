@@ -69,12 +69,12 @@ export class RecordsWriter {
   }
 
   /** The game's start record, once round `round`'s results (those eliminated in it) are out. */
-  recordStart(round: number, eliminated: readonly string[]): void {
+  recordStart(round: number, eliminated: () => Promise<readonly string[]>): void {
     const write = this.startRecord;
     this.startRecord = undefined;
     if (!write) return;
     this.sinceStart = true;
-    this.record('gameStarted', () => write(round === 1 ? eliminated : []));
+    this.record('gameStarted', async () => write(round === 1 ? await eliminated() : []));
   }
 
   /** Every record of the game is this writer's, none gave up: the end adds only its own. */

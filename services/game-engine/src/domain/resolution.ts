@@ -67,6 +67,44 @@ export interface RoundOutcome {
   end: GameEnd | undefined;
 }
 
+/** A round's counts: what `RoundResults` shows, from the votes per image alone. */
+export interface RoundCounts {
+  results: ImageCount[];
+  totalVotes: number;
+  /** The least-voted images among those with a vote (server rules); none when nobody voted. */
+  winningImageIds: string[];
+}
+
+/**
+ * The round's results from its votes per image (server rules, "Resolving a round"): the images
+ * with the fewest votes, among those with any, win. `resolveRound` counts the ballots of the alive
+ * players and calls this; a close at scale calls it with the tallies the votes were applied to.
+ */
+export function roundCounts(
+  imageIds: readonly string[],
+  votesOf: ReadonlyMap<string, number>,
+): RoundCounts {
+  const counts = imageIds.map((imageId) => ({ imageId, votes: votesOf.get(imageId) ?? 0 }));
+  const totalVotes = counts.reduce((sum, { votes }) => sum + votes, 0);
+  const nonZero = counts.map(({ votes }) => votes).filter((votes) => votes > 0);
+  const smallest = nonZero.length > 0 ? Math.min(...nonZero) : undefined;
+  const winning = new Set(
+    counts
+      .filter(({ votes }) => smallest !== undefined && votes === smallest)
+      .map((c) => c.imageId),
+  );
+  return {
+    results: counts.map(({ imageId, votes }) => ({
+      imageId,
+      votes,
+      percentage: totalVotes === 0 ? 0 : Math.round((votes * 100) / totalVotes),
+      isWinner: winning.has(imageId),
+    })),
+    totalVotes,
+    winningImageIds: imageIds.filter((id) => winning.has(id)),
+  };
+}
+
 export function resolveRound(input: RoundInput): RoundOutcome {
   const counts = new Map<string, number>(input.imageIds.map((id) => [id, 0]));
   const voterOf = new Map<string, string>();
@@ -77,12 +115,7 @@ export function resolveRound(input: RoundInput): RoundOutcome {
       voterOf.set(user, image);
     }
   }
-  const totalVotes = voterOf.size;
-  const nonZero = [...counts.values()].filter((count) => count > 0);
-  const smallest = nonZero.length > 0 ? Math.min(...nonZero) : undefined;
-  const winningImageIds = input.imageIds.filter(
-    (id) => smallest !== undefined && counts.get(id) === smallest,
-  );
+  const { results, totalVotes, winningImageIds } = roundCounts(input.imageIds, counts);
   const winning = new Set(winningImageIds);
   const advanced: string[] = [];
   const eliminated: string[] = [];
@@ -98,15 +131,6 @@ export function resolveRound(input: RoundInput): RoundOutcome {
   advanced.sort();
   onWinning.sort();
   eliminated.sort();
-  const results = input.imageIds.map((imageId) => {
-    const votes = counts.get(imageId)!;
-    return {
-      imageId,
-      votes,
-      percentage: totalVotes === 0 ? 0 : Math.round((votes * 100) / totalVotes),
-      isWinner: winning.has(imageId),
-    };
-  });
   return {
     results,
     totalVotes,

@@ -1,31 +1,40 @@
-import type { GameState, StoredBallot, StoredDisqualification } from '@underdog/live-game';
+import type { GameState, StoredDisqualification } from '@underdog/live-game';
 import { timestampFromDate } from '@underdog/proto';
 import { roundImages } from '@underdog/rules';
 import { roundCloseField, roundFactsField, type RoundClose } from '../../adapters/live-games';
 import { checkRevealedSeed } from '../../domain/draw';
-import { resolveRound, roundLeavers } from '../../domain/resolution';
+import {
+  resolveRound,
+  roundCounts,
+  roundLeavers,
+  type GameEnd,
+  type RoundCounts,
+} from '../../domain/resolution';
 import { roundRecord } from '../game-facts';
 import type { Step, StepContext } from './context';
 
 /**
- * tallying → results, in stored steps none of which grows with the audience:
- * 1. the round resolved from the alive set and the ballots (each read in chunks), and its close
- *    stored (`RoundClose`: results, winning images, counts, the game's end; no player list) —
- *    the phase stays `tallying`;
- * 2. its eliminated sent out in fenced steps of at most 10,000 ids;
+ * tallying → results, in stored steps none of which grows with the audience (issue 35, point 4):
+ * 1. the round resolved and its close stored (`RoundClose`: results, winning images, counts, the
+ *    game's end; no player list) — the phase stays `tallying`. The counts are the K slots' tallies
+ *    (the votes applied, each once by its id): a round that cannot end the game needs nothing
+ *    else — who is left is the winning images' votes less the excluded among them. A round that
+ *    may end it (the last one, or at most one player left) reads the alive set and the ballots
+ *    (in chunks) and `resolveRound` names the winner or makes the draw;
+ * 2. its eliminated sent out chunk by chunk: each SSCAN step of the alive set (≤ 10,000), those
+ *    steps' ballots read by HMGET, the leavers (`roundLeavers`) sent out in a fenced step — the
+ *    engine never holds the whole audience, and its event loop turns between the steps, so the
+ *    game's lease is renewed however large the round;
  * 3. the results stored (phase `results`), then announced: a snapshot read after `RoundResults`
  *    never shows an eliminated player as still in.
- * A replica that takes the game over between 1 and 3 finds the stored close and sends out who is
- * still to go by the same rule (`roundLeavers`): the alive players who did not vote for a winning
- * image, or are excluded. Neither input moves meanwhile: no vote is applied while tallying, and
- * a disqualification made while tallying names the next round.
+ * A replica that takes the game over between 1 and 3 finds the stored close and runs step 2 again
+ * over who is still in, by the same rule. Neither input moves meanwhile: no vote is applied while
+ * tallying, and a disqualification made while tallying names the next round.
  */
 export async function tally(game: StepContext, state: GameState): Promise<Step> {
   const { live } = game.deps;
-  const [stored, alive, ballots, marks] = await Promise.all([
+  const [stored, marks] = await Promise.all([
     live.roundClose(game.tournamentId),
-    live.alive(game.tournamentId),
-    live.ballots(game.tournamentId, state.round, state.voteSlots),
     live.disqualifications(game.tournamentId),
   ]);
   // Disqualified participants go out at the end of the round their mark names (never later:
@@ -33,30 +42,11 @@ export async function tally(game: StepContext, state: GameState): Promise<Step> 
   const excluded = new Set(
     [...marks].filter(([, mark]) => mark.round <= state.round).map(([userId]) => userId),
   );
-  const picks = new Map([...ballots].map(([userId, ballot]) => [userId, ballot.imageId]));
-  const inputs = { ballots, marks };
   if (stored?.round === state.round) {
-    const leaving = roundLeavers({
-      alive,
-      ballots: picks,
-      winningImageIds: stored.winningImageIds,
-      excluded,
-    });
-    game.log.info(
-      { roundNumber: state.round, leaving: leaving.length },
-      "resuming the round's close where it stopped",
-    );
-    return closeRound(game, state, stored, leaving, inputs, true);
+    game.log.info({ roundNumber: state.round }, "resuming the round's close where it stopped");
+    return closeRound(game, state, stored, excluded, marks);
   }
-  const outcome = resolveRound({
-    roundNumber: state.round,
-    totalRounds: state.totalRounds,
-    imageIds: roundImages(state.round).map((image) => image.id),
-    alive,
-    ballots: picks,
-    drawSeed: state.drawSeed,
-    excluded,
-  });
+  const outcome = await resolve(game, state, excluded);
   // The game's end reveals the seed: it must be the committed one (issue 37; throws otherwise).
   if (outcome.end) checkRevealedSeed(state.drawSeed, state.drawCommitment);
   const endedAt = game.now();
@@ -68,8 +58,8 @@ export async function tally(game: StepContext, state: GameState): Promise<Step> 
     results: outcome.results,
     totalVotes: outcome.totalVotes,
     winningImageIds: outcome.winningImageIds,
-    eliminatedCount: outcome.eliminated.length,
-    remainingCount: outcome.advanced.length,
+    eliminatedCount: outcome.eliminatedCount,
+    remainingCount: outcome.remainingCount,
     end: outcome.end && {
       decidedBy: outcome.end.decidedBy,
       winner: winner
@@ -92,12 +82,87 @@ export async function tally(game: StepContext, state: GameState): Promise<Step> 
     },
   );
   if (!stepped) return 0;
-  return closeRound(game, state, close, outcome.eliminated, inputs, false);
+  return closeRound(game, state, close, excluded, marks);
 }
 
-interface RoundInputs {
-  ballots: Map<string, StoredBallot>;
-  marks: Map<string, StoredDisqualification>;
+/** What step 1 decides: the round's counts, how many go and stay, and the game's end if it ends. */
+interface Resolved extends RoundCounts {
+  eliminatedCount: number;
+  remainingCount: number;
+  end: GameEnd | undefined;
+}
+
+/** Step 1 of `tally`: from the tallies alone unless the round may end the game. */
+async function resolve(
+  game: StepContext,
+  state: GameState,
+  excluded: ReadonlySet<string>,
+): Promise<Resolved> {
+  const { live } = game.deps;
+  const imageIds = roundImages(state.round).map((image) => image.id);
+  const [votes, aliveCount, excludedImages] = await Promise.all([
+    live.tallies(game.tournamentId, state.round, state.voteSlots),
+    live.aliveCount(game.tournamentId),
+    live.ballotImagesOf(game.tournamentId, state.round, state.voteSlots, [...excluded]),
+  ]);
+  const counts = roundCounts(imageIds, votes);
+  const winning = new Set(counts.winningImageIds);
+  const excludedOnWinning = [...excludedImages.values()].filter((image) => winning.has(image));
+  const remainingCount =
+    counts.results.filter((r) => r.isWinner).reduce((sum, r) => sum + r.votes, 0) -
+    excludedOnWinning.length;
+  if (state.round < state.totalRounds && remainingCount > 1) {
+    return {
+      ...counts,
+      eliminatedCount: aliveCount - remainingCount,
+      remainingCount,
+      end: undefined,
+    };
+  }
+  // The round may end the game: who is left, by name, decides how.
+  const [alive, ballots] = await Promise.all([
+    live.alive(game.tournamentId),
+    live.ballots(game.tournamentId, state.round, state.voteSlots),
+  ]);
+  const outcome = resolveRound({
+    roundNumber: state.round,
+    totalRounds: state.totalRounds,
+    imageIds,
+    alive,
+    ballots: new Map([...ballots].map(([userId, ballot]) => [userId, ballot.imageId])),
+    drawSeed: state.drawSeed,
+    excluded,
+  });
+  return {
+    results: outcome.results,
+    totalVotes: outcome.totalVotes,
+    winningImageIds: outcome.winningImageIds,
+    eliminatedCount: outcome.eliminated.length,
+    remainingCount: outcome.advanced.length,
+    end: outcome.end,
+  };
+}
+
+/** Step 2 of `tally`: the leavers of each chunk of the alive set sent out, chunk by chunk. */
+async function eliminateInChunks(
+  game: StepContext,
+  state: GameState,
+  winningImageIds: readonly string[],
+  excluded: ReadonlySet<string>,
+): Promise<boolean> {
+  const { live } = game.deps;
+  const at = { phase: 'tallying', round: state.round } as const;
+  for await (const chunk of live.aliveInChunks(game.tournamentId)) {
+    const ballots = await live.ballotImagesOf(
+      game.tournamentId,
+      state.round,
+      state.voteSlots,
+      chunk,
+    );
+    const leaving = roundLeavers({ alive: chunk, ballots, winningImageIds, excluded });
+    if (leaving.length > 0 && !(await game.eliminate(at, leaving))) return false;
+  }
+  return true;
 }
 
 /** Steps 2 and 3 of `tally`: the eliminations, then the results stored and announced. */
@@ -105,13 +170,12 @@ async function closeRound(
   game: StepContext,
   state: GameState,
   close: RoundClose,
-  leaving: readonly string[],
-  { ballots, marks }: RoundInputs,
-  resumed: boolean,
+  excluded: ReadonlySet<string>,
+  marks: ReadonlyMap<string, StoredDisqualification>,
 ): Promise<Step> {
   const { live, timings, metrics } = game.deps;
   const at = { phase: 'tallying', round: state.round } as const;
-  if (!(await game.eliminate(at, leaving))) return 0;
+  if (!(await eliminateInChunks(game, state, close.winningImageIds, excluded))) return 0;
   const now = game.now();
   const moved = await game.advance(at, {
     phase: 'results',
@@ -172,16 +236,19 @@ async function closeRound(
       },
       'round resolved',
     );
-    // After a takeover some went out before: the round's eliminated are then the store's.
-    const eliminated = resumed ? await live.eliminatedIn(game.tournamentId, state.round) : leaving;
+    // The records read the round's eliminated and ballots from the store when they are
+    // written, in the background: they are not on the way to the next round.
+    const eliminated = () => live.eliminatedIn(game.tournamentId, state.round);
     game.records.recordStart(state.round, eliminated);
-    game.records.record('roundResolved', () =>
+    game.records.record('roundResolved', async () =>
       game.deps.records.roundResolved(
-        roundRecord(state, state.round, ballots, eliminated, {
-          startedAt: state.roundStartedAt,
-          endedAt: close.endedAt,
-          results: close.results,
-        }),
+        roundRecord(
+          state,
+          state.round,
+          await live.ballots(game.tournamentId, state.round, state.voteSlots),
+          await eliminated(),
+          { startedAt: state.roundStartedAt, endedAt: close.endedAt, results: close.results },
+        ),
       ),
     );
     if (disqualifiedNow.length > 0) {
