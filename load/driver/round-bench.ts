@@ -6,7 +6,7 @@
 // It reports the apply rate, deadline → RoundResults, Redis's slowest commands, Redis memory per
 // player, and checks every produced vote against the tally, the ballots and the records.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -56,6 +56,8 @@ import {
 } from './round-report';
 
 const root = join(__dirname, '..', '..');
+/** The key of internal calls every distributed service needs (ADR 13); the engines get none here. */
+const SERVICE_TOKEN_SECRET = randomBytes(32).toString('hex');
 const ROUND = 1;
 const ENGINES = 2;
 
@@ -111,6 +113,7 @@ async function startEngine(name: string, env: Record<string, string>, logDir: st
         PATH: process.env.PATH,
         ...env,
         NODE_ENV: 'development',
+        SERVICE_TOKEN_SECRET,
         HOST: '127.0.0.1',
         PORT: String(port),
         INSTANCE_ID: name,
