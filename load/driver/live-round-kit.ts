@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { OutgoingMessage } from '@underdog/bus';
 import { GameVoteEventSchema, create, encodeEvent, timestampFromDate } from '@underdog/proto';
 import { roundImages } from '@underdog/rules';
+import { slotOf, votesKey } from '../../packages/live-game/src';
 
 /** Votes per produce call (one record batch under the broker's 1 MB default); the gateway produces
  * one vote a call, a bench only needs the volume. */
@@ -27,10 +28,13 @@ export const benchVoteId = (tournamentId: string, n: number): string => `${tourn
  * slot (issue 35, point 3), this follows the gateway's key.
  */
 export function benchVote(
-  vote: { tournamentId: string; gameId: string; round: number; castAt: Date },
+  vote: { tournamentId: string; gameId: string; round: number; castAt: Date; slots?: number },
   n: number,
 ): OutgoingMessage {
   const userId = benchUserId(n);
+  const slots = vote.slots ?? 1;
+  // Keyed as the gateway keys it: by the player's slot when the game has several (ADR 12).
+  const key = votesKey(vote.tournamentId, slotOf(userId, slots), slots);
   const voteId = benchVoteId(vote.tournamentId, n);
   const event = create(GameVoteEventSchema, {
     tournamentId: vote.tournamentId,
@@ -48,7 +52,7 @@ export function benchVote(
       },
     },
   });
-  return encodeEvent(GameVoteEventSchema, event, { key: vote.tournamentId, id: voteId });
+  return encodeEvent(GameVoteEventSchema, event, { key, id: voteId });
 }
 
 /** A numeric field of Redis's `INFO` text (0 when absent). */
