@@ -28,7 +28,6 @@ import { onStoppedGateway, roundOneVoting, stopMidVoting } from './storm';
 import { startDistributed, startStandalone, type BenchMode, type StopSignal } from './target';
 
 export type { BenchMode, StopSignal } from './target';
-export { partitionOf } from './seeding';
 
 export interface BenchOptions {
   mode: BenchMode;

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { createKafkaBus } from '@underdog/bus';
+import { createKafkaBus, partitionOf } from '@underdog/bus';
 import { createLogger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import type { Api } from './gateway-api';
@@ -12,29 +12,6 @@ import type { DriverPlayer } from './driver-contract';
 import type { Target } from './target';
 
 const SEED_BATCH = 2000;
-
-/** The partition Kafka's default (Java-compatible murmur2) partitioner gives a key. */
-export function partitionOf(key: string, partitions: number): number {
-  const data = Buffer.from(key);
-  const m = 0x5bd1e995;
-  let h = 0x9747b28c ^ data.length;
-  const whole = data.length & ~3;
-  for (let i = 0; i < whole; i += 4) {
-    let k = data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24);
-    k = Math.imul(k, m);
-    k ^= k >>> 24;
-    k = Math.imul(k, m);
-    h = Math.imul(h, m) ^ k;
-  }
-  const rest = data.length & 3;
-  if (rest === 3) h ^= data[whole + 2]! << 16;
-  if (rest >= 2) h ^= data[whole + 1]! << 8;
-  if (rest >= 1) h = Math.imul(h ^ data[whole]!, m);
-  h ^= h >>> 13;
-  h = Math.imul(h, m);
-  h ^= h >>> 15;
-  return (h & 0x7fffffff) % partitions;
-}
 
 /**
  * Waits until the game engine knows the tournament: a `/ws` subscription gets its snapshot. Not
