@@ -1,3 +1,4 @@
+// Over 300 lines: the run's options and figures, documented field by field, and its steps in order.
 // The benchmark of one live round (load/README.md): start the distributed stack or the standalone
 // process, create tournaments, seed players through the benchmark-only seam, connect them over
 // `/ws` from driver processes, play round 1, and measure. `main.ts` is the command; the e2e test

@@ -1,3 +1,4 @@
+// Over 300 lines: the two protocols' sockets side by side, so a difference between them shows.
 // A player's socket, in each of the two protocols: what the web app does (`graphql-ws`) or
 // the spec's legacy `/ws`. Each reads the server's messages and tells the driver (`SeatHost`)
 // what happened; the driver keeps the player's state across its sockets.

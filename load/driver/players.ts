@@ -1,3 +1,4 @@
+// Over 300 lines: one player's state across its sockets is one class whose steps all share it.
 // The lean load driver: many players, each one socket with its session cookie, spread over
 // several loopback source addresses. By default each player does what the web app does
 // (`graphql-ws`: the app's transport); `ws` plays the spec's legacy `/ws` socket
