@@ -78,9 +78,28 @@ export function graphqlErrorCode(text: string): string {
   return errors?.[0]?.extensions?.code ?? 'UNKNOWN_ERROR';
 }
 
+/**
+ * Round 1's tally from a results message: the engine resolved the round `durationSeconds`
+ * before the results phase ends, measured from the close of voting (`deadline` + grace).
+ */
+function tallyFrom(
+  results: { totalVotes: number; results: Array<{ imageId: string; votes: number }> },
+  durationSeconds: number,
+  phaseEndsAt: string,
+  deadline: number,
+): Tally {
+  const closedAt = deadline + VOTING_GRACE_MS;
+  return {
+    totalVotes: results.totalVotes,
+    votes: Object.fromEntries(results.results.map((result) => [result.imageId, result.votes])),
+    resolvedAfterCloseMs: Date.parse(phaseEndsAt) - durationSeconds * 1000 - closedAt,
+    closedAt,
+  };
+}
+
 /** Round 1's tally from a RoundResults `next` of the GameEvents subscription. */
 export function appTallyOf(raw: string, deadline: number): Tally {
-  const { totalVotes, results, durationSeconds, phaseEndsAt } = (
+  const event = (
     JSON.parse(raw) as {
       payload: {
         data: {
@@ -94,27 +113,16 @@ export function appTallyOf(raw: string, deadline: number): Tally {
       };
     }
   ).payload.data.gameEvents;
-  const closedAt = deadline + VOTING_GRACE_MS;
-  return {
-    totalVotes,
-    votes: Object.fromEntries(results.map((result) => [result.imageId, result.votes])),
-    resolvedAfterCloseMs: Date.parse(phaseEndsAt) - durationSeconds * 1000 - closedAt,
-    closedAt,
-  };
+  return tallyFrom(event, event.durationSeconds, event.phaseEndsAt, deadline);
 }
 
+/** Round 1's tally from a `/ws` results_started. */
 export function tallyOf(raw: string, deadline: number): Tally {
-  const { totalVotes, results, duration, phaseEndsAt } = JSON.parse(raw) as {
+  const event = JSON.parse(raw) as {
     totalVotes: number;
     results: Array<{ imageId: string; votes: number }>;
     duration: number;
     phaseEndsAt: string;
   };
-  const closedAt = deadline + VOTING_GRACE_MS;
-  return {
-    totalVotes,
-    votes: Object.fromEntries(results.map((result) => [result.imageId, result.votes])),
-    resolvedAfterCloseMs: Date.parse(phaseEndsAt) - duration * 1000 - closedAt,
-    closedAt,
-  };
+  return tallyFrom(event, event.duration, event.phaseEndsAt, deadline);
 }

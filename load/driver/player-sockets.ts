@@ -126,6 +126,45 @@ export class HttpReads {
   }
 }
 
+/** What both protocols keep of one socket: live once its snapshot came, why it was refused. */
+interface WatchedSocket {
+  live: boolean;
+  /** When the upgrade was answered (performance.now()). */
+  openedAt: number;
+  refused: string | undefined;
+  /** Ends the socket because its subscription was refused. */
+  refuse(why: string): void;
+}
+
+/**
+ * Times the socket's upgrade (`onOpen` then makes the protocol's first move) and wires its end
+ * to the driver (`SeatHost.track`).
+ */
+function watched(host: SeatHost, seat: Seat, socket: WebSocket, onOpen: () => void) {
+  const state: WatchedSocket = {
+    live: false,
+    openedAt: 0,
+    refused: undefined,
+    refuse(why) {
+      state.refused = `subscribe refused: ${why.slice(0, 200)}`;
+      socket.terminate();
+    },
+  };
+  const connectStarted = performance.now();
+  socket.on('open', () => {
+    state.openedAt = performance.now();
+    host.upgraded(seat, state.openedAt - connectStarted);
+    onOpen();
+  });
+  host.track(
+    socket,
+    seat,
+    () => state.live,
+    () => state.refused,
+  );
+  return state;
+}
+
 /**
  * One player as the web app plays (web/src/app/apollo.ts, useLiveGame, GamePage): a
  * graphql-ws socket on `/graphql` with the app's connection_init params, the `liveGame` read
@@ -156,28 +195,12 @@ export function openAppSocket(host: SeatHost, seat: Seat): void {
   const send = (message: unknown) => socket.send(JSON.stringify(message));
   const subscribe = (id: string, operation: AppOperation, variables: object) =>
     send({ id, type: 'subscribe', payload: { ...operation, variables } });
-  let live = false;
   let voteAsked = false;
-  let refused: string | undefined;
-  const refuse = (why: string) => {
-    refused = `subscribe refused: ${why.slice(0, 200)}`;
-    socket.terminate();
-  };
-  const connectStarted = performance.now();
-  let openedAt = 0;
-  socket.on('open', () => {
-    openedAt = performance.now();
-    host.upgraded(seat, openedAt - connectStarted);
+  const state = watched(host, seat, socket, () =>
     send({
       type: 'connection_init',
       payload: { 'X-Device-ID': player.deviceId, deviceId: player.deviceId },
-    });
-  });
-  host.track(
-    socket,
-    seat,
-    () => live,
-    () => refused,
+    }),
   );
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     if (isBinary) return;
@@ -211,22 +234,22 @@ export function openAppSocket(host: SeatHost, seat: Seat): void {
     }
     if (id !== ids.events) return;
     if (!isNext) {
-      if (!live) refuse(text);
+      if (!state.live) state.refuse(text);
       return;
     }
     const type = eventTypeOf(text);
-    if (!live) {
+    if (!state.live) {
       if (type !== 'GameSnapshot') {
-        refuse(text);
+        state.refuse(text);
         return;
       }
-      live = true;
+      state.live = true;
       seat.cast = (imageId) => {
         voteAsked = true;
         seat.voteSentAt = performance.now();
         subscribe(ids.vote, operations.castVote, { tournamentId, roundNumber: 1, imageId });
       };
-      host.snapshot(seat, text, openedAt);
+      host.snapshot(seat, text, state.openedAt);
       return;
     }
     if (type === 'RoundVotingStarted') {
@@ -251,25 +274,9 @@ export function openWsSocket(host: SeatHost, seat: Seat): void {
     perMessageDeflate: false,
     ...(localAddress ? { localAddress } : {}),
   });
-  let live = false;
   let voteAsked = false;
-  let refused: string | undefined;
-  const refuse = (why: string) => {
-    refused = `subscribe refused: ${why.slice(0, 200)}`;
-    socket.terminate();
-  };
-  const connectStarted = performance.now();
-  let openedAt = 0;
-  socket.on('open', () => {
-    openedAt = performance.now();
-    host.upgraded(seat, openedAt - connectStarted);
-    socket.send(JSON.stringify({ type: 'subscribe_tournament', tournamentId }));
-  });
-  host.track(
-    socket,
-    seat,
-    () => live,
-    () => refused,
+  const state = watched(host, seat, socket, () =>
+    socket.send(JSON.stringify({ type: 'subscribe_tournament', tournamentId })),
   );
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     if (isBinary) return;
@@ -282,8 +289,8 @@ export function openWsSocket(host: SeatHost, seat: Seat): void {
     } else if (text.startsWith(RESULTS)) {
       host.results(seat, text, tallyOf);
     } else if (text.startsWith(STATE)) {
-      if (live) return;
-      live = true;
+      if (state.live) return;
+      state.live = true;
       seat.cast = (imageId) => {
         voteAsked = true;
         seat.voteSentAt = performance.now();
@@ -299,11 +306,11 @@ export function openWsSocket(host: SeatHost, seat: Seat): void {
           }),
         );
       };
-      host.snapshot(seat, text, openedAt);
+      host.snapshot(seat, text, state.openedAt);
     } else if (text.startsWith(ERROR)) {
       const { code } = JSON.parse(text) as { code: string };
       if (voteAsked && !host.hasAnswer(seat)) host.answered(seat, code);
-      else if (!live) refuse(code);
+      else if (!state.live) state.refuse(code);
     }
   });
 }

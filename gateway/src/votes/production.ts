@@ -2,22 +2,21 @@ import type { EventBus } from '@underdog/bus';
 import { withTimeout, type Logger } from '@underdog/kit';
 import { votesKey } from '@underdog/live-game';
 import { topics } from '@underdog/platform';
-import { GameVoteEventSchema, create, encodeEvent, timestampFromDate } from '@underdog/proto';
+import {
+  GameVoteEventSchema,
+  create,
+  encodeEvent,
+  timestampFromDate,
+  type VoteCast,
+} from '@underdog/proto';
 
-/** An admitted vote, as it goes on `game.votes`. */
-export interface VoteToProduce {
+/** An admitted vote, as it goes on `game.votes` (a `VoteCast`, cast at epoch ms `castAt`). */
+export type VoteToProduce = Omit<VoteCast, '$typeName' | '$unknown' | 'castAt'> & {
   tournamentId: string;
-  voteId: string;
-  gameId: string;
-  userId: string;
-  username: string;
-  roundNumber: number;
-  imageId: string;
   castAt: number;
-  deviceId: string;
   /** The player's vote slot (docs/adr/0012): its message key, hence its partition. */
   slot: { slot: number; slots: number };
-}
+};
 
 /**
  * Produces an admitted vote to `game.votes` (acks from all in-sync replicas) within `timeoutMs`.
@@ -29,21 +28,13 @@ export async function produceVote(
   vote: VoteToProduce,
   timeoutMs: number,
 ): Promise<boolean> {
-  const { tournamentId, voteId, slot } = vote;
+  const { tournamentId, castAt, slot, ...cast } = vote;
+  const { voteId } = cast;
   const event = create(GameVoteEventSchema, {
     tournamentId,
     kind: {
       case: 'voteCast',
-      value: {
-        voteId,
-        gameId: vote.gameId,
-        userId: vote.userId,
-        username: vote.username,
-        roundNumber: vote.roundNumber,
-        imageId: vote.imageId,
-        castAt: timestampFromDate(new Date(vote.castAt)),
-        deviceId: vote.deviceId,
-      },
+      value: { ...cast, castAt: timestampFromDate(new Date(castAt)) },
     },
   });
   try {
