@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBenchmark, type BenchResult, type StopSignal } from './bench';
-import { driverProtocol } from './players';
+import { driverProtocol } from './driver-contract';
 import {
   appendToBenchmarks,
   benchMode,

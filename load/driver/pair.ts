@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBenchmark, type TournamentResult } from './bench';
-import { driverProtocol } from './players';
+import { driverProtocol } from './driver-contract';
 import {
   appendToBenchmarks,
   benchMode,

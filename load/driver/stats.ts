@@ -1,5 +1,5 @@
 import { VOTING_GRACE_MS } from '@underdog/rules';
-import type { PlayerOutcome } from './players';
+import type { PlayerOutcome } from './driver-contract';
 
 /** The nearest-rank percentile of `values` (0 when empty). */
 export function percentile(values: readonly number[], p: number): number {

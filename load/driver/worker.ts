@@ -1,7 +1,8 @@
 // One driver process (`bench.ts` starts one per ~12,000 players: a process may hold 20,000 open
 // files here). It talks to its parent over the IPC channel: `start` connects its players and
 // answers `connected`; `finish` waits for the round's results and answers `report`.
-import { PlayerDriver, type DriverOptions, type DriverReport, type StartReport } from './players';
+import type { DriverOptions, DriverReport, StartReport } from './driver-contract';
+import { PlayerDriver } from './players';
 
 export type ToWorker =
   { kind: 'start'; options: DriverOptions } | { kind: 'finish'; timeoutMs: number };

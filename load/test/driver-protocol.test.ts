@@ -1,5 +1,6 @@
 import { appOperations } from '../driver/app-operations';
-import { driverProtocol, eventTypeOf, graphqlErrorCode } from '../driver/players';
+import { driverProtocol } from '../driver/driver-contract';
+import { eventTypeOf, graphqlErrorCode } from '../driver/player-messages';
 
 describe("the driver's protocol option", () => {
   it("plays the web app's transport by default, the legacy /ws on request, nothing else", () => {

@@ -10,10 +10,9 @@ import {
   RECONNECT_JITTER,
   fullRetryMs,
   jittered,
-  ownVoteOf,
-  type DriverOptions,
-  type PlayerOutcome,
 } from '../driver/players';
+import type { DriverOptions, PlayerOutcome } from '../driver/driver-contract';
+import { ownVoteOf } from '../driver/player-messages';
 
 /**
  * A tiny stand-in for a gateway's graphql-ws endpoint: it turns the first `full` sockets away

@@ -1,4 +1,4 @@
-import type { PlayerOutcome } from '../driver/players';
+import type { PlayerOutcome } from '../driver/driver-contract';
 import { VOTING_GRACE_MS } from '@underdog/rules';
 import { ackBySecond, compareFigures, percentile, summarise, type Figures } from '../driver/stats';
 

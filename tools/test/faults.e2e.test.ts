@@ -14,7 +14,7 @@ import {
 import { topics } from '@underdog/platform';
 import { VOTING_GRACE_MS } from '@underdog/rules';
 import { waitFor } from '@underdog/test-support';
-import { partitionOf } from '../../load/driver/bench';
+import { partitionOf } from '@underdog/bus';
 import { startStack, type Stack, type StackProcess } from '../stack/stack';
 import { judgeRound, readVotesLog, type RoundVerdict } from './fault-oracle';
 import { Players, seededRandom, type SeededPlayer } from './fault-players';

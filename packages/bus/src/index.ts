@@ -1,6 +1,7 @@
 export * from './port';
 export { createMemoryBus, MemoryBus, partitionFor } from './memory';
 export { createKafkaBus, KafkaBus, type KafkaBusOptions } from './kafka';
+export { partitionOf } from './partition';
 export {
   REQUEST_ID_MESSAGE_HEADER,
   handleBatchInContext,

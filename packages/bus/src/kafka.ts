@@ -11,6 +11,7 @@ import {
 } from 'kafkajs';
 import { withTimeout, type Logger, type Registry } from '@underdog/kit';
 import { Gauge } from 'prom-client';
+import { partitionOf } from './partition';
 import type {
   BusMessage,
   EventBus,
@@ -82,7 +83,6 @@ export class KafkaBus implements EventBus {
     { topics: Set<string>; members: number; fromBeginning: boolean }
   >();
   private readonly partitionCounts = new Map<string, number>();
-  private readonly partitioner = Partitioners.DefaultPartitioner();
 
   constructor(private readonly options: KafkaBusOptions) {
     const logger = options.logger.child({ component: 'kafkajs' });
@@ -139,19 +139,8 @@ export class KafkaBus implements EventBus {
   });
 
   async partitionOf(topic: string, key: string): Promise<number> {
-    const count = await this.partitionCount(topic);
     // The producer's own partitioner (murmur2, as Java clients), over the topic's partitions.
-    return this.partitioner({
-      topic,
-      partitionMetadata: Array.from({ length: count }, (_, partitionId) => ({
-        partitionId,
-        leader: 0,
-        partitionErrorCode: 0,
-        replicas: [0],
-        isr: [0],
-      })),
-      message: { key, value: null },
-    });
+    return partitionOf(key, await this.partitionCount(topic));
   }
 
   /** Which member of a consumer group (by its client id) holds each partition of a topic. */

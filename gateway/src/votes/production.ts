@@ -1,0 +1,56 @@
+import type { EventBus } from '@underdog/bus';
+import { withTimeout, type Logger } from '@underdog/kit';
+import { votesKey } from '@underdog/live-game';
+import { topics } from '@underdog/platform';
+import {
+  GameVoteEventSchema,
+  create,
+  encodeEvent,
+  timestampFromDate,
+  type VoteCast,
+} from '@underdog/proto';
+
+/** An admitted vote, as it goes on `game.votes` (a `VoteCast`, cast at epoch ms `castAt`). */
+export type VoteToProduce = Omit<VoteCast, '$typeName' | '$unknown' | 'castAt'> & {
+  tournamentId: string;
+  castAt: number;
+  /** The player's vote slot (docs/adr/0012): its message key, hence its partition. */
+  slot: { slot: number; slots: number };
+};
+
+/**
+ * Produces an admitted vote to `game.votes` (acks from all in-sync replicas) within `timeoutMs`.
+ * False when it failed or took longer: it may still land (the producer retries), and settling
+ * withdraws it unless already counted.
+ */
+export async function produceVote(
+  deps: { bus: EventBus; logger: Logger },
+  vote: VoteToProduce,
+  timeoutMs: number,
+): Promise<boolean> {
+  const { tournamentId, castAt, slot, ...cast } = vote;
+  const { voteId } = cast;
+  const event = create(GameVoteEventSchema, {
+    tournamentId,
+    kind: {
+      case: 'voteCast',
+      value: { ...cast, castAt: timestampFromDate(new Date(castAt)) },
+    },
+  });
+  try {
+    await withTimeout(
+      deps.bus.publish(topics.gameVotes.name, [
+        encodeEvent(GameVoteEventSchema, event, {
+          key: votesKey(tournamentId, slot.slot, slot.slots),
+          id: voteId,
+        }),
+      ]),
+      timeoutMs,
+      'producing the vote to game.votes',
+    );
+    return true;
+  } catch (error) {
+    deps.logger.warn({ err: error, tournamentId, voteId }, 'vote not produced');
+    return false;
+  }
+}
