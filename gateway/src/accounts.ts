@@ -4,7 +4,13 @@ import { appErrorFromRpc } from '@underdog/rpc';
 import { addressKey } from './client-address';
 import type { GatewayClients } from './clients';
 import type { RateLimits } from './config';
-import { accountId, loginSources, type KnownLoginSources } from './known-login-sources';
+import {
+  STRANGER_NETWORKS_PER_WINDOW,
+  accountId,
+  loginSources,
+  networkSource,
+  type KnownLoginSources,
+} from './known-login-sources';
 import type { PlayerSignals } from './player-signals';
 import type { RateLimitBucket, RateLimiter } from './rate-limiter';
 import { notAuthenticated, type RequestOrigin, type SignedIn } from './session';
@@ -84,8 +90,11 @@ export class Accounts {
    * password is checked and given back unless the credentials were wrong, so parallel guesses
    * cannot overrun the limit, and once it is reached the answer is the same 429 whether or not
    * the password was right. The account's count is kept per source: a device or address it has
-   * signed in from has a budget of its own, and every other source shares one, so guesses by
-   * someone who knows only the e-mail never lock the owner out.
+   * signed in from has a budget of its own, so guesses by someone who knows only the e-mail never
+   * lock the owner out there. Every other source is counted by its network (IPv4 /24, IPv6 /48),
+   * each with a budget, under a ceiling of `STRANGER_NETWORKS_PER_WINDOW` budgets for them all:
+   * a new device on a new network is locked out only by guesses from its own network or from
+   * that many networks at once (docs/security.md).
    */
   async login(origin: RequestOrigin, input: LoginInput): Promise<UserView> {
     const response = await this.throttleLoginFailures(origin, input.email, () =>
@@ -185,11 +194,18 @@ export class Accounts {
     const account = accountId(email);
     const sources = loginSources(origin);
     const known = await this.knownSources.knownOf(account, sources);
+    const perAccount = this.limits.loginFailuresPerAccount;
+    const accountBuckets = known
+      ? [{ key: `login:account:${account}:${known}`, rule: perAccount }]
+      : [
+          { key: `login:account:${account}:${networkSource(origin)}`, rule: perAccount },
+          {
+            key: `login:account:${account}`,
+            rule: { ...perAccount, limit: perAccount.limit * STRANGER_NETWORKS_PER_WINDOW },
+          },
+        ];
     const slots = await this.limiter.take([
-      {
-        key: `login:account:${account}${known ? `:${known}` : ''}`,
-        rule: this.limits.loginFailuresPerAccount,
-      },
+      ...accountBuckets,
       this.ipBucket('login', origin, this.limits.loginFailuresPerIp),
     ]);
     try {

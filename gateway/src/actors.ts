@@ -9,13 +9,27 @@ import { notAuthenticated, type RequestOrigin } from './session';
  */
 export async function actorOf(origin: RequestOrigin): Promise<Actor> {
   const actor = await origin.session.actor();
-  return create(ActorSchema, {
+  const resolved = create(ActorSchema, {
     userId: actor?.userId ?? '',
     role: actor?.role ?? '',
     isEmailVerified: actor?.isEmailVerified ?? false,
     deviceId: origin.deviceId,
     username: actor?.username ?? '',
   });
+  clientAddresses.set(resolved, origin.ip);
+  return resolved;
+}
+
+/**
+ * The client address of the request each actor was resolved for. The address is not part of
+ * the services' `Actor` (they have no use for it), but the audit log (admin-actions.ts) names
+ * it; the actor object travels with every call, so it is the key.
+ */
+const clientAddresses = new WeakMap<object, string>();
+
+/** The client address of the request `actor` came from (`actorOf`); '' when unknown. */
+export function clientAddressOf(actor: object | undefined): string {
+  return (actor && clientAddresses.get(actor)) ?? '';
 }
 
 /**

@@ -15,7 +15,9 @@ import {
   type AdminActionEvent,
   type MessageInitShape,
 } from '@underdog/proto';
+import { appErrorFromRpc } from '@underdog/rpc';
 import { Counter } from 'prom-client';
+import { clientAddressOf } from './actors';
 import type { GatewayClients } from './clients';
 
 type ActionKind = MessageInitShape<typeof AdminActionEventSchema>['kind'];
@@ -44,11 +46,29 @@ interface ActorFields {
   username?: string;
 }
 
+/** The codes of a call refused because of who called (issue 37): audited as `attemptRefused`. */
+const refusalCodes = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
+
+/** The audit of each wrapped client set, for the checks made at the gateway itself. */
+const auditOfClients = new WeakMap<object, AdminActions>();
+
+/**
+ * The audit log behind clients that `AdminActions.wrap` returned (any of their service
+ * clients); undefined for clients that were not wrapped (unit tests' stand-ins).
+ */
+export function adminAuditOf(client: object): AdminActions | undefined {
+  return auditOfClients.get(client);
+}
+
 /**
  * The audit log's one producer (issue 28 §4, ADR 11): every service client call that changes
  * something on an administrator's behalf goes through `wrap`, which, after the call succeeded,
- * publishes an `AdminActionEvent` on `admin.actions` (who, when, what, the request id). The
- * calls are listed below, in one place, so a new admin mutation is added here or not at all.
+ * publishes an `AdminActionEvent` on `admin.actions` (who, when, what, the request id, the
+ * client address). The calls are listed below, in one place, so a new admin mutation is added
+ * here or not at all. Every admin operation — those mutations and the admin-only reads — that a
+ * service refuses because of who called (UNAUTHENTICATED, FORBIDDEN) is published too, as
+ * `attemptRefused` (issue 37), and so is each read of an integrity report (`integrityReportRead`,
+ * published by integrity.ts).
  *
  * Delivery: the first attempt is awaited, so when the admin sees the answer the action is on the
  * topic (acks all on Kafka). A failed publish never fails the admin's request — the change was
@@ -86,7 +106,10 @@ export class AdminActions {
     );
   }
 
-  /** The clients with every admin mutation audited; reads and players' calls are untouched. */
+  /**
+   * The clients with every admin mutation audited, and every refused admin operation; players'
+   * calls are untouched.
+   */
   wrap(clients: GatewayClients): GatewayClients {
     const { tournament, ads, game } = clients;
     // `named` looks up, before the call, the title of what it names (gone after a delete):
@@ -104,6 +127,18 @@ export class AdminActions {
         if (described) await this.publish(request.actor, described);
         return response;
       };
+    // Every call listed below is an admin operation (the ads' list: without a position, the
+    // dashboard's; with one, the public list, which refuses no one): its refusals are audited.
+    const refusalsAudited = <Methods extends object>(service: string, methods: Methods): Methods =>
+      Object.fromEntries(
+        Object.entries(methods).map(([method, call]) => [
+          method,
+          (request: { actor?: ActorFields; tournamentId?: string }, options?: unknown) =>
+            this.refusalsAudited(`${service}.${method}`, request, () =>
+              (call as (request: unknown, options?: unknown) => Promise<unknown>)(request, options),
+            ),
+        ]),
+      ) as Methods;
     const tournamentTitle = async (id: string | undefined) =>
       (await tournament.getTournament({ id: id ?? '' })).tournament?.title;
     const adTitle = async (request: { actor?: ActorFields; id?: string }) =>
@@ -111,6 +146,9 @@ export class AdminActions {
         (ad) => ad.id === request.id,
       )?.title;
     const auditedTournament: Partial<GatewayClients['tournament']> = {
+      getIntegrityReport: tournament.getIntegrityReport,
+      listAdminActions: tournament.listAdminActions,
+      listPrizePayments: tournament.listPrizePayments,
       createTournament: audited(tournament.createTournament, (_req, res) => ({
         kind: {
           case: 'tournamentCreated',
@@ -158,6 +196,7 @@ export class AdminActions {
       ),
     };
     const auditedAds: Partial<GatewayClients['ads']> = {
+      listAdvertisements: ads.listAdvertisements,
       createAdvertisement: audited(ads.createAdvertisement, (_req, res) => ({
         kind: {
           case: 'advertisementCreated',
@@ -185,6 +224,8 @@ export class AdminActions {
       ),
     };
     const auditedGame: Partial<GatewayClients['game']> = {
+      listTournamentHistory: game.listTournamentHistory,
+      getTournamentDetails: game.getTournamentDetails,
       disqualifyParticipant: audited(game.disqualifyParticipant, (req, res) => ({
         kind: {
           case: 'participantDisqualified',
@@ -202,12 +243,64 @@ export class AdminActions {
           `: ${req.reason ?? ''}`,
       })),
     };
-    return {
+    const wrapped = {
       ...clients,
-      tournament: Object.assign(Object.create(tournament) as typeof tournament, auditedTournament),
-      ads: Object.assign(Object.create(ads) as typeof ads, auditedAds),
-      game: Object.assign(Object.create(game) as typeof game, auditedGame),
+      tournament: Object.assign(
+        Object.create(tournament) as typeof tournament,
+        refusalsAudited('tournament', auditedTournament),
+      ),
+      ads: Object.assign(Object.create(ads) as typeof ads, refusalsAudited('ads', auditedAds)),
+      game: Object.assign(Object.create(game) as typeof game, refusalsAudited('game', auditedGame)),
     };
+    for (const client of [wrapped, wrapped.tournament, wrapped.ads, wrapped.game]) {
+      auditOfClients.set(client, this);
+    }
+    return wrapped;
+  }
+
+  /**
+   * Publishes a refused attempt at `operation` when `error` refuses the caller (a visitor:
+   * UNAUTHENTICATED, anyone else: FORBIDDEN); any other error is not the audit's. Used by the
+   * wrapped clients and by the gateway's own admin checks (disqualification.ts).
+   */
+  async refused(
+    actor: ActorFields | undefined,
+    operation: string,
+    error: unknown,
+    tournamentId = '',
+  ): Promise<void> {
+    const code = appErrorFromRpc(error).code;
+    if (!refusalCodes.has(code)) return;
+    const who = actor?.username || actor?.userId || 'a visitor';
+    await this.publish(actor, {
+      // The id as the caller sent it, bounded: a refused caller's input is not validated.
+      kind: {
+        case: 'attemptRefused',
+        value: { operation, code, tournamentId: tournamentId.slice(0, 200) },
+      },
+      summary: `Refused ${operation} to ${who} (${code})`,
+    });
+  }
+
+  /** Publishes that `actor` read the integrity report of `tournamentId` (integrity.ts). */
+  async integrityReportRead(actor: ActorFields | undefined, tournamentId: string): Promise<void> {
+    await this.publish(actor, {
+      kind: { case: 'integrityReportRead', value: { tournamentId } },
+      summary: `Read the integrity report of tournament ${tournamentId}`,
+    });
+  }
+
+  private async refusalsAudited<Res>(
+    operation: string,
+    request: { actor?: ActorFields; tournamentId?: string },
+    call: () => Promise<Res>,
+  ): Promise<Res> {
+    try {
+      return await call();
+    } catch (error) {
+      await this.refused(request.actor, operation, error, request.tournamentId ?? '');
+      throw error;
+    }
   }
 
   /** The event of an action by `actor` (tests read it without a bus). */
@@ -219,12 +312,15 @@ export class AdminActions {
       requestId: currentRequestId() ?? '',
       summary,
       kind,
+      clientAddress: clientAddressOf(actor),
     });
   }
 
   private async publish(actor: ActorFields | undefined, described: Described): Promise<void> {
     const event = this.event(actor, described);
-    const record = encodeEvent(AdminActionEventSchema, event, { key: event.actorUserId });
+    const record = encodeEvent(AdminActionEventSchema, event, {
+      key: event.actorUserId || event.clientAddress,
+    });
     const attempt = () => this.deps.bus.publish(topics.adminActions.name, [record]);
     try {
       await attempt();

@@ -9,8 +9,9 @@ import { parseBody } from './validation';
 /** One administrator's action as both edges show it (REST `GET /api/admin/audit`, GraphQL `adminActions`). */
 export interface AdminActionView {
   id: string;
-  /** tournamentCreated, tournamentUpdated, tournamentDeleted, advertisementCreated, advertisementUpdated, advertisementDeleted, participantDisqualified, prizePaidConfirmed. */
+  /** tournamentCreated, tournamentUpdated, tournamentDeleted, advertisementCreated, advertisementUpdated, advertisementDeleted, participantDisqualified, prizePaidConfirmed, attemptRefused, integrityReportRead. */
   action: string;
+  /** `userId` '' for an attempt refused to a visitor. */
   actor: { userId: string; username: string | null };
   /** ISO 8601. */
   occurredAt: string;
@@ -20,6 +21,8 @@ export interface AdminActionView {
   /** One line for people (English, as is). */
   summary: string;
   requestId: string | null;
+  /** The client address of the request (TRUST_PROXY rule); null when not recorded. */
+  clientAddress: string | null;
 }
 
 export interface AdminActionsPageView {
@@ -71,6 +74,7 @@ export function toAdminActionView(action: AdminAction): AdminActionView {
     targetUserId: orNull(action.targetUserId),
     summary: action.summary,
     requestId: orNull(action.requestId),
+    clientAddress: orNull(action.clientAddress),
   };
 }
 

@@ -1,5 +1,6 @@
 import { requireAdmin } from '@underdog/kit';
 import { z } from 'zod';
+import { adminAuditOf } from './admin-actions';
 import { actorOf, delegate } from './actors';
 import type { GatewayClients } from './clients';
 import { notAuthenticated, type RequestOrigin } from './session';
@@ -69,8 +70,19 @@ export async function disqualifyParticipant(
   requestBody: unknown,
 ): Promise<DisqualificationView> {
   const actor = await actorOf(origin);
-  if (!actor.userId) throw notAuthenticated();
-  requireAdmin(actor);
+  try {
+    if (!actor.userId) throw notAuthenticated();
+    requireAdmin(actor);
+  } catch (refusal) {
+    const tournamentId = typeof ids.tournamentId === 'string' ? ids.tournamentId : '';
+    await adminAuditOf(clients.game)?.refused(
+      actor,
+      'game.disqualifyParticipant',
+      refusal,
+      tournamentId,
+    );
+    throw refusal;
+  }
   const checked: DisqualificationInput = {
     ...parseBody(disqualificationIds, ids),
     ...parseBody(disqualificationBody, requestBody),

@@ -1,5 +1,11 @@
-import { timestampDate, type IntegrityCluster, type IntegrityReport } from '@underdog/proto';
+import {
+  timestampDate,
+  type Actor,
+  type IntegrityCluster,
+  type IntegrityReport,
+} from '@underdog/proto';
 import { actorOf, delegate } from './actors';
+import { adminAuditOf } from './admin-actions';
 import type { GatewayClients } from './clients';
 import type { RequestOrigin } from './session';
 
@@ -44,22 +50,33 @@ export interface IntegrityReportView {
   clusters: IntegrityClusterView[];
 }
 
-/** The integrity report (issue 28) behind both edges: admin only, 403 / FORBIDDEN otherwise. */
+/**
+ * The integrity report (issue 28) behind both edges: admin only, 403 / FORBIDDEN otherwise. Each
+ * read of the report is in the audit log (`integrityReportRead`, issue 37), a refused one too
+ * (the audited clients); the history's one-bit "winner flagged" mark is not a read of it.
+ */
 export class IntegrityReads {
   constructor(private readonly clients: Pick<GatewayClients, 'tournament'>) {}
 
   async report(origin: RequestOrigin, tournamentId: string): Promise<IntegrityReportView> {
-    const { report } = await delegate(
-      this.clients.tournament.getIntegrityReport({ actor: await actorOf(origin), tournamentId }),
-    );
-    if (!report) throw new Error('the tournament service returned no integrity report');
-    return toIntegrityReportView(report);
+    const actor = await actorOf(origin);
+    const report = await this.fetch(actor, tournamentId);
+    await adminAuditOf(this.clients.tournament)?.integrityReportRead(actor, tournamentId);
+    return report;
   }
 
   /** Whether the winner named by `username` is a flagged member of the tournament's report. */
   async isFlagged(origin: RequestOrigin, tournamentId: string, username: string): Promise<boolean> {
-    const report = await this.report(origin, tournamentId);
+    const report = await this.fetch(await actorOf(origin), tournamentId);
     return report.flagged.some((member) => member.username === username);
+  }
+
+  private async fetch(actor: Actor, tournamentId: string): Promise<IntegrityReportView> {
+    const { report } = await delegate(
+      this.clients.tournament.getIntegrityReport({ actor, tournamentId }),
+    );
+    if (!report) throw new Error('the tournament service returned no integrity report');
+    return toIntegrityReportView(report);
   }
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LiveStore } from '@underdog/store';
 import { addressKey } from './client-address';
+import { prefixKey } from './sockets/admission';
 
 /** How long a device or address stays known after the account last signed in from it. */
 export const KNOWN_LOGIN_SOURCE_TTL_MS = 90 * 24 * 60 * 60_000;
@@ -48,6 +49,24 @@ export function loginSources(origin: { ip: string; deviceId: string }): string[]
   const device = origin.deviceId.trim();
   return [...(device ? [`device:${digest(device)}`] : []), `ip:${digest(addressKey(origin.ip))}`];
 }
+
+/**
+ * A source the account has not signed in from, by its network (an IPv4 /24, an IPv6 /48): the
+ * login throttle gives each such network a budget of its own, under a ceiling shared by all of
+ * them (`STRANGER_NETWORKS_PER_WINDOW` budgets), so guesses from one network cannot lock the
+ * owner out of a new device on another, and rotating addresses within a network buys nothing.
+ */
+export function networkSource(origin: { ip: string }): string {
+  return `net:${digest(prefixKey(origin.ip))}`;
+}
+
+/**
+ * How many per-account budgets the sources an account has never signed in from may spend
+ * together in a window: an attacker on one network is stopped at one budget and cannot lock a
+ * new device on another network out; one on this many networks or more can (and is stopped at
+ * this many budgets of guesses, where a single shared budget stopped it at one).
+ */
+export const STRANGER_NETWORKS_PER_WINDOW = 3;
 
 /** An account by its normalised e-mail, hashed to keep addresses out of Redis. */
 export function accountId(email: string): string {

@@ -1,4 +1,4 @@
-import { addressPrefixHash, userAgentHash } from '@underdog/fair-play';
+import { addressPrefixHash, deviceIdHash, userAgentHash } from '@underdog/fair-play';
 import type { EventBus } from '@underdog/bus';
 import type { Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
@@ -15,9 +15,10 @@ type SignalKind = MessageInitShape<typeof PlayerSignalEventSchema>['kind'];
 
 /**
  * Fair play (issue 28, docs/fairness.md): after a player's register, login, join or vote
- * succeeded, the gateway publishes a `PlayerSignalEvent` on `player.signals` with the device id,
- * the client address as a keyed hash of its /24 or /64 and the User-Agent as a keyed hash
- * (INTEGRITY_SECRET); the raw address and user agent never leave this process.
+ * succeeded, the gateway publishes a `PlayerSignalEvent` on `player.signals` with the device id
+ * as a keyed hash, the client address as a keyed hash of its /24 or /64 and the User-Agent as a
+ * keyed hash (all HMAC-SHA-256 with INTEGRITY_SECRET); the raw device id, address and user
+ * agent never leave this process.
  *
  * Fire-and-forget: nothing is awaited by the request, and a failure (no session, a bus error) is
  * logged, never thrown — a lost signal weakens the integrity report, it never fails a player.
@@ -64,7 +65,7 @@ export class PlayerSignals {
     return create(PlayerSignalEventSchema, {
       userId,
       occurredAt: timestampFromDate(at),
-      deviceId: origin.deviceId.slice(0, 200),
+      deviceId: deviceIdHash(origin.deviceId, this.deps.secret),
       addressPrefix: this.addressPrefix(origin.ip),
       userAgent: origin.userAgent ? userAgentHash(origin.userAgent, this.deps.secret) : '',
       kind,

@@ -56,6 +56,37 @@ describe('login throttling by source', () => {
     expect((await login(gateway, { ip: owner.ip, device: 'owner-new-browser' })).status).toBe(200);
   });
 
+  it("lets the owner in from a new device on a new network while one network's guesses lock only that network", async () => {
+    expect((await login(gateway, owner)).status).toBe(200);
+    for (let guess = 0; guess < 3; guess += 1) {
+      expect((await login(gateway, attacker, 'wrong-guess1')).status).toBe(401);
+    }
+    // Another address and device on the attacker's /24: the same network, no new tries.
+    expect((await login(gateway, { ip: '203.0.113.200', device: 'attacker-3' })).status).toBe(429);
+    // The owner's new phone, on a network the account has never signed in from.
+    expect((await login(gateway, { ip: '192.0.2.44', device: 'owner-new-phone' })).status).toBe(
+      200,
+    );
+  });
+
+  it('stops the guesses of every new network together at three budgets: then a new device waits', async () => {
+    expect((await login(gateway, owner)).status).toBe(200);
+    for (const network of ['203.0.113', '203.0.114', '203.0.115']) {
+      for (let guess = 0; guess < 3; guess += 1) {
+        const from = { ip: `${network}.9`, device: `attacker-${network}` };
+        expect((await login(gateway, from, 'wrong-guess1')).status).toBe(401);
+      }
+    }
+    // A fourth network, and the owner's new device on a fifth: the ceiling is reached.
+    const fourth = { ip: '203.0.116.9', device: 'attacker-4' };
+    expect((await login(gateway, fourth, 'wrong-guess1')).status).toBe(429);
+    expect((await login(gateway, { ip: '192.0.2.44', device: 'owner-new-phone' })).status).toBe(
+      429,
+    );
+    // The owner's known device is not held back by any of it.
+    expect((await login(gateway, { ip: '192.0.2.44', device: owner.device })).status).toBe(200);
+  });
+
   it('gives a known source its own budget, still limited', async () => {
     expect((await login(gateway, owner)).status).toBe(200);
     for (let guess = 0; guess < 3; guess += 1) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { freePort, testInfra } from '@underdog/harness';
 import { waitFor } from '@underdog/test-support';
 import WebSocket from 'ws';
+import { browserAt, codeIn, mailTo, uniqueEmail } from '../../apps/standalone/test/support';
 import { assertSurvivesMalformedTraffic, fuzzSeed, h1Request, rawExchange } from './edge-support';
 
 /**
@@ -12,7 +13,9 @@ import { assertSurvivesMalformedTraffic, fuzzSeed, h1Request, rawExchange } from
  * gateway process in distributed mode (real Kafka and Redis from the harness; the services it
  * would call are not needed for any of this). Each must stay up through malformed requests and
  * upgrades, and apply the body and per-address limits set by its environment, and the waiting
- * room's and the per-socket limits of issue 37 (points 3 and 4).
+ * room's and the per-socket limits of issue 37 (points 3 and 4: idle sockets closed 4408, a 5th
+ * subscription refused). Below them, issue 37's other outside probes: an internal service's port
+ * refusing a call without the service credential, and the draw commitment public in round 1.
  */
 
 const root = join(__dirname, '..', '..');
@@ -173,6 +176,55 @@ describe.each(targets)('%s at the edge', (_name, start) => {
     expect(closed).toEqual([4408, 'First message timeout']);
   });
 
+  it('closes a graphql-ws socket that sends no connection_init within WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS with 4408', async () => {
+    const socket = new WebSocket(`ws://127.0.0.1:${target.port}/graphql`, 'graphql-transport-ws');
+    const closed = await new Promise<[number, string]>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.once('close', (code, reason) => resolve([code, reason.toString()]));
+    });
+    expect(closed).toEqual([4408, 'Connection initialisation timeout']);
+  });
+
+  it('refuses a 5th live subscription on one graphql-ws socket with TOO_MANY_SUBSCRIPTIONS', async () => {
+    const socket = new WebSocket(`ws://127.0.0.1:${target.port}/graphql`, 'graphql-transport-ws');
+    const codes: unknown[] = [];
+    const acked = new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString()) as {
+          type: string;
+          payload?: Array<{ extensions?: { code?: unknown } }> | { errors?: unknown[] };
+        };
+        if (message.type === 'connection_ack') resolve();
+        const errors = Array.isArray(message.payload)
+          ? message.payload
+          : ((message.payload?.errors ?? []) as Array<{ extensions?: { code?: unknown } }>);
+        for (const error of errors) codes.push(error.extensions?.code);
+      });
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    await acked;
+    // Five distinct feeds in one burst: whatever order they are taken in, one is refused.
+    for (let id = 1; id <= 5; id += 1) {
+      socket.send(
+        JSON.stringify({
+          id: `s-${id}`,
+          type: 'subscribe',
+          payload: { query: `subscription { gameEvents(tournamentId: "t-${id}") { __typename } }` },
+        }),
+      );
+    }
+    const refusals = () => codes.filter((code) => code === 'TOO_MANY_SUBSCRIPTIONS').length;
+    await waitFor(() => refusals() > 0, { message: 'the 5th subscription refused' });
+    expect(refusals()).toBe(1);
+    // A closing handshake, not a cut: the gateway has let the socket go before the next test
+    // counts the visitors' share.
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.close();
+    await closed;
+  });
+
   it('keeps sockets without a session to their share of WEBSOCKET_CAPACITY: the next is closed 1013', async () => {
     /** A graphql-ws socket without a session: 'ack' once let in, else how it was closed. */
     let address = 0;
@@ -226,4 +278,105 @@ describe.each(targets)('%s at the edge', (_name, start) => {
     });
     expect(target.child.exitCode).toBeNull();
   });
+});
+
+/**
+ * Issue 37 point 6 from outside: an internal service's port, reached directly (a pod in the
+ * namespace, past the gateway), refuses an admin RPC without the service credential — with
+ * none, and with a forged one — before any handler runs. The ads service's process (real Kafka
+ * and MongoDB-wire from the harness); raw Connect JSON over HTTP, as a stranger would send it.
+ */
+describe('an internal service port at the edge', () => {
+  let service: EdgeProcess;
+  beforeAll(async () => {
+    const infra = testInfra();
+    service = await startProcess('services/ads/dist/main.js', {
+      KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+      MONGO_URL: infra.mongoUrl,
+      MONGO_DB: `edge_fuzz_ads_${randomUUID().replace(/-/g, '').slice(0, 10)}`,
+      INSTANCE_ID: `edge-fuzz-ads-${randomUUID()}`,
+      SERVICE_TOKEN_SECRET: randomUUID() + randomUUID(),
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  const deleteAd = (headers: Record<string, string> = {}) =>
+    fetch(`http://127.0.0.1:${service.port}/underdog.ads.v1.AdsService/DeleteAdvertisement`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ actor: { userId: 'forged-admin', role: 'admin' }, id: 'ad-1' }),
+    });
+
+  it('refuses an admin RPC without the service credential, or with a forged one: Unauthenticated', async () => {
+    const attempts: Record<string, string>[] = [
+      {},
+      { 'underdog-service-token': 'gateway.9999999999.forged' },
+    ];
+    for (const headers of attempts) {
+      const answer = await deleteAd(headers);
+      expect(answer.status).toBe(401);
+      expect(((await answer.json()) as { code?: string }).code).toBe('unauthenticated');
+    }
+    expect(service.child.exitCode).toBeNull();
+  });
+});
+
+/**
+ * Issue 37 acceptance 4 from outside: the draw's commitment is on the public API (GraphQL
+ * `liveGame`, asked by a visitor) while round 1's votes are still open.
+ */
+describe('the standalone process running a game', () => {
+  const admin = { email: 'edge-admin@example.com', password: 'edge-admin-password1' };
+  let target: EdgeProcess;
+  beforeAll(async () => {
+    target = await startProcess('apps/standalone/dist/main.js', {
+      DEMO: 'off',
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      TOURNAMENT_SCHEDULER_POLL_MS: '50',
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await target?.stop();
+  });
+
+  it('shows the draw commitment to a visitor before round 1 ends', async () => {
+    const url = (path: string) => `http://127.0.0.1:${target.port}${path}`;
+    const adminBrowser = browserAt(url, { deviceId: 'edge-draw-admin' });
+    expect((await adminBrowser.post('/api/login', admin)).status).toBe(200);
+    const created = await adminBrowser.post('/api/tournaments', {
+      title: 'Edge Commitment Cup',
+      startAt: new Date(Date.now() + 2_000).toISOString(),
+      roundTimeSeconds: 10,
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    const player = browserAt(url, { deviceId: 'edge-draw-player' });
+    const email = uniqueEmail('edge-drawer');
+    const registered = await player.post('/api/register', {
+      email,
+      displayName: 'Edge Drawer',
+      password: 'correct-horse1',
+    });
+    expect(registered.status).toBe(200);
+    const code = codeIn(await mailTo(url, email));
+    expect((await player.post('/api/verify-email', { code })).status).toBe(200);
+    const join = 'mutation ($id: ID!) { joinTournament(tournamentId: $id) { isParticipant } }';
+    expect((await player.graphql(join, { id })).status).toBe(200);
+
+    const visitor = browserAt(url, { deviceId: 'edge-draw-visitor' });
+    const liveGame = `query ($id: ID!) { liveGame(tournamentId: $id) { phase roundNumber drawCommitment } }`;
+    const live = await waitFor(
+      async () => {
+        const answer = await visitor.graphql(liveGame, { id });
+        const game = (answer.body as { data?: { liveGame?: Record<string, unknown> | null } }).data
+          ?.liveGame;
+        return game?.phase === 'voting' && game.roundNumber === 1 ? game : undefined;
+      },
+      { message: "round 1's voting", timeoutMs: 30_000, intervalMs: 100 },
+    );
+    expect(live.drawCommitment).toMatch(/^[0-9a-f]{64}$/);
+  }, 60_000);
 });

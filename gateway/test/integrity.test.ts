@@ -1,4 +1,4 @@
-import { addressPrefixHash, userAgentHash } from '@underdog/fair-play';
+import { addressPrefixHash, deviceIdHash, userAgentHash } from '@underdog/fair-play';
 import { AppError } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
@@ -163,14 +163,14 @@ describe('fair play at the edge', () => {
   const waitForSignals = (count: number) =>
     waitFor(() => signals.length >= count, `${count} player signals`);
 
-  it('publishes a register and a login signal with keyed hashes, never the raw address', async () => {
+  it('publishes a register and a login signal with keyed hashes, never the raw address or device', async () => {
     expect((await register('ben@example.com')).status).toBe(200);
     await login('ann@example.com');
     await waitForSignals(2);
     const [registered, loggedIn] = signals;
     expect(registered).toMatchObject({
       userId: 'user-ben@example.com',
-      deviceId: 'device-test-1',
+      deviceId: deviceIdHash('device-test-1', SECRET),
       addressPrefix: addressPrefixHash('127.0.0.1', SECRET),
       userAgent: userAgentHash(BROWSER, SECRET),
       kind: { case: 'registered' },
@@ -179,6 +179,7 @@ describe('fair play at the edge', () => {
     const bytes = Buffer.concat(raw).toString('latin1');
     expect(bytes).not.toContain('127.0.0');
     expect(bytes).not.toContain('Mozilla');
+    expect(bytes).not.toContain('device-test-1');
   });
 
   it('answers the player even when the signal cannot be published', async () => {

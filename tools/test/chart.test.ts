@@ -466,6 +466,11 @@ describe('charts/underdog', () => {
       GAME_ENGINE_URL: 'http://underdog-game-engine:8083',
       ADS_URL: 'http://underdog-ads:8084',
       NOTIFICATION_URL: 'http://underdog-notification:8085',
+      // The waiting room and per-socket caps (issue 37), the code's defaults.
+      WEBSOCKET_VISITOR_SHARE: '0.1',
+      WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX: '1000',
+      WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS: '5000',
+      WEBSOCKET_MAX_SUBSCRIPTIONS_PER_SOCKET: '4',
     });
     expect(config('auth')).toMatchObject({
       MONGO_URL: 'mongodb://mongo:27017',

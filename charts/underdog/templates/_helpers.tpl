@@ -191,6 +191,10 @@ Secret in "underdog.secretEnv".
 {{- $_ := set $env "WEBSOCKET_MAX_CONNECTIONS_PER_IP" (toString $v.webSocketMaxConnectionsPerIp) }}
 {{- $_ := set $env "WEBSOCKET_CAPACITY" (toString $v.webSocketCapacity) }}
 {{- $_ := set $env "WEBSOCKET_FULL_RETRY_SECONDS" (toString $v.webSocketFullRetrySeconds) }}
+{{- $_ := set $env "WEBSOCKET_VISITOR_SHARE" (toString $v.webSocketVisitorShare) }}
+{{- $_ := set $env "WEBSOCKET_MAX_CONNECTIONS_PER_PREFIX" (toString $v.webSocketMaxConnectionsPerPrefix) }}
+{{- $_ := set $env "WEBSOCKET_FIRST_MESSAGE_TIMEOUT_MS" (toString $v.webSocketFirstMessageTimeoutMs) }}
+{{- $_ := set $env "WEBSOCKET_MAX_SUBSCRIPTIONS_PER_SOCKET" (toString $v.webSocketMaxSubscriptionsPerSocket) }}
 {{- /* A withdrawal waits for one replica by default once Redis fails over (Sentinel). */}}
 {{- $withdrawalReplicas := $v.voteWithdrawal.replicas }}
 {{- if kindIs "invalid" $withdrawalReplicas }}

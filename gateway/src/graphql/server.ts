@@ -189,9 +189,10 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
       // The lookup starts at connection_init; the ack does not wait for it (the first
       // operation does, through the same promise): one auth round trip less per connect.
       onConnect: (ctx) => {
+        // The web app names its device here, not in the URL (which ingress logs keep).
+        ctx.extra.session.adoptDeviceId(ctx.connectionParams);
         void ctx.extra.session.resolve();
-        // Nothing reads them (the device id comes with the upgrade), and graphql-ws would keep
-        // them for the socket's life.
+        // Nothing else reads them, and graphql-ws would keep them for the socket's life.
         (ctx as { connectionParams?: unknown }).connectionParams = undefined;
         return true;
       },

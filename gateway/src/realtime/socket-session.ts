@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { DEVICE_ID_MAX_LENGTH } from '@underdog/fair-play';
 import { systemClock, type Clock } from '@underdog/kit';
 import type { RequestOrigins } from '../request-origins';
 import type { RequestOrigin } from '../session';
@@ -24,6 +25,8 @@ export class SocketSession {
   private origin: RequestOrigin;
   private originAt: number;
   private refreshing = false;
+  /** The device id of graphql-ws `connection_init` (`adoptDeviceId`), '' until then. */
+  private initDeviceId = '';
 
   constructor(
     private readonly request: IncomingMessage,
@@ -37,6 +40,21 @@ export class SocketSession {
     const admitted = origins.takeAdmitted(request);
     this.origin = admitted?.origin ?? origins.fromUpgrade(request);
     this.originAt = admitted?.readAt ?? this.now();
+  }
+
+  /**
+   * The device id a graphql-ws client names in its `connection_init` payload (`deviceId`, or
+   * `X-Device-ID` as over HTTP): the web app's way, so the id is in no URL (ingress logs keep
+   * URLs). It counts unless the upgrade carried an `X-Device-ID` header, and over the URL's
+   * `?deviceId=` (still accepted, docs/api-ws.md).
+   */
+  adoptDeviceId(payload: unknown): void {
+    if (typeof payload !== 'object' || payload === null) return;
+    const fields = payload as Record<string, unknown>;
+    const named = fields.deviceId ?? fields['X-Device-ID'];
+    if (typeof named !== 'string') return;
+    this.initDeviceId = named.trim().slice(0, DEVICE_ID_MAX_LENGTH);
+    this.withDevice(this.origin);
   }
 
   /**
@@ -88,8 +106,16 @@ export class SocketSession {
     return this.renew();
   }
 
+  /** `origin` with the device id of `connection_init`, when one came and no header did. */
+  private withDevice(origin: RequestOrigin): RequestOrigin {
+    if (this.initDeviceId && !this.request.headers['x-device-id']) {
+      origin.deviceId = this.initDeviceId;
+    }
+    return origin;
+  }
+
   private renew(): RequestOrigin {
-    this.origin = this.origins.fromUpgrade(this.request);
+    this.origin = this.withDevice(this.origins.fromUpgrade(this.request));
     this.originAt = this.now();
     return this.origin;
   }
@@ -100,7 +126,7 @@ export class SocketSession {
 
   private refreshInBackground(): void {
     if (this.refreshing) return;
-    const fresh = this.origins.fromUpgrade(this.request);
+    const fresh = this.withDevice(this.origins.fromUpgrade(this.request));
     // Its age counts from before the read: a revocation arriving while it is under way is newer
     // than what it read, so the next action reads the session once more.
     const readAt = this.now();

@@ -4,9 +4,10 @@ import ipaddr from 'ipaddr.js';
 
 /**
  * What is recorded about a player as they register, log in, join a tournament and vote. Raw
- * client addresses and user agents never reach a signal: the edge turns them into keyed hashes
- * (`addressPrefixHash`, `userAgentHash`) with the server secret before anything is stored, so a
- * stored signal links two accounts on one network without saying which network it was.
+ * client addresses, user agents and device ids never reach a signal: the edge turns them into
+ * keyed hashes (`addressPrefixHash`, `userAgentHash`, `deviceIdHash`) with the server secret
+ * before anything is stored, so a stored signal links two accounts on one network or one device
+ * without saying which it was.
  */
 export type SignalKind = 'registered' | 'loggedIn' | 'joined' | 'voted';
 
@@ -14,7 +15,7 @@ interface SignalBase {
   userId: string;
   /** When it happened, ms since the epoch (server clock). */
   at: number;
-  /** The client's `X-Device-ID`, when it sent one. */
+  /** `deviceIdHash` of the client's `X-Device-ID`, when it sent one. */
   deviceId?: string;
   /** `addressPrefixHash` of the client address (its /24 or /64), when known. */
   addressPrefix?: string;
@@ -75,4 +76,21 @@ export function userAgentHash(userAgent: string, secret: string | Buffer): strin
   if (secret.length === 0) throw new Error('userAgentHash needs a non-empty secret');
   const normalised = userAgent.trim().toLowerCase().replace(/\s+/g, ' ').slice(0, 512);
   return `ua:${createHmac('sha256', secret).update(normalised).digest('hex')}`;
+}
+
+/** The longest device id hashed as sent: the rest of a longer one is not looked at. */
+export const DEVICE_ID_MAX_LENGTH = 200;
+
+/**
+ * The stored form of a client's `X-Device-ID`: trimmed, capped at `DEVICE_ID_MAX_LENGTH`, then
+ * HMAC-SHA-256 keyed with the server secret, hex, prefixed `dev:`. Equal ids compare equal (the
+ * report's shared-device links), but the id itself — a bearer value the client sends on every
+ * request, and the key of its one-account-per-device claim in a game — is not readable from the
+ * stored signals nor replayable from them. '' for an absent id.
+ */
+export function deviceIdHash(deviceId: string, secret: string | Buffer): string {
+  if (secret.length === 0) throw new Error('deviceIdHash needs a non-empty secret');
+  const normalised = deviceId.trim().slice(0, DEVICE_ID_MAX_LENGTH);
+  if (normalised === '') return '';
+  return `dev:${createHmac('sha256', secret).update(normalised).digest('hex')}`;
 }

@@ -1,6 +1,24 @@
-import { addressPrefixHash, RingDetector, userAgentHash } from '../src';
+import { addressPrefixHash, deviceIdHash, RingDetector, userAgentHash } from '../src';
 
 const secret = 'server-secret';
+
+describe('deviceIdHash', () => {
+  it('gives equal ids one value and keeps neither the id nor a value without the secret', () => {
+    const hash = deviceIdHash('device-abc123', secret);
+    expect(hash).toMatch(/^dev:[0-9a-f]{64}$/);
+    expect(deviceIdHash('  device-abc123 ', secret)).toBe(hash);
+    expect(deviceIdHash('device-abc124', secret)).not.toBe(hash);
+    expect(deviceIdHash('device-abc123', 'another secret')).not.toBe(hash);
+    expect(hash).not.toContain('abc123');
+  });
+
+  it('is empty for an absent id, and looks at no more than 200 characters', () => {
+    expect(deviceIdHash('', secret)).toBe('');
+    expect(deviceIdHash('   ', secret)).toBe('');
+    const long = 'd'.repeat(200);
+    expect(deviceIdHash(`${long}tail`, secret)).toBe(deviceIdHash(long, secret));
+  });
+});
 
 describe('addressPrefixHash', () => {
   it('gives one value for every address of one IPv4 /24, another for the next /24', () => {

@@ -35,6 +35,9 @@ function targetsOf(kind: AdminActionEvent['kind']): Partial<AdminActionRow> | un
       return { tournamentId: kind.value.tournamentId, targetUserId: kind.value.userId };
     case 'prizePaidConfirmed':
       return { tournamentId: kind.value.tournamentId, targetUserId: kind.value.winnerUserId };
+    case 'attemptRefused':
+    case 'integrityReportRead':
+      return kind.value.tournamentId ? { tournamentId: kind.value.tournamentId } : {};
     case undefined:
       return undefined;
   }
@@ -47,7 +50,9 @@ export function adminActionRowOf(
 ): AdminActionRow | undefined {
   const id = message.headers[EventHeader.id];
   const targets = targetsOf(event.kind);
-  if (!id || !event.actorUserId || !targets || !event.kind.case) return undefined;
+  // Only a refused attempt may have no actor (a visitor's).
+  const actorless = !event.actorUserId && event.kind.case !== 'attemptRefused';
+  if (!id || actorless || !targets || !event.kind.case) return undefined;
   return {
     id,
     action: event.kind.case,
@@ -56,6 +61,7 @@ export function adminActionRowOf(
     occurredAt: event.occurredAt ? timestampDate(event.occurredAt) : new Date(message.timestamp),
     summary: event.summary,
     requestId: event.requestId,
+    ...(event.clientAddress ? { clientAddress: event.clientAddress } : {}),
     ...targets,
   };
 }

@@ -15,7 +15,7 @@ export function toProtoAdminAction(
   return {
     id: row.id,
     action: row.action,
-    actorUserId: row.actorUserId,
+    actorUserId: row.actorUserId ?? '',
     actorUsername: row.actorUsername ?? '',
     occurredAt: timestampFromDate(row.occurredAt),
     tournamentId: row.tournamentId ?? '',
@@ -23,6 +23,7 @@ export function toProtoAdminAction(
     targetUserId: row.targetUserId ?? '',
     summary: row.summary ?? '',
     requestId: row.requestId ?? '',
+    clientAddress: row.clientAddress ?? '',
   };
 }
 

@@ -33,8 +33,10 @@ import type { Integrity } from './application/integrity';
  *   device id, keyed address-prefix and user-agent hashes. A vote's signal adds only where it
  *   came from (kind `seen`);
  * - `game.votes`: the vote timing. The engine counts exactly these records and judges their
- *   `cast_at` (the gateway's stamp at admission), so the report sees the votes the game saw,
- *   with the device id the engine saw, in one record per vote id (idempotent on it);
+ *   `cast_at` (the gateway's stamp at admission), so the report sees the votes the game saw, in
+ *   one record per vote id (idempotent on it). Not the vote's device id: it is the raw
+ *   `X-Device-ID`, which the integrity store never keeps (issue 37); the gateway's signal of the
+ *   same vote carries its keyed hash, which is what links devices;
  * - the round's images come from `game.events` (`RoundVotingStarted`, game-events-consumer.ts).
  *
  * Rows are stored idempotently on the event id (the vote id for votes), so a redelivered batch
@@ -93,7 +95,6 @@ export function storedVoteOf(event: GameVoteEvent, message: BusMessage): Integri
       tournamentId,
       kind: 'voted',
       at: dateOf(vote.castAt, message),
-      deviceId: vote.deviceId,
       roundNumber: vote.roundNumber,
       imageId: vote.imageId,
       username: vote.username,

@@ -107,6 +107,8 @@ describe('the integrity consumers', () => {
     expect(oneByOne).not.toHaveBeenCalled();
     const rows = await repository.signalsOf(tournamentId);
     expect(rows.filter((row) => row.kind === 'voted')).toHaveLength(300);
+    // The vote's raw device id is not kept (issue 37): only the signals' keyed hashes are.
+    expect(rows.filter((row) => row.kind === 'voted' && row.deviceId)).toEqual([]);
     expect(rows.filter((row) => row.kind === 'joined')).toHaveLength(300);
   });
 

@@ -22,12 +22,19 @@ export {
 } from '@underdog/rules';
 
 /**
- * A browser cannot set headers on a WebSocket handshake, so the device id goes in the URL
- * (`?deviceId=`): the socket's votes and joins carry it as X-Device-ID does over HTTP.
+ * The socket's URL carries nothing of the player: a browser cannot set headers on a WebSocket
+ * handshake, so the device id goes in graphql-ws's `connection_init` payload instead (below),
+ * never in the URL, which proxies and ingresses log. The socket's votes and joins carry it as
+ * X-Device-ID does over HTTP.
  */
-function webSocketUrl(): string {
+export function webSocketUrl(): string {
   const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${protocol}//${window.location.host}/graphql?deviceId=${encodeURIComponent(deviceId())}`;
+  return `${protocol}//${window.location.host}/graphql`;
+}
+
+/** graphql-ws `connection_init` payload: the device id (docs/api-ws.md). */
+export function socketConnectionParams(): { deviceId: string } {
+  return { deviceId: deviceId() };
 }
 
 /**
@@ -84,7 +91,7 @@ export function createApolloClient(): ApolloClient<unknown> {
   let reopening = false;
   const socket = createClient({
     url: webSocketUrl,
-    connectionParams: () => ({ 'X-Device-ID': deviceId(), deviceId: deviceId() }),
+    connectionParams: socketConnectionParams,
     lazy: false,
     retryAttempts: Number.POSITIVE_INFINITY,
     shouldRetry: () => true,

@@ -1,5 +1,5 @@
 export const auditTypeDefs = /* GraphQL */ `
-  "Who did an admin action."
+  "Who did an admin action (userId empty for an attempt refused to a visitor)."
   type AdminActor {
     userId: ID!
     username: String
@@ -8,7 +8,7 @@ export const auditTypeDefs = /* GraphQL */ `
   "One administrator's action from the audit log (topic admin.actions). Same fields as REST's."
   type AdminAction {
     id: ID!
-    "tournamentCreated, tournamentUpdated, tournamentDeleted, advertisementCreated, advertisementUpdated, advertisementDeleted, participantDisqualified or prizePaidConfirmed"
+    "tournamentCreated, tournamentUpdated, tournamentDeleted, advertisementCreated, advertisementUpdated, advertisementDeleted, participantDisqualified, prizePaidConfirmed, attemptRefused (an admin operation refused as UNAUTHENTICATED or FORBIDDEN) or integrityReportRead"
     action: String!
     actor: AdminActor!
     "ISO 8601"
@@ -19,6 +19,8 @@ export const auditTypeDefs = /* GraphQL */ `
     "One line for people (English)"
     summary: String!
     requestId: String
+    "The client address of the request; null when not recorded"
+    clientAddress: String
   }
 
   type AdminActionsPage {

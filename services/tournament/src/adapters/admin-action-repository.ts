@@ -19,6 +19,8 @@ export const adminActionKinds = [
   'advertisementDeleted',
   'participantDisqualified',
   'prizePaidConfirmed',
+  'attemptRefused',
+  'integrityReportRead',
 ] as const;
 export type AdminActionKind = (typeof adminActionKinds)[number];
 
@@ -32,7 +34,8 @@ const adminActionsCollection = defineCollection({
   schema: new Schema({
     position: required(String),
     action: { type: String, required: true, enum: adminActionKinds },
-    actorUserId: required(String),
+    // '' for an attempt refused to a visitor.
+    actorUserId: String,
     actorUsername: String,
     occurredAt: required(Date),
     tournamentId: String,
@@ -40,6 +43,7 @@ const adminActionsCollection = defineCollection({
     targetUserId: String,
     summary: String,
     requestId: String,
+    clientAddress: String,
   }),
   indexes: [{ fields: { position: -1 } }, { fields: { tournamentId: 1 } }],
 });

@@ -15,19 +15,21 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file underdog/events/v1/admin_actions.proto.
  */
 export const file_underdog_events_v1_admin_actions: GenFile = /*@__PURE__*/
-  fileDesc("CiZ1bmRlcmRvZy9ldmVudHMvdjEvYWRtaW5fYWN0aW9ucy5wcm90bxISdW5kZXJkb2cuZXZlbnRzLnYxIpAGChBBZG1pbkFjdGlvbkV2ZW50EhUKDWFjdG9yX3VzZXJfaWQYASABKAkSFgoOYWN0b3JfdXNlcm5hbWUYAiABKAkSLwoLb2NjdXJyZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnJlcXVlc3RfaWQYBCABKAkSDwoHc3VtbWFyeRgFIAEoCRJIChJ0b3VybmFtZW50X2NyZWF0ZWQYBiABKAsyKi51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5Ub3VybmFtZW50Q3JlYXRlZEgAEkgKEnRvdXJuYW1lbnRfdXBkYXRlZBgHIAEoCzIqLnVuZGVyZG9nLmV2ZW50cy52MS5BZG1pblRvdXJuYW1lbnRVcGRhdGVkSAASSAoSdG91cm5hbWVudF9kZWxldGVkGAggASgLMioudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluVG91cm5hbWVudERlbGV0ZWRIABJOChVhZHZlcnRpc2VtZW50X2NyZWF0ZWQYCSABKAsyLS51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5BZHZlcnRpc2VtZW50Q3JlYXRlZEgAEk4KFWFkdmVydGlzZW1lbnRfdXBkYXRlZBgKIAEoCzItLnVuZGVyZG9nLmV2ZW50cy52MS5BZG1pbkFkdmVydGlzZW1lbnRVcGRhdGVkSAASTgoVYWR2ZXJ0aXNlbWVudF9kZWxldGVkGAsgASgLMi0udW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluQWR2ZXJ0aXNlbWVudERlbGV0ZWRIABJUChhwYXJ0aWNpcGFudF9kaXNxdWFsaWZpZWQYDCABKAsyMC51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5QYXJ0aWNpcGFudERpc3F1YWxpZmllZEgAEksKFHByaXplX3BhaWRfY29uZmlybWVkGA0gASgLMisudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluUHJpemVQYWlkQ29uZmlybWVkSABCBgoEa2luZCI+ChZBZG1pblRvdXJuYW1lbnRDcmVhdGVkEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDQoFdGl0bGUYAiABKAkiPgoWQWRtaW5Ub3VybmFtZW50VXBkYXRlZBIVCg10b3VybmFtZW50X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJIi8KFkFkbWluVG91cm5hbWVudERlbGV0ZWQSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJEChlBZG1pbkFkdmVydGlzZW1lbnRDcmVhdGVkEhgKEGFkdmVydGlzZW1lbnRfaWQYASABKAkSDQoFdGl0bGUYAiABKAkiRAoZQWRtaW5BZHZlcnRpc2VtZW50VXBkYXRlZBIYChBhZHZlcnRpc2VtZW50X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJIjUKGUFkbWluQWR2ZXJ0aXNlbWVudERlbGV0ZWQSGAoQYWR2ZXJ0aXNlbWVudF9pZBgBIAEoCSKEAQocQWRtaW5QYXJ0aWNpcGFudERpc3F1YWxpZmllZBIVCg10b3VybmFtZW50X2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhMKC2R1cmluZ19nYW1lGAQgASgIEhcKD2VmZmVjdGl2ZV9yb3VuZBgFIAEoDSJ/ChdBZG1pblByaXplUGFpZENvbmZpcm1lZBIVCg10b3VybmFtZW50X2lkGAEgASgJEhYKDndpbm5lcl91c2VyX2lkGAIgASgJEhcKD3dpbm5lcl91c2VybmFtZRgDIAEoCRISCgVwcml6ZRgEIAEoCUgAiAEBQggKBl9wcml6ZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiZ1bmRlcmRvZy9ldmVudHMvdjEvYWRtaW5fYWN0aW9ucy5wcm90bxISdW5kZXJkb2cuZXZlbnRzLnYxIrsHChBBZG1pbkFjdGlvbkV2ZW50EhUKDWFjdG9yX3VzZXJfaWQYASABKAkSFgoOYWN0b3JfdXNlcm5hbWUYAiABKAkSLwoLb2NjdXJyZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnJlcXVlc3RfaWQYBCABKAkSDwoHc3VtbWFyeRgFIAEoCRJIChJ0b3VybmFtZW50X2NyZWF0ZWQYBiABKAsyKi51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5Ub3VybmFtZW50Q3JlYXRlZEgAEkgKEnRvdXJuYW1lbnRfdXBkYXRlZBgHIAEoCzIqLnVuZGVyZG9nLmV2ZW50cy52MS5BZG1pblRvdXJuYW1lbnRVcGRhdGVkSAASSAoSdG91cm5hbWVudF9kZWxldGVkGAggASgLMioudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluVG91cm5hbWVudERlbGV0ZWRIABJOChVhZHZlcnRpc2VtZW50X2NyZWF0ZWQYCSABKAsyLS51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5BZHZlcnRpc2VtZW50Q3JlYXRlZEgAEk4KFWFkdmVydGlzZW1lbnRfdXBkYXRlZBgKIAEoCzItLnVuZGVyZG9nLmV2ZW50cy52MS5BZG1pbkFkdmVydGlzZW1lbnRVcGRhdGVkSAASTgoVYWR2ZXJ0aXNlbWVudF9kZWxldGVkGAsgASgLMi0udW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluQWR2ZXJ0aXNlbWVudERlbGV0ZWRIABJUChhwYXJ0aWNpcGFudF9kaXNxdWFsaWZpZWQYDCABKAsyMC51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5QYXJ0aWNpcGFudERpc3F1YWxpZmllZEgAEksKFHByaXplX3BhaWRfY29uZmlybWVkGA0gASgLMisudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluUHJpemVQYWlkQ29uZmlybWVkSAASQgoPYXR0ZW1wdF9yZWZ1c2VkGA8gASgLMicudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluQXR0ZW1wdFJlZnVzZWRIABJNChVpbnRlZ3JpdHlfcmVwb3J0X3JlYWQYECABKAsyLC51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5JbnRlZ3JpdHlSZXBvcnRSZWFkSAASFgoOY2xpZW50X2FkZHJlc3MYDiABKAlCBgoEa2luZCI+ChZBZG1pblRvdXJuYW1lbnRDcmVhdGVkEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDQoFdGl0bGUYAiABKAkiPgoWQWRtaW5Ub3VybmFtZW50VXBkYXRlZBIVCg10b3VybmFtZW50X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJIi8KFkFkbWluVG91cm5hbWVudERlbGV0ZWQSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJEChlBZG1pbkFkdmVydGlzZW1lbnRDcmVhdGVkEhgKEGFkdmVydGlzZW1lbnRfaWQYASABKAkSDQoFdGl0bGUYAiABKAkiRAoZQWRtaW5BZHZlcnRpc2VtZW50VXBkYXRlZBIYChBhZHZlcnRpc2VtZW50X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJIjUKGUFkbWluQWR2ZXJ0aXNlbWVudERlbGV0ZWQSGAoQYWR2ZXJ0aXNlbWVudF9pZBgBIAEoCSKEAQocQWRtaW5QYXJ0aWNpcGFudERpc3F1YWxpZmllZBIVCg10b3VybmFtZW50X2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhMKC2R1cmluZ19nYW1lGAQgASgIEhcKD2VmZmVjdGl2ZV9yb3VuZBgFIAEoDSJ/ChdBZG1pblByaXplUGFpZENvbmZpcm1lZBIVCg10b3VybmFtZW50X2lkGAEgASgJEhYKDndpbm5lcl91c2VyX2lkGAIgASgJEhcKD3dpbm5lcl91c2VybmFtZRgDIAEoCRISCgVwcml6ZRgEIAEoCUgAiAEBQggKBl9wcml6ZSJNChNBZG1pbkF0dGVtcHRSZWZ1c2VkEhEKCW9wZXJhdGlvbhgBIAEoCRIMCgRjb2RlGAIgASgJEhUKDXRvdXJuYW1lbnRfaWQYAyABKAkiMQoYQWRtaW5JbnRlZ3JpdHlSZXBvcnRSZWFkEhUKDXRvdXJuYW1lbnRfaWQYASABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
- * AdminActionEvent is the value of topic `admin.actions` (key: actor_user_id), the audit log of
- * every administrator's change (issue 28). The gateway publishes one after each admin call that
- * changed something succeeded (one place for all of them: gateway/src/admin-actions.ts, ADR 11);
- * the tournament service stores each once by its `event-id` and lists them to admins.
+ * AdminActionEvent is the value of topic `admin.actions` (key: actor_user_id, or the client
+ * address when there is no actor), the audit log of every administrator's change (issue 28),
+ * every refused attempt at an admin operation and every read of an integrity report (issue 37).
+ * The gateway publishes one after each admin call that changed something succeeded, or was
+ * refused (one place for all of them: gateway/src/admin-actions.ts, ADR 11); the tournament
+ * service stores each once by its `event-id` and lists them to admins.
  *
  * @generated from message underdog.events.v1.AdminActionEvent
  */
 export type AdminActionEvent = Message<"underdog.events.v1.AdminActionEvent"> & {
   /**
-   * Who: the administrator as the session named them.
+   * Who: the administrator as the session named them; both empty for a refused visitor.
    *
    * @generated from field: string actor_user_id = 1;
    */
@@ -111,7 +113,27 @@ export type AdminActionEvent = Message<"underdog.events.v1.AdminActionEvent"> & 
      */
     value: AdminPrizePaidConfirmed;
     case: "prizePaidConfirmed";
+  } | {
+    /**
+     * @generated from field: underdog.events.v1.AdminAttemptRefused attempt_refused = 15;
+     */
+    value: AdminAttemptRefused;
+    case: "attemptRefused";
+  } | {
+    /**
+     * @generated from field: underdog.events.v1.AdminIntegrityReportRead integrity_report_read = 16;
+     */
+    value: AdminIntegrityReportRead;
+    case: "integrityReportRead";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * The client address the gateway resolved for the request (TRUST_PROXY rule); empty when
+   * unknown (events published before issue 37).
+   *
+   * @generated from field: string client_address = 14;
+   */
+  clientAddress: string;
 };
 
 /**
@@ -313,4 +335,61 @@ export type AdminPrizePaidConfirmed = Message<"underdog.events.v1.AdminPrizePaid
  */
 export const AdminPrizePaidConfirmedSchema: GenMessage<AdminPrizePaidConfirmed> = /*@__PURE__*/
   messageDesc(file_underdog_events_v1_admin_actions, 8);
+
+/**
+ * A call to an admin operation that a service (or the gateway's own check) refused because of
+ * who called: a visitor (UNAUTHENTICATED) or a signed-in user without the admin role (FORBIDDEN).
+ * The actor fields of the event name the user, if any.
+ *
+ * @generated from message underdog.events.v1.AdminAttemptRefused
+ */
+export type AdminAttemptRefused = Message<"underdog.events.v1.AdminAttemptRefused"> & {
+  /**
+   * The RPC as `<service>.<method>`, e.g. `tournament.getIntegrityReport`.
+   *
+   * @generated from field: string operation = 1;
+   */
+  operation: string;
+
+  /**
+   * UNAUTHENTICATED or FORBIDDEN.
+   *
+   * @generated from field: string code = 2;
+   */
+  code: string;
+
+  /**
+   * The tournament the call named, if any.
+   *
+   * @generated from field: string tournament_id = 3;
+   */
+  tournamentId: string;
+};
+
+/**
+ * Describes the message underdog.events.v1.AdminAttemptRefused.
+ * Use `create(AdminAttemptRefusedSchema)` to create a new message.
+ */
+export const AdminAttemptRefusedSchema: GenMessage<AdminAttemptRefused> = /*@__PURE__*/
+  messageDesc(file_underdog_events_v1_admin_actions, 9);
+
+/**
+ * An administrator read a tournament's integrity report (`tournamentIntegrity`,
+ * `GET /api/admin/tournaments/{id}/integrity`).
+ *
+ * @generated from message underdog.events.v1.AdminIntegrityReportRead
+ */
+export type AdminIntegrityReportRead = Message<"underdog.events.v1.AdminIntegrityReportRead"> & {
+  /**
+   * @generated from field: string tournament_id = 1;
+   */
+  tournamentId: string;
+};
+
+/**
+ * Describes the message underdog.events.v1.AdminIntegrityReportRead.
+ * Use `create(AdminIntegrityReportReadSchema)` to create a new message.
+ */
+export const AdminIntegrityReportReadSchema: GenMessage<AdminIntegrityReportRead> = /*@__PURE__*/
+  messageDesc(file_underdog_events_v1_admin_actions, 10);
 

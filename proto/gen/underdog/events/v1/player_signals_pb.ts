@@ -42,7 +42,9 @@ export type PlayerSignalEvent = Message<"underdog.events.v1.PlayerSignalEvent"> 
   occurredAt?: Timestamp | undefined;
 
   /**
-   * The request's X-Device-ID (or the socket's deviceId); empty when absent.
+   * `dev:` + HMAC-SHA-256 hex of the request's X-Device-ID (or the socket's device id), keyed
+   * like the address prefix; empty when absent. Never the raw id (issue 37; signals recorded
+   * before it carry the raw id, and link only to each other).
    *
    * @generated from field: string device_id = 3;
    */
