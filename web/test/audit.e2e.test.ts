@@ -306,6 +306,12 @@ describe('the admin audit log and prize payments', () => {
       await log.getByText('Prize paid').first().waitFor();
       await expect(log.getByTestId('audit-entry').count()).resolves.toBe(audit.actions.length);
       await log.getByText('Created tournament "Audit Cup"').waitFor();
+      // A visitor's refused attempt is shown as one, by a visitor, not as a nameless row.
+      const refusedByVisitor = log
+        .locator('[data-action="attemptRefused"]')
+        .filter({ hasText: 'Visitor (not signed in)' });
+      await expect(refusedByVisitor.count()).resolves.toBeGreaterThan(0);
+      await expect(refusedByVisitor.first().getByText('Refused attempt').count()).resolves.toBe(1);
       await settled(admin);
       expect(await seriousViolations(admin, ['.app-header', '.tab-bar'])).toEqual([]);
       await row.scrollIntoViewIfNeeded();

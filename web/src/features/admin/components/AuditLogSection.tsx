@@ -81,7 +81,7 @@ export function AuditLogSection({ changeCount }: { changeCount: number }) {
                     {actionLabel(item.action)}
                   </Tag>
                   <Typography.Text strong>
-                    {item.actor.username ?? item.actor.userId}
+                    {item.actor.username || item.actor.userId || i18n.t('audit.visitor')}
                   </Typography.Text>
                   <Typography.Text type="secondary">
                     <time dateTime={item.occurredAt}>
