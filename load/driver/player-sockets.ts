@@ -178,7 +178,8 @@ export function openAppSocket(host: SeatHost, seat: Seat): void {
   const player = host.options.players[seat.index]!;
   const tournamentId = tournamentIds[player.tournament]!;
   const httpBase = gatewayUrls[seat.gateway]!;
-  const url = `${httpBase.replace(/^http/, 'ws')}/graphql?deviceId=${encodeURIComponent(player.deviceId)}`;
+  // As the web app: the device id in connection_init only, never in the URL (ingress logs).
+  const url = `${httpBase.replace(/^http/, 'ws')}/graphql`;
   const localAddress = sourceAddresses[seat.index % sourceAddresses.length];
   const cookie = `${cookieName}=${player.sessionId}`;
   const ids = {
