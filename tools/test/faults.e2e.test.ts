@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -65,6 +65,25 @@ const roundSeconds = 6;
 const graceMs = VOTING_GRACE_MS;
 const votingRounds = 2;
 const admin = { email: 'faults-admin@underdog.test', password: 'faults-admin-1' };
+
+/**
+ * The engine's Kafka group session and heartbeat, read from the chart (`gameEngine.env` in
+ * charts/underdog/values.yaml: 10 s and 2 s), so every scenario runs at the production timeouts
+ * (issue 38, 3; issue 35, acceptance 1) and follows the chart when it changes.
+ */
+function chartEngineEnv(name: string): string {
+  const values = readFileSync(
+    join(__dirname, '..', '..', 'charts', 'underdog', 'values.yaml'),
+    'utf8',
+  );
+  const found = new RegExp(`^\\s+${name}: '(\\d+)'$`, 'm').exec(values)?.[1];
+  if (!found) throw new Error(`${name} not in charts/underdog/values.yaml`);
+  return found;
+}
+const engineKafkaEnv = {
+  GAME_KAFKA_SESSION_TIMEOUT_MS: chartEngineEnv('GAME_KAFKA_SESSION_TIMEOUT_MS'),
+  GAME_KAFKA_HEARTBEAT_MS: chartEngineEnv('GAME_KAFKA_HEARTBEAT_MS'),
+};
 
 /** One scenario's figures: the table's row. */
 interface Row {
@@ -244,8 +263,8 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
         // As the chart with Sentinel: a withdrawal is final only once the replica confirmed it.
         VOTE_WITHDRAWAL_REPLICAS: '1',
         GAME_RESULTS_SECONDS: '2',
-        GAME_KAFKA_SESSION_TIMEOUT_MS: '3000',
-        GAME_KAFKA_HEARTBEAT_MS: '500',
+        // The chart's group session (10 s), not a test's shorter one.
+        ...engineKafkaEnv,
       },
     });
     await stack.waitUntilReady(180_000);
@@ -254,7 +273,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
     sentinelRedis = new Redis({ sentinels: redis.sentinels, name: redis.name });
     sentinelRedis.on('error', () => undefined);
     console.log(
-      `fault suite: seed ${seed} (replay: FAULT_SEED=${seed}), ${playerCount} players, logs ${logDir}, kafka logs ${cluster.logDir}, redis and sentinel log (after the run) ${redis.logFile}`,
+      `fault suite: seed ${seed} (replay: FAULT_SEED=${seed}), ${playerCount} players, engine Kafka session ${engineKafkaEnv.GAME_KAFKA_SESSION_TIMEOUT_MS} ms (heartbeat ${engineKafkaEnv.GAME_KAFKA_HEARTBEAT_MS} ms), logs ${logDir}, kafka logs ${cluster.logDir}, redis and sentinel log (after the run) ${redis.logFile}`,
     );
   }, 300_000);
 
