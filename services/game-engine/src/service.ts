@@ -1,4 +1,4 @@
-import { batchConsumer, eventConsumer, type BusMessage } from '@underdog/bus';
+import { batchConsumer, eventConsumer, parkMessages, type BusMessage } from '@underdog/bus';
 import { systemClock, type Clock } from '@underdog/kit';
 import {
   topics,
@@ -100,7 +100,10 @@ export function createGameEngineModule(
       partitions: topics.gameVotes.partitions,
     }),
   );
-  const votes = new VotesApplier(live, new VoteBatches(store), metrics, logger);
+  // Poison on `game.votes` is parked in its dead-letter topic instead of stalling the partition.
+  const votes = new VotesApplier(live, new VoteBatches(store), metrics, logger, (poison) =>
+    parkMessages(bus, topics.gameVotesDeadLetter.name, poison),
+  );
   const players = new Players({ live, store, records, events, clock, logger });
   const disqualifications = new Disqualifications({ live, store, records, events, clock, logger });
 
