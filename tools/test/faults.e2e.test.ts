@@ -11,12 +11,15 @@ import {
   type KafkaCluster,
   type RedisSentinelGroup,
 } from '@underdog/harness';
+import { createKafkaBus } from '@underdog/bus';
+import { createLogger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
+import { create, GameVoteEventSchema, toBinary } from '@underdog/proto';
 import { VOTING_GRACE_MS } from '@underdog/rules';
 import { waitFor } from '@underdog/test-support';
 import { partitionOf } from '../../load/driver/bench';
 import { startStack, type Stack, type StackProcess } from '../stack/stack';
-import { judgeRound, readVotesLog, type RoundVerdict } from './fault-oracle';
+import { judgeRound, readParked, readVotesLog, type RoundVerdict } from './fault-oracle';
 import { Players, seededRandom, type SeededPlayer } from './fault-players';
 
 /**
@@ -560,7 +563,42 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
     });
   }
 
-  const scenarios: Array<{ name: string; fault: () => Fault }> = [
+  /**
+   * The `poison` scenario's messages, on the game's votes partition (keyed as the gateway keys a
+   * game of one vote slot): bytes that are no event, and a vote event the gateway could never
+   * have produced (no vote id, no game, round 0, a cast time past any date), alternately.
+   */
+  const poisonCount = 6;
+  const poisonMessages = (tournamentId: string) =>
+    Array.from({ length: poisonCount }, (_, i) => ({
+      key: tournamentId,
+      headers: {},
+      value:
+        i % 2 === 0
+          ? Uint8Array.from([0xff, 0xff, 0xff, 0x07, i])
+          : toBinary(
+              GameVoteEventSchema,
+              create(GameVoteEventSchema, {
+                tournamentId,
+                kind: {
+                  case: 'voteCast',
+                  value: {
+                    voteId: '',
+                    gameId: '',
+                    userId: `poison-${i}`,
+                    username: `poison-${i}`,
+                    roundNumber: 0,
+                    imageId: 'poison',
+                    castAt: { seconds: 10n ** 15n, nanos: 0 },
+                  },
+                },
+              }),
+            ),
+    }));
+  /** The dead letters the `poison` scenario found for its game (their reasons). */
+  let parked: string[] = [];
+
+  const scenarios: Array<{ name: string; fault: () => Fault; check?: () => void }> = [
     {
       // Its players' sockets close; they reconnect to gateway 1 and subscribe again.
       name: 'gateway',
@@ -672,6 +710,55 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
       },
     },
     {
+      // Poison on the game's votes partition mid-round (issue 38, 4): parked in
+      // game.votes.dead-letter, never stalling the partition; the votes after it still apply.
+      name: 'poison',
+      fault: () => {
+        let tournamentId = '';
+        return {
+          async inject(context) {
+            tournamentId = context.tournamentId;
+            await context.round1;
+            const atMs = await context.strikeMoment();
+            const at = Date.now();
+            const producer = createKafkaBus({
+              brokers: cluster.brokers,
+              clientId: 'faults-poison',
+              logger: createLogger({ service: 'faults-poison', level: 'silent' }),
+            });
+            try {
+              await producer.publish(topics.gameVotes.name, poisonMessages(tournamentId));
+            } finally {
+              await producer.close();
+            }
+            const partition = partitionOf(tournamentId, topics.gameVotes.partitions);
+            return {
+              atMs,
+              at,
+              note: `${poisonCount} poison messages (unreadable bytes, invalid votes) on ${topics.gameVotes.name}/${partition}; recovery: all parked in ${topics.gameVotesDeadLetter.name}`,
+              recovered: until(
+                async () =>
+                  (await readParked(cluster.brokers, tournamentId)).length >= poisonCount
+                    ? true
+                    : undefined,
+                'the poison parked',
+              ).then(() => undefined),
+            };
+          },
+          async heal() {
+            parked = await readParked(cluster.brokers, tournamentId);
+          },
+        };
+      },
+      // Each poison message parked once, by the reason it was poison.
+      check: () =>
+        expect([...parked].sort()).toEqual(
+          Array.from({ length: poisonCount }, (_, i) =>
+            i % 2 === 0 ? 'unreadable' : 'invalid',
+          ).sort(),
+        ),
+    },
+    {
       // Last: the killed primary is not replaced, so the group has no replica left after it.
       name: 'redis',
       fault: () => ({
@@ -700,6 +787,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
       `${scenario.name}: 0 lost, 0 doubled, 0 refused-but-counted, tally = records = acknowledged, every lost answer resolved, ≥ ${availabilityBound * 100} % of round 2 acknowledged, round 1 closed within deadline + ${closeBoundMs / 1000} s, the game played to its end`,
       async () => {
         expectAcceptance(await play(scenario.name, index, scenario.fault()));
+        scenario.check?.();
       },
       300_000,
     );
