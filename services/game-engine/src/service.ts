@@ -79,6 +79,7 @@ export function createGameEngineModule(
         ...ruleTimings,
         resultsMs: config.GAME_RESULTS_SECONDS * 1000,
         recordsDelayMs: config.GAME_RECORDS_DELAY_MS,
+        endRecordsWaitMs: config.GAME_END_RECORDS_WAIT_MS,
       },
       lease: {
         ttlMs: config.GAME_LEASE_TTL_MS,
