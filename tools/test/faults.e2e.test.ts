@@ -20,6 +20,7 @@ import { waitFor } from '@underdog/test-support';
 import { partitionOf } from '../../load/driver/bench';
 import { startStack, type Stack, type StackProcess } from '../stack/stack';
 import { judgeRound, readParked, readVotesLog, type RoundVerdict } from './fault-oracle';
+import { pauseListener } from './fault-processes';
 import { Players, seededRandom, type SeededPlayer } from './fault-players';
 
 /**
@@ -116,6 +117,10 @@ interface Row {
   /** Acknowledged votes beyond each voting round's `results_started` total (lost for sure). */
   lostByTally: number;
   gameEnded: boolean;
+  /** From the last round's results (as the players saw them) to the players' `game_ended`. */
+  endedAfterLastResultsMs: number;
+  /** Epoch ms when a player first saw `game_ended` (NaN: never). */
+  gameEndedAt: number;
   notes: string;
 }
 
@@ -205,6 +210,8 @@ interface FaultContext {
   startAt: number;
   /** Resolves with round 1's deadline once its voting opened. */
   round1: Promise<number>;
+  /** Resolves with round `n`'s deadline once its voting opened. */
+  roundDeadline(n: number): Promise<number>;
   /** Waits until the seeded moment of round 1's window; resolves with ms after it opened. */
   strikeMoment(): Promise<number>;
   random: () => number;
@@ -282,11 +289,11 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
 
   afterAll(async () => {
     const table = [
-      '| fault | seed | struck (ms into round 1) | acknowledged | counted | lost | doubled (records, log) | tally disagreements | retryable refusals | refused but counted | indeterminate (unresolved) | round 2 acknowledged | round 1 closed after its deadline | recovery | longest wait between acks | game ended |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| fault | seed | struck (ms into round 1) | acknowledged | counted | lost | doubled (records, log) | tally disagreements | retryable refusals | refused but counted | indeterminate (unresolved) | round 2 acknowledged | round 1 closed after its deadline | recovery | longest wait between acks | game ended | game_ended after the last results |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows.map(
         (r) =>
-          `| ${r.scenario} | ${r.seed} | ${r.faultAtMs} | ${r.acknowledged} | ${show(r.counted)} | ${show(r.lost)} | ${show(r.doubled)}, ${show(r.doubledByLog)} | ${show(r.tallyDisagreements)} | ${r.retryable} | ${r.refusedButCounted} | ${r.indeterminate} (${r.unresolved}) | ${(r.availability * 100).toFixed(1)} % | ${secondsOf(r.closedAfterDeadlineMs)} | ${secondsOf(r.recoveryMs)} | ${secondsOf(r.ackGapMs)} | ${r.gameEnded ? 'yes' : 'no'} |`,
+          `| ${r.scenario} | ${r.seed} | ${r.faultAtMs} | ${r.acknowledged} | ${show(r.counted)} | ${show(r.lost)} | ${show(r.doubled)}, ${show(r.doubledByLog)} | ${show(r.tallyDisagreements)} | ${r.retryable} | ${r.refusedButCounted} | ${r.indeterminate} (${r.unresolved}) | ${(r.availability * 100).toFixed(1)} % | ${secondsOf(r.closedAfterDeadlineMs)} | ${secondsOf(r.recoveryMs)} | ${secondsOf(r.ackGapMs)} | ${r.gameEnded ? 'yes' : 'no'} | ${secondsOf(r.endedAfterLastResultsMs)} |`,
       ),
     ].join('\n');
     if (logDir) writeFileSync(join(logDir, 'faults.md'), `${table}\n`);
@@ -388,6 +395,8 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
         tournamentId: tournament.id,
         startAt,
         round1,
+        roundDeadline: (n) =>
+          until(async () => players.rounds.get(n)?.deadline, `round ${n} to open`, 120_000),
         random,
         async strikeMoment() {
           const deadline = await round1;
@@ -493,6 +502,13 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
         ackGapMs: after === undefined ? Number.NaN : after - before,
         lostByTally,
         gameEnded: ended && details?.tournament.status === 'finished' && players.gameIds.size === 1,
+        gameEndedAt: players.gameEndedAt ?? Number.NaN,
+        endedAfterLastResultsMs: (() => {
+          const last = players.rounds.get(Math.max(0, ...players.rounds.keys()))?.resultsAt;
+          return players.gameEndedAt !== undefined && last !== undefined
+            ? players.gameEndedAt - last
+            : Number.NaN;
+        })(),
         notes: [
           struck.note,
           `games started ${players.gameIds.size}, ended ${players.endedGameIds.size}`,
@@ -598,7 +614,18 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
   /** The dead letters the `poison` scenario found for its game (their reasons). */
   let parked: string[] = [];
 
-  const scenarios: Array<{ name: string; fault: () => Fault; check?: () => void }> = [
+  /** How long `mongo-at-end` keeps the documents store stopped, from the last round's deadline. */
+  const mongoStopMs = 20_000;
+  /** `mongo-at-end`: when the store answered again, and the row (for its own check). */
+  let mongoResumedAt = 0;
+  /**
+   * How late `game_ended` may reach the players after the last round's results: the results'
+   * show (GAME_RESULTS_SECONDS, 2 s here), the engine's wait for the records
+   * (GAME_END_RECORDS_WAIT_MS, 2 s by default) and the same 4 s allowance as a round's close.
+   */
+  const endBoundMs = 2_000 + 2_000 + 4_000;
+
+  const scenarios: Array<{ name: string; fault: () => Fault; check?: (row: Row) => void }> = [
     {
       // Its players' sockets close; they reconnect to gateway 1 and subscribe again.
       name: 'gateway',
@@ -759,6 +786,78 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
         ),
     },
     {
+      // The documents store (the harness's FerretDB) SIGSTOPped at the last round's deadline,
+      // 20 s: the game ends for its players on time; its records catch up once it answers.
+      name: 'mongo-at-end',
+      fault: () => {
+        let resume = () => undefined as void;
+        return {
+          async inject(context) {
+            // Round 3, which the players sit out, ends the game.
+            const deadline = await context.roundDeadline(votingRounds + 1);
+            await sleep(Math.max(0, deadline - Date.now()));
+            const at = Date.now();
+            const port = Number(new URL(testInfra().mongoUrl).port);
+            const paused = pauseListener(port);
+            resume = () => {
+              if (mongoResumedAt === 0) mongoResumedAt = Date.now();
+              paused.resume();
+            };
+            const resumed = sleep(mongoStopMs).then(resume);
+            return {
+              atMs: 0,
+              at,
+              note: `SIGSTOP the documents store (FerretDB, port ${port}, pid ${paused.pid}) at round ${votingRounds + 1}'s deadline (the last round) for ${mongoStopMs / 1000} s; recovery: it answers again`,
+              recovered: resumed,
+            };
+          },
+          heal: async () => resume(),
+        };
+      },
+      // The end reached the players while the store was still stopped, and on time.
+      check: (row) =>
+        expect({
+          endedWhileStoreStopped: row.gameEndedAt < mongoResumedAt,
+          endedInTime: row.endedAfterLastResultsMs <= endBoundMs,
+        }).toEqual({ endedWhileStoreStopped: true, endedInTime: true }),
+    },
+    {
+      // The Redis primary frozen (SIGSTOP, no kill) for 5 s: commands time out
+      // (REDIS_COMMAND_TIMEOUT_MS), Sentinel (down-after 1 s) may promote the replica, the old
+      // primary comes back as a replica.
+      name: 'redis-stop',
+      fault: () => {
+        let resume = () => undefined as void;
+        return {
+          async inject(context) {
+            const port = await redis.primaryNow();
+            const atMs = await context.strikeMoment();
+            const at = Date.now();
+            const paused = pauseListener(port);
+            resume = paused.resume;
+            const resumed = sleep(5_000).then(() => paused.resume());
+            const promoted = until(
+              async () => ((await redis.primaryNow()) !== port ? true : undefined),
+              'a promotion',
+            );
+            promoted.catch(() => undefined);
+            return {
+              atMs,
+              at,
+              note: `SIGSTOP the Redis primary (port ${port}, pid ${paused.pid}) for 5 s; recovery: it answers again or Sentinel promoted the replica, whichever first`,
+              recovered: Promise.race([resumed, promoted.then(() => undefined)]),
+            };
+          },
+          async heal() {
+            resume();
+            // The group whole again for the next scenario: the old primary a replica in sync.
+            await sleep(5_000);
+            await redis.replicated();
+          },
+        };
+      },
+    },
+    {
       // Last: the killed primary is not replaced, so the group has no replica left after it.
       name: 'redis',
       fault: () => ({
@@ -786,8 +885,9 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
     run(
       `${scenario.name}: 0 lost, 0 doubled, 0 refused-but-counted, tally = records = acknowledged, every lost answer resolved, ≥ ${availabilityBound * 100} % of round 2 acknowledged, round 1 closed within deadline + ${closeBoundMs / 1000} s, the game played to its end`,
       async () => {
-        expectAcceptance(await play(scenario.name, index, scenario.fault()));
-        scenario.check?.();
+        const row = await play(scenario.name, index, scenario.fault());
+        expectAcceptance(row);
+        scenario.check?.(row);
       },
       300_000,
     );
