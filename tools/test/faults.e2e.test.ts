@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -822,6 +822,62 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
         }).toEqual({ endedWhileStoreStopped: true, endedInTime: true }),
     },
     {
+      // The engine holding the lease killed at the capture moment of round 1 (its deadline plus
+      // the grace), when it marks the votes' end and captures the partition's end offset.
+      name: 'capture',
+      fault: () => ({
+        async inject(context) {
+          const deadline = await context.round1;
+          const owner = await engineOwning(context.tournamentId);
+          await sleep(Math.max(0, deadline + graceMs - Date.now()));
+          const at = Date.now();
+          const proc = killInstance(owner);
+          return {
+            atMs: at - (deadline - roundSeconds * 1000),
+            at,
+            note: `kill -9 ${owner} (pid ${proc.pid}), the lease holder, at round 1's capture (deadline + ${graceMs} ms); recovery: the lease moved`,
+            recovered: leaseMoved(context.tournamentId, owner),
+          };
+        },
+      }),
+    },
+    {
+      // Two faults at once: the broker leading the game's votes partition and gateway 2.
+      name: 'broker+gateway',
+      fault: () => {
+        let killed = 0;
+        return {
+          async inject(context) {
+            await context.round1;
+            const partition = partitionOf(context.tournamentId, topics.gameVotes.partitions);
+            const leader = await cluster.leaderOf(topics.gameVotes.name, partition);
+            const atMs = await context.strikeMoment();
+            const at = Date.now();
+            const proc = killInstance('gateway-2');
+            await cluster.kill(leader);
+            killed = leader;
+            const newLeader = until(
+              async () =>
+                (await cluster.leaderOf(topics.gameVotes.name, partition)) !== leader
+                  ? true
+                  : undefined,
+              'a new leader',
+            );
+            return {
+              atMs,
+              at,
+              note: `kill -9 gateway-2 (pid ${proc.pid}) and broker ${leader}, leader of ${topics.gameVotes.name}/${partition}, together; recovery: a new leader and gateway-2 ready`,
+              recovered: Promise.all([newLeader, stackReady(proc, proc.pid)]).then(() => undefined),
+            };
+          },
+          async heal() {
+            await cluster.restart(killed);
+            await cluster.inSync(topics.gameVotes.name);
+          },
+        };
+      },
+    },
+    {
       // The Redis primary frozen (SIGSTOP, no kill) for 5 s: commands time out
       // (REDIS_COMMAND_TIMEOUT_MS), Sentinel (down-after 1 s) may promote the replica, the old
       // primary comes back as a replica.
@@ -854,6 +910,56 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
             await sleep(5_000);
             await redis.replicated();
           },
+        };
+      },
+    },
+    {
+      // The Redis primary answers every write MISCONF for 5 s (a failed snapshot with
+      // stop-writes-on-bgsave-error, as a full disk does): a directory where BGSAVE renames its
+      // file, a save point, a BGSAVE; then the directory removed and the save points cleared.
+      name: 'misconf',
+      fault: () => {
+        let heal = async () => undefined as void;
+        return {
+          async inject(context) {
+            const port = await redis.primaryNow();
+            const primary = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
+            primary.on('error', () => undefined);
+            await primary.connect();
+            const [, dir] = (await primary.config('GET', 'dir')) as [string, string];
+            const [, file] = (await primary.config('GET', 'dbfilename')) as [string, string];
+            const blocker = join(dir, file);
+            const atMs = await context.strikeMoment();
+            const at = Date.now();
+            mkdirSync(blocker, { recursive: true });
+            await primary.config('SET', 'stop-writes-on-bgsave-error', 'yes');
+            await primary.config('SET', 'save', '3600 1');
+            await primary.bgsave();
+            const misconf = until(
+              async () =>
+                (await primary.set('faults:misconf', '1').then(
+                  () => undefined,
+                  (error: Error) => (error.message.startsWith('MISCONF') ? true : undefined),
+                )) ?? undefined,
+              'MISCONF',
+              10_000,
+            );
+            let healed: Promise<void> | undefined;
+            heal = () =>
+              (healed ??= (async () => {
+                rmSync(blocker, { recursive: true, force: true });
+                await primary.config('SET', 'save', '');
+                primary.disconnect();
+              })());
+            const restored = misconf.then(() => sleep(5_000)).then(() => heal());
+            return {
+              atMs,
+              at,
+              note: `MISCONF on the Redis primary (port ${port}) for 5 s after it refused a write (a failed BGSAVE with stop-writes-on-bgsave-error); recovery: the save points cleared`,
+              recovered: restored,
+            };
+          },
+          heal: () => heal(),
         };
       },
     },
