@@ -1,5 +1,13 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -929,9 +937,24 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
             const [, dir] = (await primary.config('GET', 'dir')) as [string, string];
             const [, file] = (await primary.config('GET', 'dbfilename')) as [string, string];
             const blocker = join(dir, file);
+            // A snapshot already there (a replica's full sync writes one) is put back afterwards.
+            const kept = `${blocker}.faults-kept`;
+            let moved = false;
+            let healed: Promise<void> | undefined;
+            heal = () =>
+              (healed ??= (async () => {
+                rmSync(blocker, { recursive: true, force: true });
+                if (moved) renameSync(kept, blocker);
+                await primary.config('SET', 'save', '').catch(() => undefined);
+                primary.disconnect();
+              })());
             const atMs = await context.strikeMoment();
             const at = Date.now();
-            mkdirSync(blocker, { recursive: true });
+            if (existsSync(blocker)) {
+              renameSync(blocker, kept);
+              moved = true;
+            }
+            mkdirSync(blocker);
             await primary.config('SET', 'stop-writes-on-bgsave-error', 'yes');
             await primary.config('SET', 'save', '3600 1');
             await primary.bgsave();
@@ -944,13 +967,6 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
               'MISCONF',
               10_000,
             );
-            let healed: Promise<void> | undefined;
-            heal = () =>
-              (healed ??= (async () => {
-                rmSync(blocker, { recursive: true, force: true });
-                await primary.config('SET', 'save', '');
-                primary.disconnect();
-              })());
             const restored = misconf.then(() => sleep(5_000)).then(() => heal());
             return {
               atMs,
