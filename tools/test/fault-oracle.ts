@@ -2,7 +2,7 @@
 // players got, the engine's tally, the game's records and the `game.votes` log — must agree on.
 // Pure, apart from `readVotesLog`, so every judgement is made on data the suite printed.
 import { randomUUID } from 'node:crypto';
-import { createKafkaBus } from '@underdog/bus';
+import { createKafkaBus, DEAD_LETTER_HEADERS } from '@underdog/bus';
 import { createLogger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import { GameVoteEventSchema, fromBinary } from '@underdog/proto';
@@ -246,7 +246,13 @@ export async function readVotesLog(brokers: string[], tournamentId: string): Pro
         for (const message of batch) {
           readTo.set(message.partition, BigInt(message.offset));
           if (message.value === null) continue;
-          const event = fromBinary(GameVoteEventSchema, message.value);
+          let event;
+          try {
+            event = fromBinary(GameVoteEventSchema, message.value);
+          } catch {
+            // Poison (the `poison` scenario's unreadable bytes): no vote, the engine parks it.
+            continue;
+          }
           if (event.tournamentId !== tournamentId || event.kind.case !== 'voteCast') continue;
           const vote = event.kind.value;
           votes.push({
@@ -277,4 +283,51 @@ export async function readVotesLog(brokers: string[], tournamentId: string): Pro
     await bus.close();
   }
   return votes;
+}
+
+/**
+ * How many messages keyed by the tournament (`<id>` or `<id>:s<slot>`) `game.votes.dead-letter`
+ * holds, read from the topic's start to its end, and their `dead-letter-reason`s.
+ */
+export async function readParked(brokers: string[], tournamentId: string): Promise<string[]> {
+  const bus = createKafkaBus({
+    brokers,
+    clientId: 'fault-oracle-dead-letters',
+    logger: createLogger({ service: 'fault-oracle', level: 'silent' }),
+  });
+  const topic = topics.gameVotesDeadLetter;
+  const reasons: string[] = [];
+  const readTo = new Map<number, bigint>();
+  try {
+    await bus.ensureTopics([topic]);
+    const subscription = await bus.subscribe({
+      groupId: `fault-oracle-dead-letters-${randomUUID()}`,
+      topics: [topic.name],
+      fromBeginning: true,
+      handleBatch: async (batch) => {
+        for (const message of batch) {
+          readTo.set(message.partition, BigInt(message.offset));
+          if (message.key === tournamentId || message.key.startsWith(`${tournamentId}:`)) {
+            reasons.push(message.headers[DEAD_LETTER_HEADERS.reason] ?? '');
+          }
+        }
+        return Promise.resolve();
+      },
+    });
+    try {
+      for (let partition = 0; partition < topic.partitions; partition += 1) {
+        const end = BigInt(await bus.endOffset(topic.name, partition));
+        await waitFor(() => end === 0n || (readTo.get(partition) ?? -1n) >= end - 1n, {
+          message: `${topic.name}[${partition}] read to its end (${end})`,
+          timeoutMs: 60_000,
+          intervalMs: 100,
+        });
+      }
+    } finally {
+      await subscription.stop();
+    }
+  } finally {
+    await bus.close();
+  }
+  return reasons;
 }

@@ -291,6 +291,8 @@ export class Players {
   readonly rounds = new Map<number, RoundSeen>();
   readonly gameIds = new Set<string>();
   readonly endedGameIds = new Set<string>();
+  /** Epoch ms when a player first saw `game_ended`. */
+  gameEndedAt: number | undefined;
   readonly players: Player[];
   private gameEndWaiters: Array<() => void> = [];
 
@@ -353,6 +355,7 @@ export class Players {
   }
 
   sawGameEnded(gameId: string): void {
+    this.gameEndedAt ??= Date.now();
     this.endedGameIds.add(gameId);
     for (const wake of this.gameEndWaiters) wake();
     this.gameEndWaiters = [];

@@ -47,12 +47,26 @@ function render(...args: string[]): { kind: string; metadata: { name: string } }
   );
 }
 
-function rulesOf(...args: string[]): Rule[] {
+function groupsOf(...args: string[]): PrometheusRule['spec']['groups'] {
   const found = render('--set', 'prometheusRule.enabled=true', ...args).filter(
     (m) => m.kind === 'PrometheusRule',
   ) as PrometheusRule[];
   expect(found.map((m) => m.metadata.name)).toEqual(['underdog-votes']);
-  return found[0]!.spec.groups.flatMap((group) => group.rules);
+  return found[0]!.spec.groups;
+}
+
+/** The rules of one group (the vote alerts by default), or of every group. */
+function rulesOf(...args: string[]): Rule[] {
+  return groupsOf(...args)
+    .filter((group) => group.name === 'underdog-votes')
+    .flatMap((group) => group.rules);
+}
+
+/** The reliability alerts (issue 38). */
+function reliabilityRulesOf(...args: string[]): Rule[] {
+  return groupsOf(...args)
+    .filter((group) => group.name === 'underdog-reliability')
+    .flatMap((group) => group.rules);
 }
 
 /** Every `underdog_…` metric name a process registers (`name: 'underdog_…'` in its sources). */
@@ -108,8 +122,70 @@ describe('the vote alerts (PrometheusRule)', () => {
 
   it('watches only metrics the processes export', () => {
     const exported = exportedMetrics();
-    const watched = rulesOf().flatMap((rule) => dashboardMetricNames(rule.expr));
+    const watched = [
+      ...rulesOf(),
+      ...reliabilityRulesOf(
+        '--set',
+        'redis.sentinel.enabled=true',
+        '--set',
+        'redis.sentinel.hosts[0]=sentinel:26379',
+      ),
+    ].flatMap((rule) => dashboardMetricNames(rule.expr));
     expect(watched.filter((name) => !exported.has(name))).toEqual([]);
+  });
+
+  it('alerts on consumer lag, VOTE_NOT_RECORDED refusals and a parked vote message (issue 38)', () => {
+    const rules = reliabilityRulesOf();
+    expect(rules.map((rule) => [rule.alert, rule.for, rule.labels.severity])).toEqual([
+      ['UnderdogConsumerLag', '2m', 'warning'],
+      ['UnderdogVotesNotRecorded', '2m', 'warning'],
+      ['UnderdogVoteParked', '0m', 'critical'],
+    ]);
+    const byAlert = Object.fromEntries(rules.map((rule) => [rule.alert, rule.expr]));
+    expect(byAlert.UnderdogConsumerLag).toBe(
+      'max by (topic, group) (underdog_consumer_lag_messages{namespace="underdog"}) > 1000',
+    );
+    expect(byAlert.UnderdogVotesNotRecorded).toBe(
+      'sum(rate(underdog_votes_refused_total{namespace="underdog",reason="VOTE_NOT_RECORDED"}[5m])) > 1',
+    );
+    expect(byAlert.UnderdogVoteParked).toBe(
+      'sum by (reason) (increase(underdog_votes_parked_total{namespace="underdog"}[10m])) > 0',
+    );
+    // The refusal reason the gateway really counts (its public error code).
+    expect(readFileSync(join(repoRoot, 'gateway', 'src', 'games.ts'), 'utf8')).toContain(
+      "reason: isAppError(error) ? error.publicCode : 'INTERNAL'",
+    );
+  });
+
+  it("alerts on a Sentinel failover, with Sentinel: the Sentinels' config epoch rose within 10 minutes", () => {
+    const rules = reliabilityRulesOf(
+      '--set',
+      'redis.sentinel.enabled=true',
+      '--set',
+      'redis.sentinel.hosts[0]=sentinel:26379',
+      '--set',
+      'redis.sentinel.masterName=primary-1',
+    );
+    const failover = rules.find((rule) => rule.alert === 'UnderdogRedisFailover');
+    expect(failover).toMatchObject({ for: '0m', labels: { severity: 'warning' } });
+    expect(failover!.expr).toBe(
+      'max by (master_name) (redis_sentinel_master_config_epoch{master_name="primary-1"}) > max by (master_name) (redis_sentinel_master_config_epoch{master_name="primary-1"} offset 10m)',
+    );
+  });
+
+  it('follows the reliability thresholds set in values', () => {
+    const expr = (alert: string, ...args: string[]) =>
+      reliabilityRulesOf(...args).find((rule) => rule.alert === alert)!.expr;
+    expect(expr('UnderdogConsumerLag', '--set', 'prometheusRule.consumerLagMessages=250')).toMatch(
+      /> 250$/,
+    );
+    expect(
+      expr(
+        'UnderdogVotesNotRecorded',
+        '--set-json',
+        'prometheusRule.votesNotRecordedPerSecond=0.5',
+      ),
+    ).toMatch(/> 0.5$/);
   });
 
   it('follows the thresholds set in values', () => {

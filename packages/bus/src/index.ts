@@ -17,3 +17,4 @@ export {
   type EventConsumerOptions,
 } from './consumer';
 export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox';
+export { DEAD_LETTER_HEADERS, deadLetterOf, parkMessages, type Poison } from './dead-letter';

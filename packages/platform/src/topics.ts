@@ -16,6 +16,8 @@ export const topics = {
   sessionRevocations: { name: 'session.revocations', partitions: 3 },
   notificationRequests: { name: 'notification.requests', partitions: 6 },
   adsCatalog: { name: 'ads.catalog', partitions: 3, compacted: true },
+  /** `game.votes` messages the engine can never apply (poison), parked instead of stalling. */
+  gameVotesDeadLetter: { name: 'game.votes.dead-letter', partitions: 3 },
 } as const satisfies Record<string, TopicSpec>;
 
 export const allTopics: TopicSpec[] = Object.values(topics);

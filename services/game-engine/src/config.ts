@@ -2,6 +2,7 @@ import { parseEnv, type Environment } from '@underdog/kit';
 import { MAX_VOTE_SLOTS } from '@underdog/live-game';
 import { RECORDS_DELAY_MS, RESULTS_MS } from '@underdog/rules';
 import { z } from 'zod';
+import { END_RECORDS_WAIT_MS } from './domain/timings';
 
 const ms = (fallback: number, min: number) => z.coerce.number().int().min(min).default(fallback);
 
@@ -31,6 +32,9 @@ export function gameEngineConfig(env: Environment) {
       GAME_PLAYERS_PER_VOTE_SLOT: z.coerce.number().int().min(0).default(0),
       // How long a record write waits after it is asked for (GameTimings.recordsDelayMs).
       GAME_RECORDS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(RECORDS_DELAY_MS),
+      // How long the end waits for the records before it announces game_ended anyway
+      // (GameTimings.endRecordsWaitMs).
+      GAME_END_RECORDS_WAIT_MS: ms(END_RECORDS_WAIT_MS, 0),
     },
     env,
   );

@@ -32,6 +32,12 @@ export function engineMetrics(registry: Registry) {
       buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300],
       registers: [registry],
     }),
+    votesParked: new Counter({
+      name: 'underdog_votes_parked_total',
+      help: '`game.votes` messages the engine can never apply (unreadable, an invalid vote, a vote the apply script fails on), parked in `game.votes.dead-letter` instead of stalling their partition',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
     roundsAwaitingVotes: new Gauge({
       name: 'underdog_rounds_awaiting_votes',
       help: 'Rounds on this replica whose close is waiting for acknowledged votes to be applied',

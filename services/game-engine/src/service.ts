@@ -1,4 +1,4 @@
-import { batchConsumer, eventConsumer, type BusMessage } from '@underdog/bus';
+import { batchConsumer, eventConsumer, parkMessages, type BusMessage } from '@underdog/bus';
 import { systemClock, type Clock } from '@underdog/kit';
 import {
   topics,
@@ -79,6 +79,7 @@ export function createGameEngineModule(
         ...ruleTimings,
         resultsMs: config.GAME_RESULTS_SECONDS * 1000,
         recordsDelayMs: config.GAME_RECORDS_DELAY_MS,
+        endRecordsWaitMs: config.GAME_END_RECORDS_WAIT_MS,
       },
       lease: {
         ttlMs: config.GAME_LEASE_TTL_MS,
@@ -100,7 +101,10 @@ export function createGameEngineModule(
       partitions: topics.gameVotes.partitions,
     }),
   );
-  const votes = new VotesApplier(live, new VoteBatches(store), metrics, logger);
+  // Poison on `game.votes` is parked in its dead-letter topic instead of stalling the partition.
+  const votes = new VotesApplier(live, new VoteBatches(store), metrics, logger, (poison) =>
+    parkMessages(bus, topics.gameVotesDeadLetter.name, poison),
+  );
   const players = new Players({ live, store, records, events, clock, logger });
   const disqualifications = new Disqualifications({ live, store, records, events, clock, logger });
 

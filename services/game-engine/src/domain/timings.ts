@@ -25,13 +25,24 @@ export interface GameTimings {
    * published their results (docs/benchmarks.md, "two tournaments at once").
    */
   recordsDelayMs: number;
+  /**
+   * How long the end waits for the game's records before it announces `game_ended` anyway
+   * (issue 38): the records usually take milliseconds, and whoever hears the end then reads
+   * them at once; with the documents store down, the players still see the end on time and the
+   * records follow once the store answers.
+   */
+  endRecordsWaitMs: number;
 }
+
+/** `GameTimings.endRecordsWaitMs` by default. */
+export const END_RECORDS_WAIT_MS = 2_000;
 
 export const ruleTimings: GameTimings = {
   graceMs: VOTING_GRACE_MS,
   resultsMs: RESULTS_MS,
   voteTotalEveryMs: VOTE_TOTAL_EVERY_MS,
   recordsDelayMs: RECORDS_DELAY_MS,
+  endRecordsWaitMs: END_RECORDS_WAIT_MS,
 };
 
 /** The shortest round the rules give a tournament (the tournament service refuses shorter). */

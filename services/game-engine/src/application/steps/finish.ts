@@ -8,7 +8,22 @@ import type { Step, StepContext } from './context';
 
 type GameEnd = Parameters<GameRecords['gameEnded']>[0];
 
-/** The end: the records, the announcement, one outcome per participant; then the game is done. */
+/**
+ * The runners (a game's `StepContext`) that announced their game's end before its records were
+ * written: their next `finish` writes the records, and only then is the game done. A replica that
+ * takes such a game over announces its end again (the same event ids: consumers are idempotent).
+ */
+const endsAwaitingRecords = new WeakSet<StepContext>();
+
+/** How soon a game whose end is announced tries its records again. */
+const RECORDS_AGAIN_MS = 1_000;
+
+/**
+ * The end: the records, the announcement, one outcome per participant; then the game is done.
+ * The records are waited for at most `endRecordsWaitMs` (issue 38): with the documents store
+ * down, `game_ended` still goes out on time, and the game stays active, in phase `finished`,
+ * until its records are written (each step tries them again; a failure is retried as any step).
+ */
 export async function finish(game: StepContext, state: GameState): Promise<Step> {
   const { live, events } = game.deps;
   const participants = await live.participants(game.tournamentId);
@@ -19,7 +34,7 @@ export async function finish(game: StepContext, state: GameState): Promise<Step>
   // engine mid-upgrade, which the records then recompute by the same rule (`recordedPrizeOrder`).
   const drawOrder =
     state.drawOrder.length > 0 || state.decidedBy === 'no_winner' ? state.drawOrder : undefined;
-  await recordEnd(game, state, participants, {
+  const end: GameEnd = {
     gameId: state.gameId,
     endedAt: new Date(endedAt),
     ...(winner
@@ -34,7 +49,27 @@ export async function finish(game: StepContext, state: GameState): Promise<Step>
     ...(draw ? { draw } : {}),
     ...(state.drawSeed ? { drawSeed: state.drawSeed } : {}),
     ...(drawOrder ? { drawOrder } : {}),
-  });
+  };
+  if (endsAwaitingRecords.has(game)) {
+    // Announced already: the records, then done (a failure here is retried as any step).
+    await recordEnd(game, state, participants, end);
+    endsAwaitingRecords.delete(game);
+    await live.markInactive(game.tournamentId);
+    game.log.info({ gameId: state.gameId }, 'the game records caught up with its end');
+    return 'done';
+  }
+  const recorded = await within(
+    recordEnd(game, state, participants, end),
+    game.deps.timings.endRecordsWaitMs,
+  );
+  if (recorded !== true) {
+    game.log.warn(
+      { gameId: state.gameId, err: recorded === 'late' ? undefined : recorded },
+      recorded === 'late'
+        ? 'the game records are late: announcing the end, the records follow'
+        : 'the game records failed: announcing the end, the records follow',
+    );
+  }
   // Still this replica's game after the records (a frozen replica whose lease lapsed stops
   // here: the one that took over announces the end).
   await game.advance({ phase: 'finished', round: state.round }, {});
@@ -86,12 +121,36 @@ export async function finish(game: StepContext, state: GameState): Promise<Step>
       };
     }),
   );
-  await live.markInactive(game.tournamentId);
   game.log.info(
     { gameId: state.gameId, winner: winner?.userId, decidedBy: state.decidedBy },
     'game ended',
   );
+  if (recorded !== true) {
+    endsAwaitingRecords.add(game);
+    return RECORDS_AGAIN_MS;
+  }
+  await live.markInactive(game.tournamentId);
   return 'done';
+}
+
+/**
+ * `true` once `work` resolved within `ms`; 'late' if it did not (it goes on, its failure
+ * swallowed: the next step writes the records again); its error if it failed in time.
+ */
+async function within(work: Promise<void>, ms: number): Promise<true | 'late' | unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = work.then(
+    () => true as const,
+    (error: unknown) => ({ error }),
+  );
+  const outcome = await Promise.race([
+    settled,
+    new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+  return typeof outcome === 'object' ? outcome.error : outcome;
 }
 
 /**
