@@ -21,6 +21,7 @@ import {
 } from '@underdog/harness';
 import { createKafkaBus } from '@underdog/bus';
 import { createLogger } from '@underdog/kit';
+import { VOTE_SLOTS_FIELD, allSlotKeys, gameKeys, voteSlotsFrom } from '@underdog/live-game';
 import { topics } from '@underdog/platform';
 import { create, GameVoteEventSchema, toBinary } from '@underdog/proto';
 import { VOTING_GRACE_MS } from '@underdog/rules';
@@ -71,6 +72,11 @@ const passingToday: string[] = [
   'tournament',
   'kafka',
   'redis',
+  // Issue 38's scenarios that passed three runs (2026-11-29: the full run, alone, and at K = 4);
+  // redis-stop, misconf and broker+gateway are not yet there (docs/reliability.md).
+  'poison',
+  'mongo-at-end',
+  'capture',
 ];
 const only = requested?.includes('all') ? undefined : (requested ?? passingToday);
 const roundSeconds = 6;
@@ -283,6 +289,11 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
         GAME_RESULTS_SECONDS: '2',
         // The chart's group session (10 s), not a test's shorter one.
         ...engineKafkaEnv,
+        // UNDERDOG_TEST_VOTE_SLOTS=4 runs every scenario with each game's votes over 4 slots
+        // (ADR 12), as the live-game suites do.
+        ...(process.env.UNDERDOG_TEST_VOTE_SLOTS
+          ? { GAME_VOTE_SLOTS: process.env.UNDERDOG_TEST_VOTE_SLOTS }
+          : {}),
       },
     });
     await stack.waitUntilReady(180_000);
@@ -291,7 +302,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
     sentinelRedis = new Redis({ sentinels: redis.sentinels, name: redis.name });
     sentinelRedis.on('error', () => undefined);
     console.log(
-      `fault suite: seed ${seed} (replay: FAULT_SEED=${seed}), ${playerCount} players, engine Kafka session ${engineKafkaEnv.GAME_KAFKA_SESSION_TIMEOUT_MS} ms (heartbeat ${engineKafkaEnv.GAME_KAFKA_HEARTBEAT_MS} ms), logs ${logDir}, kafka logs ${cluster.logDir}, redis and sentinel log (after the run) ${redis.logFile}`,
+      `fault suite: seed ${seed} (replay: FAULT_SEED=${seed}), ${playerCount} players, vote slots ${process.env.UNDERDOG_TEST_VOTE_SLOTS ?? 1}, engine Kafka session ${engineKafkaEnv.GAME_KAFKA_SESSION_TIMEOUT_MS} ms (heartbeat ${engineKafkaEnv.GAME_KAFKA_HEARTBEAT_MS} ms), logs ${logDir}, kafka logs ${cluster.logDir}, redis and sentinel log (after the run) ${redis.logFile}`,
     );
   }, 300_000);
 
@@ -462,7 +473,16 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
       let lostByTally = 0;
       for (let round = 1; round <= votingRounds; round += 1) {
         const seen = players.rounds.get(round);
-        const tally = await sentinelRedis.hgetall(`game:{${tournament.id}}:r${round}:tally`);
+        // The K vote slots' tallies summed (docs/adr/0012): one key with one slot.
+        const slots = voteSlotsFrom(
+          (await sentinelRedis.hget(gameKeys(tournament.id).state, VOTE_SLOTS_FIELD)) ?? '1',
+        );
+        const tally: Record<string, string> = {};
+        for (const slot of allSlotKeys(tournament.id, slots)) {
+          for (const [image, n] of Object.entries(await sentinelRedis.hgetall(slot.tally(round)))) {
+            tally[image] = String(Number(tally[image] ?? 0) + Number(n));
+          }
+        }
         const verdict = judgeRound({
           round,
           eligible: eligibleIn(round),
