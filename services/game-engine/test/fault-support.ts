@@ -91,8 +91,13 @@ export async function startGame(
   roundSeconds: number,
 ): Promise<string> {
   await publishTournamentNews(bus, tournamentId, 'live', roundSeconds);
-  await waitFor(() => firstEvent(recorder, 'roundVotingStarted') !== undefined, 'round 1');
-  return firstEvent(recorder, 'gameStarted')!.gameId;
+  // The tournament's own events: on a shared Kafka, other files' games publish theirs too.
+  const ours = (kind: GameEventKind) =>
+    recorder.events.find(
+      (event) => event.tournamentId === tournamentId && event.kind.case === kind,
+    );
+  await waitFor(() => ours('roundVotingStarted') !== undefined, 'round 1');
+  return ours('gameStarted')!.gameId;
 }
 
 /** Round 1's picks of `publishVotesCydWins`: ann and bob image 1, cyd image 2. */
