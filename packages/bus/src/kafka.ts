@@ -16,10 +16,12 @@ import type {
   BusMessage,
   EventBus,
   OutgoingMessage,
+  ReadRange,
   SubscribeOptions,
   Subscription,
   TopicSpec,
 } from './port';
+import { decodeHeaders, RangeReader } from './kafka-range-reader';
 import { PublishBatcher } from './publish-batcher';
 import { handleBatchInContext, withRequestIdHeader } from './request-context';
 
@@ -83,6 +85,8 @@ export class KafkaBus implements EventBus {
     { topics: Set<string>; members: number; fromBeginning: boolean }
   >();
   private readonly partitionCounts = new Map<string, number>();
+  /** `readRange`'s standing reader per topic. */
+  private readonly rangeReaders = new Map<string, RangeReader>();
 
   constructor(private readonly options: KafkaBusOptions) {
     const logger = options.logger.child({ component: 'kafkajs' });
@@ -289,6 +293,29 @@ export class KafkaBus implements EventBus {
     };
   }
 
+  async readRange(
+    topic: string,
+    partition: number,
+    range: ReadRange,
+    handle: (batch: BusMessage[]) => Promise<void>,
+  ): Promise<void> {
+    let reader = this.rangeReaders.get(topic);
+    if (!reader) {
+      reader = new RangeReader({
+        kafka: this.kafka,
+        topic,
+        clientId: this.options.clientId,
+        logger: this.options.logger.child({ component: 'range-reader', topic }),
+        endOffset: (p) => this.endOffset(topic, p),
+        joinTimeoutMs: this.options.joinTimeoutMs ?? 30_000,
+        readTimeoutMs: 30_000,
+        retry: kafkaRetry,
+      });
+      this.rangeReaders.set(topic, reader);
+    }
+    await reader.read(partition, range, handle);
+  }
+
   /**
    * Sets the lag gauge from the group's committed offsets and the partitions' high watermarks, as
    * Kafka sees them (so a stuck consumer shows a growing lag). Every replica of a group reports
@@ -349,6 +376,8 @@ export class KafkaBus implements EventBus {
   async close(): Promise<void> {
     await Promise.allSettled([...this.consumers].map((consumer) => consumer.disconnect()));
     this.consumers.clear();
+    await Promise.allSettled([...this.rangeReaders.values()].map((reader) => reader.close()));
+    this.rangeReaders.clear();
     await this.producer?.disconnect();
     await this.admin?.disconnect();
     this.producer = undefined;
@@ -497,15 +526,6 @@ class StoredPositions {
   stop(): void {
     clearInterval(this.timer);
   }
-}
-
-function decodeHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
-  const decoded: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (value === undefined) continue;
-    decoded[name] = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
-  }
-  return decoded;
 }
 
 function logKafkaEntry(logger: Logger, { level, log }: LogEntry) {

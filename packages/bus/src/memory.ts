@@ -3,6 +3,7 @@ import type {
   BusMessage,
   EventBus,
   OutgoingMessage,
+  ReadRange,
   SubscribeOptions,
   Subscription,
   TopicSpec,
@@ -97,6 +98,22 @@ export class MemoryBus implements EventBus {
     const next = this.topic(topic).nextOffsets[partition];
     if (next === undefined) throw new Error(`${topic} has no partition ${partition}`);
     return String(next);
+  }
+
+  async readRange(
+    topic: string,
+    partition: number,
+    range: ReadRange,
+    handle: (batch: BusMessage[]) => Promise<void>,
+  ): Promise<void> {
+    this.assertOpen();
+    const entries = this.topic(topic).partitions[partition];
+    if (!entries) throw new Error(`${topic} has no partition ${partition}`);
+    const [from, to] = [BigInt(range.from), BigInt(range.to)];
+    const wanted = entries.filter((m) => BigInt(m.offset) >= from && BigInt(m.offset) < to);
+    for (let i = 0; i < wanted.length; i += MAX_BATCH) {
+      await handle(wanted.slice(i, i + MAX_BATCH));
+    }
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {

@@ -75,6 +75,12 @@ export interface StoredOffsets {
   recheckEveryMs?: number;
 }
 
+/** A stretch of one partition: offsets from `from` up to, not including, `to` (decimal strings). */
+export interface ReadRange {
+  from: string;
+  to: string;
+}
+
 export interface Subscription {
   /** Leaves the group after the batch in flight settles; its partitions go to other members. */
   stop(): Promise<void>;
@@ -93,6 +99,20 @@ export interface EventBus {
   endOffset(topic: string, partition: number): Promise<string>;
   /** Resolves once the consumer has joined its group and will receive messages. */
   subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /**
+   * Hands the messages of one partition in `range` (or up to the partition's end, if it ends
+   * sooner) to `handle`, in order, batch by batch, outside any consumer group; resolves once the
+   * last is handled, rejects if `handle` throws (what it handled stays handled). For a reader that
+   * cannot wait for a group to hand the partition over: a round's close whose votes partition's
+   * consumer went silent (issue 35). Kafka keeps a reader per topic, joined at the first call
+   * (an empty range, `from` = `to`, prepares it).
+   */
+  readRange(
+    topic: string,
+    partition: number,
+    range: ReadRange,
+    handle: (batch: BusMessage[]) => Promise<void>,
+  ): Promise<void>;
   /** Resolves when the bus can reach its broker; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -152,6 +152,41 @@ export function describeEventBusContract(
       }
     });
 
+    it('reads a stretch of one partition outside any group, in order, cut at its end', async () => {
+      const topic = unique('range');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      const partition = await fixture.bus.partitionOf(topic, 'k0');
+      await fixture.bus.publish(topic, sequence(1, 10));
+      const read = async (from: string, to: string) => {
+        const seen: string[] = [];
+        await fixture.bus.readRange(topic, partition, { from, to }, async (batch) => {
+          for (const message of batch) {
+            expect(message.partition).toBe(partition);
+            seen.push(`${message.offset}=${decode(message.value)}`);
+          }
+        });
+        return seen;
+      };
+      expect(await read('3', '7')).toEqual(['3=k0:3', '4=k0:4', '5=k0:5', '6=k0:6']);
+      // Past the partition's end: what there is.
+      expect(await read('8', '100')).toEqual(['8=k0:8', '9=k0:9']);
+      expect(await read('5', '5')).toEqual([]);
+      // Back to the start, after more were published: each read says where it starts.
+      await fixture.bus.publish(topic, sequence(1, 2, 10));
+      expect(await read('0', '2')).toEqual(['0=k0:0', '1=k0:1']);
+      expect(await read('9', '12')).toEqual(['9=k0:9', '10=k0:10', '11=k0:11']);
+      // The other partition has nothing.
+      const other: BusMessage[] = [];
+      await fixture.bus.readRange(topic, 1 - partition, { from: '0', to: '5' }, async (batch) => {
+        other.push(...batch);
+      });
+      expect(other).toEqual([]);
+      // No group was moved: a new group from the beginning gets everything.
+      const received: BusMessage[] = [];
+      await subscribe(topic, unique('group'), (m) => void received.push(m));
+      await waitFor(() => received.length === 12, 'every message');
+    });
+
     it('delivers every message of a key on a compacted topic to a subscribed group', async () => {
       const topic = unique('catalog');
       await fixture.bus.ensureTopics([{ name: topic, partitions: 1, compacted: true }]);

@@ -134,6 +134,7 @@ export class UnreliableBus implements EventBus {
   subscribe: EventBus['subscribe'] = (options) => this.inner.subscribe(options);
   partitionOf: EventBus['partitionOf'] = (topic, key) => this.inner.partitionOf(topic, key);
   endOffset: EventBus['endOffset'] = (topic, partition) => this.inner.endOffset(topic, partition);
+  readRange: EventBus['readRange'] = (...args) => this.inner.readRange(...args);
   ping: EventBus['ping'] = () => this.inner.ping();
   close: EventBus['close'] = () => this.inner.close();
 }
@@ -176,6 +177,7 @@ export class PublishedCatalog implements EventBus {
   subscribe: EventBus['subscribe'] = (options) => this.inner.subscribe(options);
   partitionOf: EventBus['partitionOf'] = (topic, key) => this.inner.partitionOf(topic, key);
   endOffset: EventBus['endOffset'] = (topic, partition) => this.inner.endOffset(topic, partition);
+  readRange: EventBus['readRange'] = (...args) => this.inner.readRange(...args);
   ping: EventBus['ping'] = () => this.inner.ping();
   close: EventBus['close'] = () => this.inner.close();
 }

@@ -38,6 +38,11 @@ export function engineMetrics(registry: Registry) {
       labelNames: ['reason'],
       registers: [registry],
     }),
+    votesReadBehind: new Counter({
+      name: 'underdog_votes_read_behind_total',
+      help: "Reads of a game.votes partition by a round's close, outside the votes consumer's group, because the partition's applied mark stood still while the close waited (its consumer killed or frozen, the group not yet handing it over)",
+      registers: [registry],
+    }),
     roundsAwaitingVotes: new Gauge({
       name: 'underdog_rounds_awaiting_votes',
       help: 'Rounds on this replica whose close is waiting for acknowledged votes to be applied',

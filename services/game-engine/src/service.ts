@@ -64,6 +64,10 @@ export function createGameEngineModule(
   const group = (name: string) => `${config.GAME_KAFKA_GROUP_PREFIX}${name}`;
   const ads = new AdsCatalog(bus, group(`game-engine-ads-${owner}`), logger);
   const events = new GameEventsPublisher(bus);
+  // Poison on `game.votes` is parked in its dead-letter topic instead of stalling the partition.
+  const votes = new VotesApplier(live, new VoteBatches(store), metrics, logger, (poison) =>
+    parkMessages(bus, topics.gameVotesDeadLetter.name, poison),
+  );
   const runners = new GameRunners(
     {
       live,
@@ -74,7 +78,15 @@ export function createGameEngineModule(
         partitionOf: (votesKey) => bus.partitionOf(topics.gameVotes.name, votesKey),
         endOffset: (partition) => bus.endOffset(topics.gameVotes.name, partition),
         applied: (partition) => live.votesApplied(partition),
+        applyBehind: (partition, from, to) =>
+          bus.readRange(
+            topics.gameVotes.name,
+            partition,
+            { from: String(from), to: String(to) },
+            (batch) => votes.handleBatch(batch),
+          ),
       }),
+      votesStandStillMs: config.GAME_VOTES_STAND_STILL_MS,
       timings: {
         ...ruleTimings,
         resultsMs: config.GAME_RESULTS_SECONDS * 1000,
@@ -101,10 +113,6 @@ export function createGameEngineModule(
       partitions: topics.gameVotes.partitions,
     }),
   );
-  // Poison on `game.votes` is parked in its dead-letter topic instead of stalling the partition.
-  const votes = new VotesApplier(live, new VoteBatches(store), metrics, logger, (poison) =>
-    parkMessages(bus, topics.gameVotesDeadLetter.name, poison),
-  );
   const players = new Players({ live, store, records, events, clock, logger });
   const disqualifications = new Disqualifications({ live, store, records, events, clock, logger });
 
@@ -128,6 +136,18 @@ export function createGameEngineModule(
     components: [
       ads.component(),
       votesConsumer,
+      {
+        // The reader a close uses when a votes partition's consumer went silent, ready before
+        // it is needed (on Kafka, a group of its own to join): an empty range prepares it.
+        name: 'votes-reader',
+        start: async () => {
+          void bus
+            .readRange(topics.gameVotes.name, 0, { from: '0', to: '0' }, async () => {})
+            .catch((error: unknown) =>
+              logger.warn({ err: error }, 'the votes range reader is not ready; tried when needed'),
+            );
+        },
+      },
       eventConsumer(bus, {
         name: 'lifecycle-consumer',
         groupId: group('game-engine'),

@@ -407,6 +407,7 @@ describe('offline choices on tournament.lifecycle (for the game engine)', () => 
         subscribe: (options) => bus.subscribe(options),
         partitionOf: (topic, key) => bus.partitionOf(topic, key),
         endOffset: (topic, partition) => bus.endOffset(topic, partition),
+        readRange: (...args) => bus.readRange(...args),
         ping: () => bus.ping(),
         close: () => bus.close(),
       }),

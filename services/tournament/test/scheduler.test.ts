@@ -28,6 +28,7 @@ function outage() {
     subscribe: (options) => bus.subscribe(options),
     partitionOf: (topic, key) => bus.partitionOf(topic, key),
     endOffset: (topic, partition) => bus.endOffset(topic, partition),
+    readRange: (...args) => bus.readRange(...args),
     ping: () => bus.ping(),
     close: () => bus.close(),
   });

@@ -9,6 +9,10 @@ import type { EngineMetrics } from '../metrics';
  */
 export class VotesWait {
   private waiting: { round: number; warnings: number } | undefined;
+  /** Each lagging partition's applied mark as last seen, and since when it stands there. */
+  private readonly marks = new Map<number, { applied: bigint; since: number }>();
+  /** Partitions whose votes this runner is applying itself (`standsStill`), one read each. */
+  private readonly reading = new Set<number>();
 
   constructor(
     private readonly metrics: EngineMetrics,
@@ -32,6 +36,33 @@ export class VotesWait {
     }
   }
 
+  /**
+   * Whether `partition`'s applied mark, seen at `applied` at `now` (ms), has stood there for
+   * `afterMs` or more — its consumer silent — and no read of it by this runner is under way:
+   * then the caller reads it itself, and says when it is done (`readBehindDone`).
+   */
+  standsStill(partition: number, applied: bigint, now: number, afterMs: number): boolean {
+    const seen = this.marks.get(partition);
+    if (seen?.applied !== applied) {
+      this.marks.set(partition, { applied, since: now });
+      return false;
+    }
+    if (now - seen.since < afterMs || this.reading.has(partition)) return false;
+    this.reading.add(partition);
+    this.metrics.votesReadBehind.inc();
+    this.log.warn(
+      { partition, applied: String(applied), stillForMs: now - seen.since },
+      "a votes partition's applied mark stands still while the close waits: the close applies its votes itself",
+    );
+    return true;
+  }
+
+  /** This runner's own read of `partition` ended (done or failed: looked at again if it lags). */
+  readBehindDone(partition: number): void {
+    this.reading.delete(partition);
+    this.marks.delete(partition);
+  }
+
   /** Round `round` closed with every vote applied, after waiting `waitedMs`. */
   settled(round: number, waitedMs: number): void {
     this.metrics.votesWait.observe(waitedMs / 1000);
@@ -43,6 +74,7 @@ export class VotesWait {
 
   /** The wait is over here (the round moved on, or this runner stops). */
   end(): void {
+    this.marks.clear();
     if (!this.waiting) return;
     this.waiting = undefined;
     this.metrics.roundsAwaitingVotes.dec();

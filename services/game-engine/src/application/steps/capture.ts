@@ -71,6 +71,24 @@ async function captureEnds(
 }
 
 /**
+ * A lagging partition whose applied mark stands still (`RunnerDependencies.votesStandStillMs`):
+ * its consumer was killed or frozen, and its group hands the partition over only after the
+ * consumer's session (the chart's 10 s). The close does not wait for that: it reads the
+ * partition's votes from the mark to the captured end itself and applies them, each once by its
+ * id (ADR 9), in the background while it goes on looking at the marks.
+ */
+function applyBehindIfStill(game: StepContext, { partition, end }: VotesEnd, applied: bigint) {
+  const { votes, votesStandStillMs } = game.deps;
+  if (!game.votesWait.standsStill(partition, applied, game.now(), votesStandStillMs)) return;
+  void votes
+    .applyBehind(partition, applied, end)
+    .catch((error: unknown) =>
+      game.log.warn({ err: error, partition }, 'the close could not apply the votes itself'),
+    )
+    .finally(() => game.votesWait.readBehindDone(partition));
+}
+
+/**
  * The votes captured: look again shortly until every one before the captured end is applied,
  * then tally. However long that takes: each was acknowledged to its player, and a round that
  * resolved without them would drop them (ADR 9). A consumer that stalls, a rebalance after a
@@ -88,6 +106,9 @@ export async function awaitVotes(
   keep();
   const lagging = action.ends.findIndex((end, i) => votesSettled(applied[i]!, end) === 'wait');
   if (lagging >= 0) {
+    for (const [i, end] of action.ends.entries()) {
+      if (votesSettled(applied[i]!, end) === 'wait') applyBehindIfStill(game, end, applied[i]!);
+    }
     game.votesWait.lagging(state.round, action.waitedMs, {
       partition: String(action.ends[lagging]!.partition),
       end: String(action.ends[lagging]!.end),

@@ -16,6 +16,13 @@ export interface VotesProgress {
   partitionOf(votesKey: string): Promise<number>;
   endOffset(partition: number): Promise<string>;
   applied(partition: number): Promise<bigint>;
+  /**
+   * Applies the partition's votes from `from` up to `to` itself, reading the partition outside
+   * the votes consumer's group: what a close does when the consumer that owns the partition went
+   * silent (killed, frozen) and the group has not handed it over yet (issue 35). Each vote is
+   * applied once by its id, so the owner applying the same votes later changes nothing.
+   */
+  applyBehind(partition: number, from: bigint, to: bigint): Promise<void>;
 }
 
 export interface RunnerDependencies {
@@ -26,6 +33,11 @@ export interface RunnerDependencies {
   votes: VotesProgress;
   timings: GameTimings;
   lease: { ttlMs: number; renewEveryMs: number };
+  /**
+   * How long a lagging partition's applied mark may stand still, while a close waits on it,
+   * before the close applies the votes itself (`VotesProgress.applyBehind`).
+   */
+  votesStandStillMs: number;
   /** This replica's name, the lease owner. */
   owner: string;
   /** The engine's time source; it measures in ms since the epoch (`now()` below). */
