@@ -28,7 +28,8 @@ describe('the wait of a close for its votes', () => {
       };
     };
     const warnings = () => lines.filter((line) => line.msg.includes('its close waits for them'));
-    return { wait: new VotesWait(metrics, logger), waiting, waits, warnings };
+    const readsBehind = async () => (await metrics.votesReadBehind.get()).values[0]?.value;
+    return { wait: new VotesWait(metrics, logger), waiting, waits, warnings, readsBehind };
   };
   const facts = { partition: '0', end: '9', applied: '8' };
 
@@ -61,5 +62,24 @@ describe('the wait of a close for its votes', () => {
     const { wait, warnings } = setUp();
     for (let waitedMs = 0; waitedMs <= 12_000; waitedMs += 25) wait.lagging(4, waitedMs, facts);
     expect(warnings().map((line) => line.waitedMs)).toEqual([5_000, 10_000]);
+  });
+
+  it('reads a partition itself only once its mark stood still for the bound, one read at a time', async () => {
+    const { wait, readsBehind } = setUp();
+    // A mark that moves is a consumer at work: never read behind it.
+    expect(wait.standsStill(3, 10n, 0, 1_000)).toBe(false);
+    expect(wait.standsStill(3, 20n, 900, 1_000)).toBe(false);
+    expect(wait.standsStill(3, 30n, 1_800, 1_000)).toBe(false);
+    // Standing at 30 since 1,800: not yet at 2,700, then yes at 2,800.
+    expect(wait.standsStill(3, 30n, 2_700, 1_000)).toBe(false);
+    expect(wait.standsStill(3, 30n, 2_800, 1_000)).toBe(true);
+    // A read under way: not a second one.
+    expect(wait.standsStill(3, 30n, 5_000, 1_000)).toBe(false);
+    expect(await readsBehind()).toBe(1);
+    // Done (or failed) and still standing: the bound starts again.
+    wait.readBehindDone(3);
+    expect(wait.standsStill(3, 30n, 5_100, 1_000)).toBe(false);
+    expect(wait.standsStill(3, 30n, 6_100, 1_000)).toBe(true);
+    expect(await readsBehind()).toBe(2);
   });
 });
