@@ -16,7 +16,7 @@ export function gameEngineConfig(env: Environment) {
       GAME_VOTES_MARK_CHECK_MS: ms(1000, 20),
       // How long a lagging votes partition's applied mark may stand still while a close waits on
       // it before the close applies the partition's votes itself (its consumer silent).
-      GAME_VOTES_STAND_STILL_MS: ms(1000, 100),
+      GAME_VOTES_STAND_STILL_MS: ms(500, 100),
       // The votes consumer's group session: how long a crashed engine keeps its votes partitions.
       GAME_KAFKA_SESSION_TIMEOUT_MS: ms(10_000, 1000),
       GAME_KAFKA_HEARTBEAT_MS: ms(2000, 100),

@@ -32,7 +32,13 @@ export interface RedisSentinelGroup {
 }
 
 export async function startRedisSentinelGroup(
-  options: { replicas?: number; sentinels?: number; name?: string } = {},
+  options: {
+    replicas?: number;
+    sentinels?: number;
+    name?: string;
+    /** More settings for every Redis server of the group (e.g. AOF, `min-replicas-to-write`). */
+    serverArgs?: string[];
+  } = {},
 ): Promise<RedisSentinelGroup> {
   const binary = findExecutable('redis-server');
   if (binary === undefined) {
@@ -53,7 +59,9 @@ export async function startRedisSentinelGroup(
   };
   const redisArgs = (port: number) => [
     ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir],
-    ...['--dbfilename', `dump-${port}.rdb`, '--save', '', '--appendonly', 'no'],
+    ...['--dbfilename', `dump-${port}.rdb`, '--save', ''],
+    ...['--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`],
+    ...(options.serverArgs ?? ['--appendonly', 'no']),
   ];
 
   const primaryPort = await freePort();
