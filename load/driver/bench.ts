@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import type { InfraUrls } from '../../tools/stack/stack';
 import { appOperations } from './app-operations';
+import type { Arrival } from './arrival';
 import { recordCpu } from './cpu-timeline';
 import { localDrivers, workerDrivers, type Drivers } from './drivers';
 import { Api, admin } from './gateway-api';
@@ -38,6 +39,8 @@ export interface BenchOptions {
   roundSeconds: number;
   /** Votes go out at random over this share of the voting window. */
   voteSpread: number;
+  /** How: uniformly, or 80 % in the window's first 5 s (`voteDelayMs`); default uniform. */
+  arrival?: Arrival;
   /**
    * How the players talk to the gateway (default `graphql-ws`: the web app's transport, votes
    * over the socket; `ws`: the spec's legacy `/ws`).
@@ -122,6 +125,8 @@ export interface BenchResult {
   waiting: number;
   /** Why connections failed, by reason. */
   connectFailureReasons: Record<string, number>;
+  /** Each driver process's event-loop delay over the round (p99, max ms): a loaded driver lies. */
+  driverLoopDelayMs: Array<{ p99: number; max: number }>;
   storm?: StormResult;
   /** With `capacity`: who was turned away and got in; the tournaments' figures are for those in. */
   waitingRoom?: WaitingRoomFigures;
@@ -174,6 +179,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         (_, index) => `127.0.0.${index + 2}`,
       ),
       voteSpread: options.voteSpread,
+      arrival: options.arrival ?? 'uniform',
       connectConcurrency: 100,
       protocol: options.protocol ?? 'graphql-ws',
       operations: appOperations(),
@@ -275,6 +281,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
         tournaments: options.tournaments,
         roundSeconds: options.roundSeconds,
         voteSpread: options.voteSpread,
+        arrival: options.arrival ?? 'uniform',
         drivers: options.drivers,
         gateways: options.gateways,
         engines: options.engines ?? 1,
@@ -291,6 +298,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResult> 
       connectSeconds,
       waiting,
       connectFailureReasons: failures,
+      driverLoopDelayMs: report.loopDelayMs,
       ...(stopped
         ? {
             storm: {

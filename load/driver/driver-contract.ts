@@ -1,6 +1,7 @@
 // What a player driver is given and what it reports back: the same in this process and over
 // the worker processes' IPC (`worker.ts`).
 import type { AppOperations } from './app-operations';
+import type { Arrival } from './arrival';
 
 /**
  * How the players talk to the gateway: `graphql-ws`, the web app's own transport (the
@@ -10,6 +11,13 @@ import type { AppOperations } from './app-operations';
 export type DriverProtocol = 'graphql-ws' | 'ws';
 
 export const driverProtocols: readonly DriverProtocol[] = ['graphql-ws', 'ws'];
+
+/**
+ * What every bench player sends as its browser (issue 36 point 6): the gateway hashes the
+ * User-Agent into the fair-play signals, so a bench without it skips work a browser costs.
+ */
+export const BROWSER_USER_AGENT =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
 /** A `--protocol` value, or a clear error naming the choices. */
 export function driverProtocol(value: string | undefined): DriverProtocol {
@@ -43,6 +51,8 @@ export interface DriverOptions {
   sourceAddresses: string[];
   /** Votes are cast at a random moment in the first `voteSpread` of the voting window (0–1). */
   voteSpread: number;
+  /** How those moments are drawn (`voteDelayMs`); default uniform. */
+  arrival?: Arrival;
   /** Upgrades in flight at once while connecting. */
   connectConcurrency: number;
   /** The transport the players use (default `graphql-ws`, the web app's). */

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBenchmark, type BenchResult, type StopSignal } from './bench';
+import { arrivalProfile } from './arrival';
 import { driverProtocol } from './driver-contract';
 import {
   appendToBenchmarks,
@@ -25,6 +26,7 @@ function options() {
       tournaments: { type: 'string', default: '1' },
       'round-seconds': { type: 'string', default: '15' },
       spread: { type: 'string', default: '0.8' },
+      arrival: { type: 'string', default: 'uniform' },
       drivers: { type: 'string' },
       gateways: { type: 'string' },
       engines: { type: 'string', default: '1' },
@@ -47,6 +49,7 @@ function options() {
     tournaments: Number(values.tournaments),
     roundSeconds: Number(values['round-seconds']),
     voteSpread: Number(values.spread),
+    arrival: arrivalProfile(values.arrival),
     // A driver process holds at most ~12,000 sockets (20,000 open files a process here).
     drivers: values.drivers ? Number(values.drivers) : Math.max(1, Math.ceil(players / 12_000)),
     // One gateway holds at most ~19,000 sockets for the same reason.
@@ -110,7 +113,7 @@ function table(result: BenchResult, meta: { command: string; loadBefore: string;
     `## Live round: ${result.options.mode}, ${result.options.protocol ?? 'graphql-ws'}, ${result.options.players} players, ${result.options.tournaments} tournament(s) (${new Date().toISOString().slice(0, 16)}Z, commit ${commit})`,
     '',
     line,
-    `Command: \`${meta.command}\` (round ${result.options.roundSeconds} s, votes spread over ${result.options.voteSpread * 100}% of it, ${result.options.gateways} gateway(s), ${result.options.engines} engine replica(s)). Seeding ${result.seedSeconds.toFixed(0)} s, connecting ${result.connectSeconds.toFixed(0)} s; ${result.connected} connected, ${result.connectFailures} failed, ${result.dropped} dropped.${meta.note ? ` ${meta.note}` : ''}`,
+    `Command: \`${meta.command}\` (round ${result.options.roundSeconds} s, votes spread over ${result.options.voteSpread * 100}% of it, ${result.options.arrival === 'front-loaded' ? '80% in its first 5 s' : 'uniformly'}, ${result.options.gateways} gateway(s), ${result.options.engines} engine replica(s)). Seeding ${result.seedSeconds.toFixed(0)} s, connecting ${result.connectSeconds.toFixed(0)} s; ${result.connected} connected, ${result.connectFailures} failed, ${result.dropped} dropped.${meta.note ? ` ${meta.note}` : ''}`,
     '',
     '| tournament (partition) | players | votes sent | acked | counted (player_votes) | engine tally | acked not counted | not acked | ack p50 / p95 / p99 / max ms | results after voting closed p50 / p95 / p99 / max ms | results ≤ 1 s after close | results after deadline p50 / p99 ms |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -125,6 +128,8 @@ function table(result: BenchResult, meta: { command: string; loadBefore: string;
       .sort((a, b) => b.cpuSeconds - a.cpuSeconds)
       .filter((p) => p.cpuSeconds > 0.05 || p.peakRssMiB > 50)
       .map((p) => `| ${p.name} | ${p.cpuSeconds.toFixed(1)} | ${p.peakRssMiB.toFixed(0)} |`),
+    '',
+    `Driver event-loop delay over the round, p99 / max ms per driver process: ${result.driverLoopDelayMs.map((d) => `${ms(d.p99)} / ${ms(d.max)}`).join(', ')} (a driver late by more than the ack p99 measures itself, not the server).`,
     ...extraTables(result),
     '',
   ];

@@ -7,7 +7,7 @@ import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import type { AppOperation } from './app-operations';
-import type { DriverOptions, Tally } from './driver-contract';
+import { BROWSER_USER_AGENT, type DriverOptions, type Tally } from './driver-contract';
 import {
   ERROR,
   RESULTS,
@@ -107,6 +107,7 @@ export class HttpReads {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
           cookie,
+          'user-agent': BROWSER_USER_AGENT,
           'x-device-id': deviceId,
         },
       },
@@ -189,7 +190,7 @@ export function openAppSocket(host: SeatHost, seat: Seat): void {
     vote: randomUUID(),
   };
   const socket = new WebSocket(url, 'graphql-transport-ws', {
-    headers: { cookie },
+    headers: { cookie, 'user-agent': BROWSER_USER_AGENT },
     perMessageDeflate: false,
     ...(localAddress ? { localAddress } : {}),
   });
@@ -271,7 +272,7 @@ export function openWsSocket(host: SeatHost, seat: Seat): void {
   const url = `${base}/ws?deviceId=${encodeURIComponent(player.deviceId)}`;
   const localAddress = sourceAddresses[seat.index % sourceAddresses.length];
   const socket = new WebSocket(url, {
-    headers: { cookie: `${cookieName}=${player.sessionId}` },
+    headers: { cookie: `${cookieName}=${player.sessionId}`, 'user-agent': BROWSER_USER_AGENT },
     perMessageDeflate: false,
     ...(localAddress ? { localAddress } : {}),
   });

@@ -21,6 +21,7 @@ import type {
   Tally,
   VoteAtDrop,
 } from './driver-contract';
+import { voteDelayMs } from './arrival';
 import { VotingStartedCache, ownVoteOf } from './player-messages';
 import {
   HttpReads,
@@ -313,12 +314,12 @@ export class PlayerDriver {
     this.retry(seat, this.options.reconnect?.delayMs ?? RECONNECT_DELAY_MS, RECONNECT_JITTER);
   }
 
-  /** A vote at a random moment of the window's first `voteSpread`, for a random image. */
+  /** A vote at a moment of the window's first `voteSpread` (by `arrival`), for a random image. */
   private scheduleVote(seat: Seat, images: Array<{ id: string }>, phaseEndsAt: string): void {
     const outcome = this.outcomes[seat.index]!;
     const imageId = images[Math.floor(Math.random() * images.length)]!.id;
     const windowMs = Math.max(0, Date.parse(phaseEndsAt) - Date.now());
-    const delay = Math.random() * windowMs * this.options.voteSpread;
+    const delay = voteDelayMs(windowMs, this.options.voteSpread, this.options.arrival ?? 'uniform');
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       outcome.votedImageId = imageId;

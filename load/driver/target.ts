@@ -48,7 +48,9 @@ const benchEnv = {
   ADMIN_EMAIL: admin.email,
   ADMIN_PASSWORD: admin.password,
   BENCHMARK_SEED: 'on',
-  LOG_LEVEL: 'warn',
+  // The chart's level (values.yaml `logLevel: info`): a bench at `warn` skipped the logging
+  // production pays for (issue 36 point 6).
+  LOG_LEVEL: 'info',
 };
 
 /** Profiles are written when a process exits normally (the stack stops them with SIGTERM). */
@@ -73,7 +75,7 @@ export async function startDistributed(options: TargetOptions): Promise<Target> 
     extraGateways: Math.max(0, options.gateways - 1),
     extraEngines: Math.max(0, (options.engines ?? 1) - 1),
     logDir: options.logDir,
-    logLevel: 'warn',
+    logLevel: 'info',
     env: targetEnv(options),
     nodeArgs: nodeArgs(options),
   });
