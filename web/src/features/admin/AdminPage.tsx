@@ -269,7 +269,7 @@ function Dashboard({ name }: { name: string }) {
                 <List.Item
                   data-testid={`tournament-${t.id}`}
                   actions={[
-                    // A live game's details: its integrity report and disqualifications (issue 28).
+                    // A live game's details: its fair-play report and disqualifications (issue 28).
                     ...(t.status === 'live'
                       ? [
                           <Button
@@ -373,7 +373,7 @@ function Dashboard({ name }: { name: string }) {
                         </span>
                         {item.winnerFlagged && (
                           <Tag color="red" data-testid="winner-flagged">
-                            {translate('integrity.winnerFlagged')}
+                            {translate('fairPlay.winnerFlagged')}
                           </Tag>
                         )}
                         <span>{item.tournament.prize || translate('common.noPrize')}</span>

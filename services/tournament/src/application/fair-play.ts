@@ -1,20 +1,20 @@
-import { RingDetector, type PlayerSignal } from '@underdog/fair-play';
+import { RingDetector, type Signal } from '@underdog/fair-play';
 import { requireAdmin, type Clock } from '@underdog/kit';
 import type { Actor } from '@underdog/proto';
 import {
   ACCOUNT_SCOPE,
-  type IntegrityRepository,
-  type IntegrityRow,
+  type FairPlayRepository,
+  type FairPlayRow,
   type StoredSignal,
-} from '../adapters/integrity-repository';
-import type { IntegrityReport } from '../domain/integrity-report';
+} from '../adapters/fair-play-repository';
+import type { FairPlayReport } from '../domain/fair-play-report';
 import type { Tournaments } from './tournaments';
 
 /** Final reports kept in memory (they never change): the history's winner flags cost nothing. */
 const finalReportsKept = 200;
 
 /**
- * Keeps what the report needs (signals from `player.signals` and `game.votes`, each round's
+ * Keeps what the report needs (signals from `fair-play.signals` and `game.votes`, each round's
  * images from `game.events`) and computes the report when an admin asks: recomputed on read from
  * the stored rows, so it is live during the game and final at its end without any state to keep
  * in step. Cost per read: one query for the tournament's rows and one for its participants'
@@ -23,12 +23,12 @@ const finalReportsKept = 200;
  * smaller game). Only admins read it, on demand; nothing runs per vote. A final report never
  * changes, so the last 200 are kept in memory per replica.
  */
-export class Integrity {
-  private readonly finalReports = new Map<string, IntegrityReport>();
+export class FairPlay {
+  private readonly finalReports = new Map<string, FairPlayReport>();
 
   constructor(
     private readonly deps: {
-      repository: IntegrityRepository;
+      repository: FairPlayRepository;
       tournaments: Tournaments;
       clock: Clock;
     },
@@ -39,7 +39,7 @@ export class Integrity {
   }
 
   /** A consumed batch's rows, one write (idempotent on each row's id). */
-  async recordAll(rows: readonly IntegrityRow[]): Promise<void> {
+  async recordAll(rows: readonly FairPlayRow[]): Promise<void> {
     await this.deps.repository.recordAll(rows);
   }
 
@@ -52,7 +52,7 @@ export class Integrity {
     await this.deps.repository.roundStarted({ tournamentId, roundNumber, imageIds });
   }
 
-  async report(actor: Actor | undefined, tournamentId: string): Promise<IntegrityReport> {
+  async report(actor: Actor | undefined, tournamentId: string): Promise<FairPlayReport> {
     requireAdmin(actor);
     const kept = this.finalReports.get(tournamentId);
     if (kept) return kept;
@@ -68,13 +68,13 @@ export class Integrity {
     const usernames: Record<string, string> = {};
     for (const stored of signals) {
       if (stored.username) usernames[stored.userId] = stored.username;
-      const signal = toPlayerSignal(stored);
+      const signal = toSignal(stored);
       if (signal === undefined) continue;
       if (stored.tournamentId !== ACCOUNT_SCOPE) participants.add(stored.userId);
       if (signal.kind === 'voted') votedRounds.add(signal.roundNumber);
       detector.record(signal);
     }
-    const report: IntegrityReport = {
+    const report: FairPlayReport = {
       tournamentId,
       final: tournament.status === 'finished',
       computedAt: this.deps.clock.now(),
@@ -95,7 +95,7 @@ export class Integrity {
 }
 
 /** A stored row as the detector's signal; a vote row without its round is skipped. */
-export function toPlayerSignal(stored: StoredSignal): PlayerSignal | undefined {
+export function toSignal(stored: StoredSignal): Signal | undefined {
   const base = {
     userId: stored.userId,
     at: stored.at.getTime(),

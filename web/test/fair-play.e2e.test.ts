@@ -1,4 +1,4 @@
-// Issue 28, acceptance 4: the admin sees the integrity section in the details dialog and the
+// Issue 28, acceptance 4: the admin sees the fair-play section in the details dialog and the
 // flag on the winner in the history, in a real browser (Debian's chromium driven by
 // playwright-core) against the bundled standalone process. A small game is played through
 // GraphQL by a ring of 8 accounts (one home network, one browser build, signed up together,
@@ -36,7 +36,7 @@ let shots: string;
 
 beforeAll(async () => {
   ensureChromium();
-  shots = artifactsDir('integrity');
+  shots = artifactsDir('fair-play');
   // One proxy hop trusted: each player's X-Forwarded-For is their client address.
   app = await startStandalone({ DEMO: 'off', TRUST_PROXY: '1' });
   base = app.base;
@@ -56,7 +56,7 @@ interface Member {
   userId: string;
   username: string | null;
 }
-interface IntegrityJson {
+interface FairPlayJson {
   final: boolean;
   participantCount: number;
   flagged: Member[];
@@ -71,12 +71,12 @@ const RING_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) RingBrowser/1.0';
  */
 async function playRingGame(contexts: BrowserContext[]) {
   const [adminContext, ...playerContexts] = contexts as [BrowserContext, ...BrowserContext[]];
-  const admin = apiOf(adminContext.request, 'e2e-integrity-admin');
+  const admin = apiOf(adminContext.request, 'e2e-fair-play-admin');
   await admin.graphql('mutation($e:String!,$p:String!){login(email:$e,password:$p){id}}', {
     e: ADMIN.email,
     p: ADMIN.password,
   });
-  const apis = playerContexts.map((context, i) => apiOf(context.request, `e2e-integrity-${i}`));
+  const apis = playerContexts.map((context, i) => apiOf(context.request, `e2e-fair-play-${i}`));
   const ring = apis.slice(0, 8);
   const honest = apis.slice(8);
   const ringNames: string[] = [];
@@ -120,7 +120,7 @@ async function playRingGame(contexts: BrowserContext[]) {
   return { id, ringNames, honestNames, admin, player: honest[0]! };
 }
 
-describe('the integrity report in the admin dashboard', () => {
+describe('the fair-play report in the admin dashboard', () => {
   it('flags the ring, shows its group and evidence in the details dialog and flags the winner in the history', async () => {
     // Each player a browser of their own: the ring's on one /24 and one browser build, the
     // honest players each on their own network and browser.
@@ -145,10 +145,10 @@ describe('the integrity report in the admin dashboard', () => {
       const game = await playRingGame(contexts);
 
       // The REST answer, and the same refused to a player (403) over REST and GraphQL.
-      const refused = await game.player.get(`/api/admin/tournaments/${game.id}/integrity`);
+      const refused = await game.player.get(`/api/admin/tournaments/${game.id}/fair-play`);
       expect(refused.status).toBe(403);
       const refusedGraphql = await game.player.answer(
-        'query($id:ID!){tournamentIntegrity(tournamentId:$id){final}}',
+        'query($id:ID!){tournamentFairPlay(tournamentId:$id){final}}',
         { id: game.id },
       );
       expect(refusedGraphql.errors?.[0]?.extensions?.code).toBe('ADMIN_ONLY');
@@ -158,10 +158,10 @@ describe('the integrity report in the admin dashboard', () => {
       // Signals travel through the bus: wait until the report has every participant.
       const report = await waitFor(
         async () => {
-          const answer = await rest<IntegrityJson>(
+          const answer = await rest<FairPlayJson>(
             page,
             'GET',
-            `/api/admin/tournaments/${game.id}/integrity`,
+            `/api/admin/tournaments/${game.id}/fair-play`,
           );
           expect(answer.status).toBe(200);
           return answer.body.final && answer.body.flagged.length > 0 && answer.body;
@@ -173,7 +173,7 @@ describe('the integrity report in the admin dashboard', () => {
         },
       );
       console.log(
-        `integrity e2e: ${report.participantCount} participants; clusters ` +
+        `fair-play e2e: ${report.participantCount} participants; clusters ` +
           JSON.stringify(
             report.clusters.map((c) => ({
               size: c.members.length,
@@ -200,11 +200,11 @@ describe('the integrity report in the admin dashboard', () => {
 
       await row.getByRole('button', { name: 'View Details' }).click();
       const dialog = page.getByRole('dialog');
-      const section = dialog.getByTestId('integrity-section');
-      await section.getByText('Integrity', { exact: true }).waitFor();
+      const section = dialog.getByTestId('fair-play-section');
+      await section.getByText('Fair play', { exact: true }).waitFor();
       await section.getByText('Final', { exact: true }).waitFor();
       const flaggedCluster = section.locator(
-        '[data-testid="integrity-cluster"][data-flagged="true"]',
+        '[data-testid="fair-play-cluster"][data-flagged="true"]',
       );
       await flaggedCluster.first().waitFor();
       for (const name of game.ringNames) await flaggedCluster.getByText(name).first().waitFor();
@@ -219,7 +219,7 @@ describe('the integrity report in the admin dashboard', () => {
         await page.setViewportSize(size);
         await settled(page);
         await section.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(shots, `details-integrity-${size.width}.png`) });
+        await page.screenshot({ path: join(shots, `details-fair-play-${size.width}.png`) });
       }
       expect(await hasHorizontalOverflow(page)).toBe(false);
       await page.close();

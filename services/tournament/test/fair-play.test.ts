@@ -4,7 +4,7 @@ import { topics } from '@underdog/platform';
 import {
   GameEventSchema,
   GameVoteEventSchema,
-  PlayerSignalEventSchema,
+  FairPlaySignalSchema,
   create,
   encodeEvent,
   timestampFromDate,
@@ -22,16 +22,16 @@ import {
   type Harness,
 } from './support';
 
-const SECRET = 'test-integrity-secret';
+const SECRET = 'test-fair-play-secret';
 const IMAGES = (round: number) => [0, 1, 2, 3].map((m) => `round-${round}-image-${m}`);
 
 /*
- * Issue 28, points 1–2: the tournament service folds `player.signals`, `game.votes` and the
- * rounds of `game.events` into the integrity report, answered by GetIntegrityReport (admin only).
+ * Issue 28, points 1–2: the tournament service folds `fair-play.signals`, `game.votes` and the
+ * rounds of `game.events` into the fair-play report, answered by GetFairPlayReport (admin only).
  * A ring of 8 made within minutes in one browser on one home network, splitting its votes over
  * the four images, among 16 honest players each on their own network.
  */
-describe('the integrity report', () => {
+describe('the fair-play report', () => {
   let h: Harness;
   let tournamentId: string;
   let stop: () => Promise<void>;
@@ -47,8 +47,8 @@ describe('the integrity report', () => {
     tournamentId = tournament!.id;
     const names = new Set([
       'game-events-consumer',
-      'player-signals-consumer',
-      'integrity-votes-consumer',
+      'fair-play-signals-consumer',
+      'fair-play-votes-consumer',
     ]);
     const group = new ComponentGroup(
       logger,
@@ -62,14 +62,14 @@ describe('the integrity report', () => {
     await h.stop();
   });
 
-  type SignalKind = MessageInitShape<typeof PlayerSignalEventSchema>['kind'];
+  type SignalKind = MessageInitShape<typeof FairPlaySignalSchema>['kind'];
   async function signal(
     userId: string,
     at: Date,
     kind: SignalKind,
     who: { ip: string; ua: string; device: string },
   ) {
-    const event = create(PlayerSignalEventSchema, {
+    const event = create(FairPlaySignalSchema, {
       userId,
       occurredAt: timestampFromDate(at),
       deviceId: who.device,
@@ -77,8 +77,8 @@ describe('the integrity report', () => {
       userAgent: userAgentHash(who.ua, SECRET),
       kind,
     });
-    await h.infrastructure.bus.publish(topics.playerSignals.name, [
-      encodeEvent(PlayerSignalEventSchema, event, { key: userId }),
+    await h.infrastructure.bus.publish(topics.fairPlaySignals.name, [
+      encodeEvent(FairPlaySignalSchema, event, { key: userId }),
     ]);
   }
   async function vote(
@@ -176,7 +176,7 @@ describe('the integrity report', () => {
   }
 
   const report = async () =>
-    (await h.client.getIntegrityReport({ actor: actors.admin(), tournamentId })).report!;
+    (await h.client.getFairPlayReport({ actor: actors.admin(), tournamentId })).report!;
 
   it('flags the ring (all 8) and no honest player, with the evidence that made it', async () => {
     await playSmallGame();
@@ -196,7 +196,7 @@ describe('the integrity report', () => {
     expect(kinds).toContain('coveringVotes');
     expect(cluster.evidence.every((e) => e.text.length > 0)).toBe(true);
     console.log(
-      `integrity report: ${answer.participantCount} participants, ${answer.roundCount} rounds, ` +
+      `fair-play report: ${answer.participantCount} participants, ${answer.roundCount} rounds, ` +
         `${answer.clusters.length} cluster(s), flagged ${answer.flaggedUserIds.length}: ` +
         `score ${cluster.score.toFixed(3)} (identity ${cluster.identitySurprise.toFixed(2)}, play ${cluster.playSurprise.toFixed(2)})`,
     );
@@ -228,13 +228,13 @@ describe('the integrity report', () => {
 
   it('is for admins only, and an unknown tournament is not found', async () => {
     await expect(
-      h.client.getIntegrityReport({ actor: actors.user(), tournamentId }),
+      h.client.getFairPlayReport({ actor: actors.user(), tournamentId }),
     ).rejects.toMatchObject({
       code: 7, // PERMISSION_DENIED
     });
-    await expect(h.client.getIntegrityReport({ tournamentId })).rejects.toMatchObject({ code: 16 });
+    await expect(h.client.getFairPlayReport({ tournamentId })).rejects.toMatchObject({ code: 16 });
     await expect(
-      h.client.getIntegrityReport({ actor: actors.admin(), tournamentId: 'nope' }),
+      h.client.getFairPlayReport({ actor: actors.admin(), tournamentId: 'nope' }),
     ).rejects.toMatchObject({ code: 5 });
   });
 });

@@ -1,17 +1,17 @@
-export const integrityTypeDefs = /* GraphQL */ `
-  "A participant named by the integrity report."
-  type IntegrityMember {
+export const fairPlayTypeDefs = /* GraphQL */ `
+  "A participant named by the fair-play report."
+  type FairPlayMember {
     userId: ID!
     "As their votes carried it; null for someone who never voted"
     username: String
   }
 
   "One piece of evidence: a link (surprise 0) or behaviour, with the text for the admin's screen."
-  type IntegrityEvidence {
+  type FairPlayEvidence {
     "sharedDevice, sharedAddressPrefix, sharedUserAgent, registrationBurst, simultaneousVotes or coveringVotes"
     kind: String!
     text: String!
-    members: [IntegrityMember!]!
+    members: [FairPlayMember!]!
     "-log10 of its p-value under independent play"
     surprise: Float!
     "Null when not about one round"
@@ -19,19 +19,19 @@ export const integrityTypeDefs = /* GraphQL */ `
   }
 
   "Accounts linked by a shared device or address prefix (docs/fairness.md)."
-  type IntegrityCluster {
-    members: [IntegrityMember!]!
-    flaggedMembers: [IntegrityMember!]!
+  type FairPlayCluster {
+    members: [FairPlayMember!]!
+    flaggedMembers: [FairPlayMember!]!
     "In [0, 1]; flagged at 0.5"
     score: Float!
     flagged: Boolean!
     identitySurprise: Float!
     playSurprise: Float!
-    evidence: [IntegrityEvidence!]!
+    evidence: [FairPlayEvidence!]!
   }
 
-  "Fair play: rings of accounts in one tournament. Same fields as REST's integrity JSON."
-  type IntegrityReport {
+  "Fair play: rings of accounts in one tournament. Same fields as REST's fair-play JSON."
+  type FairPlayReport {
     tournamentId: ID!
     "The tournament is finished: the report will not change"
     final: Boolean!
@@ -39,18 +39,18 @@ export const integrityTypeDefs = /* GraphQL */ `
     computedAt: String!
     participantCount: Int!
     roundCount: Int!
-    flagged: [IntegrityMember!]!
+    flagged: [FairPlayMember!]!
     "Highest score first"
-    clusters: [IntegrityCluster!]!
+    clusters: [FairPlayCluster!]!
   }
 
   extend type TournamentHistoryItem {
-    "Admin only: the winner is a flagged member of the tournament's integrity report; null when the report cannot be read"
+    "Admin only: the winner is a flagged member of the tournament's fair-play report; null when the report cannot be read"
     winnerFlagged: Boolean
   }
 
   extend type Query {
     "Admin only (FORBIDDEN otherwise). NOT_FOUND for an unknown tournament."
-    tournamentIntegrity(tournamentId: ID!): IntegrityReport!
+    tournamentFairPlay(tournamentId: ID!): FairPlayReport!
   }
 `;

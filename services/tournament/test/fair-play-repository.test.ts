@@ -1,7 +1,7 @@
 import { createMemoryDocumentStore } from '@underdog/documents';
-import { integrityRepositoryContract } from './integrity-repository.contract';
+import { fairPlayRepositoryContract } from './fair-play-repository.contract';
 
-integrityRepositoryContract('the memory store', async () => {
+fairPlayRepositoryContract('the memory store', async () => {
   const store = createMemoryDocumentStore();
   return { store, close: () => store.close() };
 });

@@ -1,7 +1,7 @@
 import type { RingReport } from '@underdog/fair-play';
 
-/** The integrity report of one tournament: ring detection over its recorded signals. */
-export interface IntegrityReport extends RingReport {
+/** The fair-play report of one tournament: ring detection over its recorded signals. */
+export interface FairPlayReport extends RingReport {
   tournamentId: string;
   /** The tournament is finished: the report will not change any more. */
   final: boolean;

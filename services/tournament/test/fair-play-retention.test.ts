@@ -1,26 +1,26 @@
-import { IntegrityRepository } from '../src/adapters/integrity-repository';
-import { IntegrityRetention } from '../src/application/integrity-retention';
+import { FairPlayRepository } from '../src/adapters/fair-play-repository';
+import { FairPlayRetention } from '../src/application/fair-play-retention';
 import { tournamentConfig } from '../src/config';
 import { HOUR, actors, inFuture, logger, startHarness, timestampAt, type Harness } from './support';
 
 const DAY = 24 * HOUR;
 
 /*
- * Issue 28 (retention): fair-play signals are kept INTEGRITY_RETENTION_DAYS after their
+ * Issue 28 (retention): fair-play signals are kept FAIR_PLAY_RETENTION_DAYS after their
  * tournament finished, then deleted (with the rounds and the kept final report); login rows that
  * many days after the login; registrations keep only who and when.
  */
-describe('the integrity retention sweep', () => {
+describe('the fair-play retention sweep', () => {
   let h: Harness;
-  let repository: IntegrityRepository;
-  let retention: IntegrityRetention;
+  let repository: FairPlayRepository;
+  let retention: FairPlayRetention;
   const forgotten: string[] = [];
 
   beforeEach(async () => {
     h = await startHarness();
-    repository = new IntegrityRepository(h.infrastructure.documents);
+    repository = new FairPlayRepository(h.infrastructure.documents);
     forgotten.length = 0;
-    retention = new IntegrityRetention({
+    retention = new FairPlayRetention({
       repository,
       tournaments: h.module.tournaments,
       clock: h.clock,
@@ -126,12 +126,12 @@ describe('the integrity retention sweep', () => {
     ]);
   });
 
-  it('runs as a component of the service, every INTEGRITY_RETENTION_DAYS', async () => {
-    expect(h.module.components.map((component) => component.name)).toContain('integrity-retention');
-    expect(tournamentConfig({}).integrityRetentionDays).toBe(90);
-    expect(tournamentConfig({ INTEGRITY_RETENTION_DAYS: '7' }).integrityRetentionDays).toBe(7);
-    expect(() => tournamentConfig({ INTEGRITY_RETENTION_DAYS: '0' })).toThrow(
-      /INTEGRITY_RETENTION_DAYS/,
+  it('runs as a component of the service, every FAIR_PLAY_RETENTION_DAYS', async () => {
+    expect(h.module.components.map((component) => component.name)).toContain('fair-play-retention');
+    expect(tournamentConfig({}).fairPlayRetentionDays).toBe(90);
+    expect(tournamentConfig({ FAIR_PLAY_RETENTION_DAYS: '7' }).fairPlayRetentionDays).toBe(7);
+    expect(() => tournamentConfig({ FAIR_PLAY_RETENTION_DAYS: '0' })).toThrow(
+      /FAIR_PLAY_RETENTION_DAYS/,
     );
   });
 });

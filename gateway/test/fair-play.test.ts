@@ -2,14 +2,14 @@ import { addressPrefixHash, deviceIdHash, userAgentHash } from '@underdog/fair-p
 import { AppError } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
-  PlayerSignalEventSchema,
+  FairPlaySignalSchema,
   fromBinary,
   timestampFromDate,
   type Actor,
-  type PlayerSignalEvent,
+  type FairPlaySignal,
 } from '@underdog/proto';
 import { waitFor } from '@underdog/test-support';
-import { PlayerSignals } from '../src/player-signals';
+import { FairPlaySignals } from '../src/fair-play-signals';
 import type { RequestOrigin } from '../src/session';
 import {
   cookieFrom,
@@ -20,13 +20,13 @@ import {
 } from './support';
 
 /*
- * Issue 28 at the edge: the gateway publishes a fair-play signal on `player.signals` after a
+ * Issue 28 at the edge: the gateway publishes a fair-play signal on `fair-play.signals` after a
  * register or login succeeded (addresses and user agents only as keyed hashes), never fails the
- * request when the publish does, and serves the integrity report to admins only, over REST and
+ * request when the publish does, and serves the fair-play report to admins only, over REST and
  * GraphQL, with the winner's flag in the history. The documented client: X-Device-ID on every
  * request, a JSON content type only with a body.
  */
-const SECRET = 'gateway-test-integrity-secret-0123456789';
+const SECRET = 'gateway-test-fair-play-secret-0123456789';
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) Test/1.0';
 
 function requireAdmin(actor: Actor | undefined, admins: Set<string>) {
@@ -75,15 +75,15 @@ const report = {
 
 describe('fair play at the edge', () => {
   let gateway: TestGateway;
-  let signals: PlayerSignalEvent[];
+  let signals: FairPlaySignal[];
   let raw: Buffer[];
   const admins = new Set(['user-ann@example.com']);
 
   beforeEach(async () => {
     gateway = await startTestGateway({
-      env: { INTEGRITY_SECRET: SECRET },
+      env: { FAIR_PLAY_SECRET: SECRET },
       tournament: {
-        getIntegrityReport: ({ actor, tournamentId }) => {
+        getFairPlayReport: ({ actor, tournamentId }) => {
           requireAdmin(actor, admins);
           if (tournamentId !== 'played') {
             throw new AppError('NOT_FOUND', 'Tournament not found', {
@@ -119,12 +119,12 @@ describe('fair play at the edge', () => {
     raw = [];
     await gateway.bus.subscribe({
       groupId: 'test-signals',
-      topics: [topics.playerSignals.name],
+      topics: [topics.fairPlaySignals.name],
       fromBeginning: true,
       handleBatch: async (batch) => {
         for (const message of batch) {
           raw.push(Buffer.from(message.value ?? new Uint8Array()));
-          signals.push(fromBinary(PlayerSignalEventSchema, message.value ?? new Uint8Array()));
+          signals.push(fromBinary(FairPlaySignalSchema, message.value ?? new Uint8Array()));
         }
       },
     });
@@ -185,7 +185,7 @@ describe('fair play at the edge', () => {
   it('answers the player even when the signal cannot be published', async () => {
     const publish = gateway.bus.publish.bind(gateway.bus);
     gateway.bus.publish = async (topic, messages) => {
-      if (topic === topics.playerSignals.name) throw new Error('bus down');
+      if (topic === topics.fairPlaySignals.name) throw new Error('bus down');
       return publish(topic, messages);
     };
     expect((await register('cat@example.com')).status).toBe(200);
@@ -195,23 +195,23 @@ describe('fair play at the edge', () => {
   });
 
   it('serves the report to admins over REST and GraphQL, 401/403 to others', async () => {
-    expect((await get('/api/admin/tournaments/played/integrity')).status).toBe(401);
+    expect((await get('/api/admin/tournaments/played/fair-play')).status).toBe(401);
     await register('ben@example.com');
     const player = cookieFrom(
       await post('/api/login', { email: 'ann@example.com', password: validPassword }),
     );
     admins.delete('user-ann@example.com');
-    const refused = await get('/api/admin/tournaments/played/integrity', player);
+    const refused = await get('/api/admin/tournaments/played/fair-play', player);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: 'ADMIN_ONLY' });
     const forbidden = await graphql(
-      '{ tournamentIntegrity(tournamentId: "played") { final } }',
+      '{ tournamentFairPlay(tournamentId: "played") { final } }',
       player,
     );
     expect(forbidden.errors?.[0]?.extensions?.code).toBe('ADMIN_ONLY'); // FORBIDDEN's reason, as REST
     admins.add('user-ann@example.com');
 
-    const answer = await get('/api/admin/tournaments/played/integrity', player);
+    const answer = await get('/api/admin/tournaments/played/fair-play', player);
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as Record<string, unknown>;
     expect(body).toEqual({
@@ -240,12 +240,12 @@ describe('fair play at the edge', () => {
         }),
       ],
     });
-    expect((await get('/api/admin/tournaments/nope/integrity', player)).status).toBe(404);
+    expect((await get('/api/admin/tournaments/nope/fair-play', player)).status).toBe(404);
 
     const viaGraphql = await graphql(
       `
         {
-          tournamentIntegrity(tournamentId: "played") {
+          tournamentFairPlay(tournamentId: "played") {
             final
             flagged {
               username
@@ -277,13 +277,13 @@ describe('fair play at the edge', () => {
     );
     expect(viaGraphql.errors).toBeUndefined();
     expect(viaGraphql.data).toMatchObject({
-      tournamentIntegrity: { final: true, flagged: [{ username: 'ann' }, { username: 'ben' }] },
+      tournamentFairPlay: { final: true, flagged: [{ username: 'ann' }, { username: 'ben' }] },
       tournamentHistory: [{ tournament: { id: 'played' }, winnerFlagged: true }],
     });
   });
 });
 
-describe('PlayerSignals', () => {
+describe('FairPlaySignals', () => {
   const origin = (fields: Partial<RequestOrigin>): RequestOrigin =>
     ({
       ip: '2001:db8:1:2::7',
@@ -293,11 +293,11 @@ describe('PlayerSignals', () => {
     }) as unknown as RequestOrigin;
 
   it('joins and votes name the session user; an unusable address gives no prefix, not no signal', async () => {
-    const published: PlayerSignalEvent[] = [];
-    const signals = new PlayerSignals({
+    const published: FairPlaySignal[] = [];
+    const signals = new FairPlaySignals({
       bus: {
         publish: async (_topic: string, messages: { value: Uint8Array | null }[]) => {
-          for (const m of messages) published.push(fromBinary(PlayerSignalEventSchema, m.value!));
+          for (const m of messages) published.push(fromBinary(FairPlaySignalSchema, m.value!));
         },
       } as never,
       secret: SECRET,

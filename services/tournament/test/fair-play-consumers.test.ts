@@ -3,36 +3,36 @@ import { createMemoryDocumentStore, type DocumentStore } from '@underdog/documen
 import { topics } from '@underdog/platform';
 import {
   GameVoteEventSchema,
-  PlayerSignalEventSchema,
+  FairPlaySignalSchema,
   create,
   encodeEvent,
   timestampFromDate,
 } from '@underdog/proto';
-import { IntegrityRepository } from '../src/adapters/integrity-repository';
-import { Integrity } from '../src/application/integrity';
+import { FairPlayRepository } from '../src/adapters/fair-play-repository';
+import { FairPlay } from '../src/application/fair-play';
 import type { Tournaments } from '../src/application/tournaments';
-import { integrityConsumers } from '../src/integrity-consumers';
+import { fairPlayConsumers } from '../src/fair-play-consumers';
 import { logger, testClock, waitFor } from './support';
 
 /*
- * Issue 28 §1 (batching): the integrity consumers store a consumed batch's rows in ONE write,
+ * Issue 28 §1 (batching): the fair-play consumers store a consumed batch's rows in ONE write,
  * not one insert per vote; a batch delivered again (its first delivery failed after the write)
  * adds no row twice.
  */
-describe('the integrity consumers', () => {
+describe('the fair-play consumers', () => {
   const tournamentId = 't-batch';
   const t0 = new Date('2030-01-01T12:00:00.000Z');
   let bus: MemoryBus;
   let documents: DocumentStore;
-  let repository: IntegrityRepository;
-  let integrity: Integrity;
+  let repository: FairPlayRepository;
+  let fairPlay: FairPlay;
 
   beforeEach(async () => {
     bus = createMemoryBus({ logger, defaultPartitions: 1 }); // a topic's backlog: one batch
     documents = createMemoryDocumentStore();
-    repository = new IntegrityRepository(documents);
+    repository = new FairPlayRepository(documents);
     await documents.init();
-    integrity = new Integrity({
+    fairPlay = new FairPlay({
       repository,
       tournaments: {} as Tournaments, // the report is not read here
       clock: testClock(),
@@ -66,8 +66,8 @@ describe('the integrity consumers', () => {
     );
   const signalMessage = (i: number) =>
     encodeEvent(
-      PlayerSignalEventSchema,
-      create(PlayerSignalEventSchema, {
+      FairPlaySignalSchema,
+      create(FairPlaySignalSchema, {
         userId: i < 0 ? '' : `u-${i}`, // no user: unusable, skipped
         occurredAt: timestampFromDate(t0),
         deviceId: `d-${i}`,
@@ -78,7 +78,7 @@ describe('the integrity consumers', () => {
       { key: `u-${i}`, id: `s-${i}` },
     );
 
-  async function run(consumers: ReturnType<typeof integrityConsumers>, body: () => Promise<void>) {
+  async function run(consumers: ReturnType<typeof fairPlayConsumers>, body: () => Promise<void>) {
     for (const consumer of consumers) await consumer.start?.();
     try {
       await body();
@@ -93,13 +93,13 @@ describe('the integrity consumers', () => {
       topics.gameVotes.name,
       Array.from({ length: 300 }, (_, i) => voteMessage(i)),
     );
-    await bus.publish(topics.playerSignals.name, [
+    await bus.publish(topics.fairPlaySignals.name, [
       ...Array.from({ length: 300 }, (_, i) => signalMessage(i)),
       signalMessage(-1),
     ]);
-    const writes = jest.spyOn(integrity, 'recordAll');
+    const writes = jest.spyOn(fairPlay, 'recordAll');
     const oneByOne = jest.spyOn(repository, 'record');
-    await run(integrityConsumers({ bus, integrity, logger }), async () => {
+    await run(fairPlayConsumers({ bus, fairPlay, logger }), async () => {
       await waitFor(async () => (await repository.signalsOf(tournamentId)).length === 600);
     });
     expect(writes).toHaveBeenCalledTimes(2);
@@ -117,8 +117,8 @@ describe('the integrity consumers', () => {
       topics.gameVotes.name,
       Array.from({ length: 40 }, (_, i) => voteMessage(i)),
     );
-    const stored = integrity.recordAll.bind(integrity);
-    const writes = jest.spyOn(integrity, 'recordAll');
+    const stored = fairPlay.recordAll.bind(fairPlay);
+    const writes = jest.spyOn(fairPlay, 'recordAll');
     let failed = false;
     writes.mockImplementation(async (rows) => {
       await stored(rows);
@@ -127,7 +127,7 @@ describe('the integrity consumers', () => {
         throw new Error('connection lost after the write');
       }
     });
-    await run(integrityConsumers({ bus, integrity, logger }), async () => {
+    await run(fairPlayConsumers({ bus, fairPlay, logger }), async () => {
       await waitFor(() => writes.mock.calls.length >= 2);
       // A later batch overlapping the first: only the new vote is added.
       await bus.publish(topics.gameVotes.name, [voteMessage(39), voteMessage(40)]);
@@ -158,7 +158,7 @@ describe('the integrity consumers', () => {
       { key: tournamentId, id: 'v-bad' },
     );
     await bus.publish(topics.gameVotes.name, [voteMessage(1), bad, voteMessage(2)]);
-    await run(integrityConsumers({ bus, integrity, logger }), async () => {
+    await run(fairPlayConsumers({ bus, fairPlay, logger }), async () => {
       await waitFor(async () => (await repository.signalsOf(tournamentId)).length === 2);
     });
     const rows = await repository.signalsOf(tournamentId);

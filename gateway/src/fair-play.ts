@@ -1,8 +1,8 @@
 import {
   timestampDate,
   type Actor,
-  type IntegrityCluster,
-  type IntegrityReport,
+  type FairPlayCluster,
+  type FairPlayReport,
 } from '@underdog/proto';
 import { actorOf, delegate } from './actors';
 import { adminAuditOf } from './admin-actions';
@@ -10,35 +10,35 @@ import type { GatewayClients } from './clients';
 import type { RequestOrigin } from './session';
 
 /** A participant named by the report: the username as their votes carried it, when known. */
-export interface IntegrityMemberView {
+export interface FairPlayMemberView {
   userId: string;
   username: string | null;
 }
 
-export interface IntegrityEvidenceView {
+export interface FairPlayEvidenceView {
   /** sharedDevice, sharedAddressPrefix, sharedUserAgent, registrationBurst, simultaneousVotes, coveringVotes. */
   kind: string;
   /** For the admin's screen, as is (English). */
   text: string;
-  members: IntegrityMemberView[];
+  members: FairPlayMemberView[];
   /** −log10 of its p-value; 0 for links. */
   surprise: number;
   roundNumber: number | null;
 }
 
-export interface IntegrityClusterView {
-  members: IntegrityMemberView[];
-  flaggedMembers: IntegrityMemberView[];
+export interface FairPlayClusterView {
+  members: FairPlayMemberView[];
+  flaggedMembers: FairPlayMemberView[];
   /** In [0, 1]; flagged at 0.5. */
   score: number;
   flagged: boolean;
   identitySurprise: number;
   playSurprise: number;
-  evidence: IntegrityEvidenceView[];
+  evidence: FairPlayEvidenceView[];
 }
 
-/** `GET /api/admin/tournaments/{id}/integrity` and GraphQL `tournamentIntegrity` (docs/api-rest.md). */
-export interface IntegrityReportView {
+/** `GET /api/admin/tournaments/{id}/fair-play` and GraphQL `tournamentFairPlay` (docs/api-rest.md). */
+export interface FairPlayReportView {
   tournamentId: string;
   /** The tournament is finished: the report will not change. */
   final: boolean;
@@ -46,22 +46,22 @@ export interface IntegrityReportView {
   computedAt: string;
   participantCount: number;
   roundCount: number;
-  flagged: IntegrityMemberView[];
-  clusters: IntegrityClusterView[];
+  flagged: FairPlayMemberView[];
+  clusters: FairPlayClusterView[];
 }
 
 /**
- * The integrity report (issue 28) behind both edges: admin only, 403 / FORBIDDEN otherwise. Each
- * read of the report is in the audit log (`integrityReportRead`, issue 37), a refused one too
+ * The fair-play report (issue 28) behind both edges: admin only, 403 / FORBIDDEN otherwise. Each
+ * read of the report is in the audit log (`fairPlayReportRead`, issue 37), a refused one too
  * (the audited clients); the history's one-bit "winner flagged" mark is not a read of it.
  */
-export class IntegrityReads {
+export class FairPlayReads {
   constructor(private readonly clients: Pick<GatewayClients, 'tournament'>) {}
 
-  async report(origin: RequestOrigin, tournamentId: string): Promise<IntegrityReportView> {
+  async report(origin: RequestOrigin, tournamentId: string): Promise<FairPlayReportView> {
     const actor = await actorOf(origin);
     const report = await this.fetch(actor, tournamentId);
-    await adminAuditOf(this.clients.tournament)?.integrityReportRead(actor, tournamentId);
+    await adminAuditOf(this.clients.tournament)?.fairPlayReportRead(actor, tournamentId);
     return report;
   }
 
@@ -71,17 +71,17 @@ export class IntegrityReads {
     return report.flagged.some((member) => member.username === username);
   }
 
-  private async fetch(actor: Actor, tournamentId: string): Promise<IntegrityReportView> {
+  private async fetch(actor: Actor, tournamentId: string): Promise<FairPlayReportView> {
     const { report } = await delegate(
-      this.clients.tournament.getIntegrityReport({ actor, tournamentId }),
+      this.clients.tournament.getFairPlayReport({ actor, tournamentId }),
     );
-    if (!report) throw new Error('the tournament service returned no integrity report');
-    return toIntegrityReportView(report);
+    if (!report) throw new Error('the tournament service returned no fair-play report');
+    return toFairPlayReportView(report);
   }
 }
 
-export function toIntegrityReportView(report: IntegrityReport): IntegrityReportView {
-  const member = (userId: string): IntegrityMemberView => ({
+export function toFairPlayReportView(report: FairPlayReport): FairPlayReportView {
+  const member = (userId: string): FairPlayMemberView => ({
     userId,
     username: report.usernames[userId] ?? null,
   });
@@ -92,7 +92,7 @@ export function toIntegrityReportView(report: IntegrityReport): IntegrityReportV
     participantCount: report.participantCount,
     roundCount: report.roundCount,
     flagged: report.flaggedUserIds.map(member),
-    clusters: report.clusters.map((cluster: IntegrityCluster) => ({
+    clusters: report.clusters.map((cluster: FairPlayCluster) => ({
       members: cluster.memberUserIds.map(member),
       flaggedMembers: cluster.flaggedUserIds.map(member),
       score: cluster.score,

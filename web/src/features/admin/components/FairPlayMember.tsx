@@ -3,10 +3,10 @@ import { i18n } from '../../../app/i18n';
 import { DisqualifyButton } from './DisqualifyButton';
 
 /**
- * A member of an integrity group (issue 28): their name (red when flagged), and the
+ * A member of a fair-play group (issue 28): their name (red when flagged), and the
  * administrator's action on them: Disqualify, or the Disqualified mark once done.
  */
-export function IntegrityMember({
+export function FairPlayMember({
   tournamentId,
   member,
   flagged,
@@ -19,7 +19,7 @@ export function IntegrityMember({
 }) {
   const name = member.username ?? member.userId;
   return (
-    <Space size={4} className="integrity-member" data-testid="integrity-member" data-name={name}>
+    <Space size={4} className="fair-play-member" data-testid="fair-play-member" data-name={name}>
       <Tag color={flagged ? 'red' : undefined}>{name}</Tag>
       {disqualified ? (
         <Tag color="volcano" data-testid="member-disqualified">

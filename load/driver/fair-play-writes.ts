@@ -1,4 +1,4 @@
-// `tsx load/driver/integrity-writes.ts [rows] [batch sizes…]`: what the tournament service's integrity
+// `tsx load/driver/fair-play-writes.ts [rows] [batch sizes…]`: what the tournament service's fair-play
 // rows cost to store on FerretDB (the harness's), one insert per row (the consumer before issue
 // 28 §1) against one unordered insertMany per consumed batch (after). Prints, per batch size, the
 // wall time and the CPU seconds of this process (the service's side: casting, the driver) and of
@@ -8,9 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createMongoDocumentStore } from '../../packages/documents/src';
 import { startInfra } from '@underdog/harness';
 import {
-  IntegrityRepository,
-  type IntegrityRow,
-} from '../../services/tournament/src/adapters/integrity-repository';
+  FairPlayRepository,
+  type FairPlayRow,
+} from '../../services/tournament/src/adapters/fair-play-repository';
 
 const [rowsArg, ...batchArgs] = process.argv.slice(2);
 const rows = Number(rowsArg ?? 10_000);
@@ -37,7 +37,7 @@ function ferretdbPid(url: string): number | undefined {
   return undefined;
 }
 
-function votes(run: string, count: number): IntegrityRow[] {
+function votes(run: string, count: number): FairPlayRow[] {
   const t0 = Date.now();
   return Array.from({ length: count }, (_, i) => ({
     id: `vote:${run}-${i}`,
@@ -60,9 +60,9 @@ async function main(): Promise<void> {
   const open = async (run: string) => {
     const store = await createMongoDocumentStore({
       url: infra.mongoUrl,
-      dbName: `integrity-writes-${Date.now()}-${run}`,
+      dbName: `fair-play-writes-${Date.now()}-${run}`,
     });
-    const repository = new IntegrityRepository(store);
+    const repository = new FairPlayRepository(store);
     await store.init();
     return { store, repository };
   };

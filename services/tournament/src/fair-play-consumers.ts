@@ -12,30 +12,30 @@ import { topics } from '@underdog/platform';
 import {
   EventHeader,
   GameVoteEventSchema,
-  PlayerSignalEventSchema,
+  FairPlaySignalSchema,
   fromBinary,
   timestampDate,
   type GameVoteEvent,
-  type PlayerSignalEvent,
+  type FairPlaySignal,
   type Timestamp,
 } from '@underdog/proto';
 import {
   ACCOUNT_SCOPE,
-  type IntegrityRow,
+  type FairPlayRow,
   type StoredSignal,
-} from './adapters/integrity-repository';
-import type { Integrity } from './application/integrity';
+} from './adapters/fair-play-repository';
+import type { FairPlay } from './application/fair-play';
 
 /*
- * The integrity report's inputs (issue 28):
+ * The fair-play report's inputs (issue 28):
  *
- * - `player.signals` (the gateway, after a register, login, join or vote succeeded): who, when,
+ * - `fair-play.signals` (the gateway, after a register, login, join or vote succeeded): who, when,
  *   device id, keyed address-prefix and user-agent hashes. A vote's signal adds only where it
  *   came from (kind `seen`);
  * - `game.votes`: the vote timing. The engine counts exactly these records and judges their
  *   `cast_at` (the gateway's stamp at admission), so the report sees the votes the game saw, in
  *   one record per vote id (idempotent on it). Not the vote's device id: it is the raw
- *   `X-Device-ID`, which the integrity store never keeps (issue 37); the gateway's signal of the
+ *   `X-Device-ID`, which the fair-play store never keeps (issue 37); the gateway's signal of the
  *   same vote carries its keyed hash, which is what links devices;
  * - the round's images come from `game.events` (`RoundVotingStarted`, game-events-consumer.ts).
  *
@@ -47,15 +47,15 @@ import type { Integrity } from './application/integrity';
  * other rows are then stored one by one, so one bad event cannot block its partition).
  */
 
-export const playerSignalsGroupId = 'tournament-player-signals';
-export const gameVotesGroupId = 'tournament-integrity-votes';
+export const fairPlaySignalsGroupId = 'tournament-fair-play-signals';
+export const gameVotesGroupId = 'tournament-fair-play-votes';
 
 const dateOf = (timestamp: Timestamp | undefined, message: BusMessage) =>
   timestamp ? timestampDate(timestamp) : new Date(message.timestamp);
 
 /** A signal event as the row the report reads; undefined when it cannot be one. */
 export function storedSignalOf(
-  event: PlayerSignalEvent,
+  event: FairPlaySignal,
   message: BusMessage,
 ): StoredSignal | undefined {
   if (!event.userId) return undefined;
@@ -83,7 +83,7 @@ export function storedSignalOf(
 }
 
 /** `game.votes` → a `voted` row (id: the vote id). */
-export function storedVoteOf(event: GameVoteEvent, message: BusMessage): IntegrityRow | undefined {
+export function storedVoteOf(event: GameVoteEvent, message: BusMessage): FairPlayRow | undefined {
   if (event.kind.case !== 'voteCast') return undefined;
   const vote = event.kind.value;
   const tournamentId = event.tournamentId || message.key;
@@ -116,14 +116,14 @@ function eventIdOf(message: BusMessage): string {
  */
 function rowsConsumer<E>(
   bus: EventBus,
-  integrity: Integrity,
+  fairPlay: FairPlay,
   options: Omit<EventConsumerOptions<E>, 'handle' | 'fromBeginning'> & {
-    rowOf: (event: E, message: BusMessage) => IntegrityRow | undefined;
+    rowOf: (event: E, message: BusMessage) => FairPlayRow | undefined;
   },
 ): Component {
   const { rowOf, logger } = options;
   const handleBatch = async (batch: BusMessage[]): Promise<void> => {
-    const rows: IntegrityRow[] = [];
+    const rows: FairPlayRow[] = [];
     await decodingBatchHandler<E>({
       ...options,
       handle: async (event, message) => {
@@ -132,12 +132,12 @@ function rowsConsumer<E>(
       },
     })(batch);
     try {
-      await integrity.recordAll(rows);
+      await fairPlay.recordAll(rows);
     } catch (error) {
       if (!(error instanceof DocumentValidationError)) throw error;
       for (const row of rows) {
         try {
-          await integrity.recordAll([row]);
+          await fairPlay.recordAll([row]);
         } catch (rowError) {
           if (!(rowError instanceof DocumentValidationError)) throw rowError;
           logger.warn({ err: rowError, rowId: row.id }, `invalid ${options.what} row; skipped`);
@@ -155,17 +155,17 @@ function rowsConsumer<E>(
 }
 
 /** The two consumers as process components. */
-export function integrityConsumers(options: {
+export function fairPlayConsumers(options: {
   bus: EventBus;
-  integrity: Integrity;
+  fairPlay: FairPlay;
   logger: Logger;
 }): Component[] {
-  const { bus, integrity, logger } = options;
-  const signals = rowsConsumer(bus, integrity, {
-    name: 'player-signals-consumer',
-    groupId: playerSignalsGroupId,
-    topic: topics.playerSignals.name,
-    decode: (bytes) => fromBinary(PlayerSignalEventSchema, bytes),
+  const { bus, fairPlay, logger } = options;
+  const signals = rowsConsumer(bus, fairPlay, {
+    name: 'fair-play-signals-consumer',
+    groupId: fairPlaySignalsGroupId,
+    topic: topics.fairPlaySignals.name,
+    decode: (bytes) => fromBinary(FairPlaySignalSchema, bytes),
     rowOf: (event, message) => {
       const signal = storedSignalOf(event, message);
       if (signal === undefined) {
@@ -178,8 +178,8 @@ export function integrityConsumers(options: {
     logContext: (message) => messageLogContext(message, 'userId'),
     logger,
   });
-  const votes = rowsConsumer(bus, integrity, {
-    name: 'integrity-votes-consumer',
+  const votes = rowsConsumer(bus, fairPlay, {
+    name: 'fair-play-votes-consumer',
     groupId: gameVotesGroupId,
     topic: topics.gameVotes.name,
     decode: (bytes) => fromBinary(GameVoteEventSchema, bytes),

@@ -1,5 +1,5 @@
 import type { Clock, Component, Logger } from '@underdog/kit';
-import type { IntegrityRepository } from '../adapters/integrity-repository';
+import type { FairPlayRepository } from '../adapters/fair-play-repository';
 import type { Tournament } from '../domain/tournament';
 import { periodicComponent } from './periodic';
 
@@ -19,7 +19,7 @@ export interface RetentionSweep {
 
 /**
  * Fair-play signals are kept only as long as a report needs them (docs/security.md, issue 28),
- * `INTEGRITY_RETENTION_DAYS` (`retentionDays`):
+ * `FAIR_PLAY_RETENTION_DAYS` (`retentionDays`):
  *
  * - a tournament's rows (joins, where votes came from, vote timing) and its rounds: deleted that
  *   many days after the tournament finished (its `updatedAt`, which the finish sets last);
@@ -33,13 +33,13 @@ export interface RetentionSweep {
  * replica sweeps (at start, then every `intervalMs`); the deletes are idempotent, so two
  * replicas sweeping at once only repeat work. A failed sweep is logged and tried at the next.
  */
-export class IntegrityRetention {
+export class FairPlayRetention {
   /** Tournaments this process already swept (their rows are gone; nothing is added after). */
   private readonly swept = new Set<string>();
 
   constructor(
     private readonly deps: {
-      repository: IntegrityRepository;
+      repository: FairPlayRepository;
       tournaments: { list(): Promise<Tournament[]> };
       clock: Clock;
       retentionDays: number;
@@ -81,7 +81,7 @@ export class IntegrityRetention {
   /** A sweep at start, then every `intervalMs`; the wait keeps no process alive. */
   component(): Component {
     return periodicComponent({
-      name: 'integrity-retention',
+      name: 'fair-play-retention',
       intervalMs: this.deps.intervalMs ?? 60 * 60_000,
       keepsAlive: false,
       pass: () => this.runPass(),
@@ -100,11 +100,11 @@ export class IntegrityRetention {
       if (forgot > 0) {
         this.deps.logger.info(
           { ...result, tournaments: result.tournaments.length },
-          'integrity signals past their retention forgotten',
+          'fair-play signals past their retention forgotten',
         );
       }
     } catch (error) {
-      this.deps.logger.error({ err: error }, 'integrity retention sweep failed');
+      this.deps.logger.error({ err: error }, 'fair-play retention sweep failed');
     }
   }
 }

@@ -3,7 +3,7 @@ import type { EventBus } from '@underdog/bus';
 import type { Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
-  PlayerSignalEventSchema,
+  FairPlaySignalSchema,
   create,
   encodeEvent,
   timestampFromDate,
@@ -11,19 +11,19 @@ import {
 } from '@underdog/proto';
 import type { RequestOrigin } from './session';
 
-type SignalKind = MessageInitShape<typeof PlayerSignalEventSchema>['kind'];
+type SignalKind = MessageInitShape<typeof FairPlaySignalSchema>['kind'];
 
 /**
  * Fair play (issue 28, docs/fairness.md): after a player's register, login, join or vote
- * succeeded, the gateway publishes a `PlayerSignalEvent` on `player.signals` with the device id
+ * succeeded, the gateway publishes a `FairPlaySignal` on `fair-play.signals` with the device id
  * as a keyed hash, the client address as a keyed hash of its /24 or /64 and the User-Agent as a
- * keyed hash (all HMAC-SHA-256 with INTEGRITY_SECRET); the raw device id, address and user
+ * keyed hash (all HMAC-SHA-256 with FAIR_PLAY_SECRET); the raw device id, address and user
  * agent never leave this process.
  *
  * Fire-and-forget: nothing is awaited by the request, and a failure (no session, a bus error) is
- * logged, never thrown — a lost signal weakens the integrity report, it never fails a player.
+ * logged, never thrown — a lost signal weakens the fair-play report, it never fails a player.
  */
-export class PlayerSignals {
+export class FairPlaySignals {
   constructor(
     private readonly deps: {
       bus: EventBus;
@@ -62,7 +62,7 @@ export class PlayerSignals {
 
   /** The event for `userId`, without publishing (tests, and the one place hashing happens). */
   event(origin: RequestOrigin, userId: string, kind: SignalKind, at: Date) {
-    return create(PlayerSignalEventSchema, {
+    return create(FairPlaySignalSchema, {
       userId,
       occurredAt: timestampFromDate(at),
       deviceId: deviceIdHash(origin.deviceId, this.deps.secret),
@@ -90,8 +90,8 @@ export class PlayerSignals {
       .then(async (id) => {
         if (!id) return;
         const event = this.event(origin, id, kind, at);
-        await this.deps.bus.publish(topics.playerSignals.name, [
-          encodeEvent(PlayerSignalEventSchema, event, { key: id }),
+        await this.deps.bus.publish(topics.fairPlaySignals.name, [
+          encodeEvent(FairPlaySignalSchema, event, { key: id }),
         ]);
       })
       .catch((error: unknown) => {

@@ -11,13 +11,13 @@ import {
 } from '@underdog/documents';
 
 /**
- * What the integrity report is computed from: one row per recorded signal, id = its event id (a
+ * What the fair-play report is computed from: one row per recorded signal, id = its event id (a
  * redelivered event is one row). Account signals (registered, loggedIn) have no tournament; a
  * tournament's rows (joined, seen = the gateway's vote signal, voted = `game.votes`) have one.
  * Addresses and user agents are only ever keyed hashes here (docs/security.md).
  */
 const signalsCollection = defineCollection({
-  name: 'integrity_signals',
+  name: 'fair_play_signals',
   schema: new Schema({
     userId: required(String),
     /** `ACCOUNT_SCOPE` for account signals (mongoose's `required` refuses ''). */
@@ -42,7 +42,7 @@ const signalsCollection = defineCollection({
 
 /** A round's images as the engine announced them, id `${tournamentId}:${roundNumber}`. */
 const roundsCollection = defineCollection({
-  name: 'integrity_rounds',
+  name: 'fair_play_rounds',
   schema: new Schema({
     tournamentId: required(String),
     roundNumber: required(Number),
@@ -56,7 +56,7 @@ export const ACCOUNT_SCOPE = '*';
 
 export type StoredSignal = Omit<DocumentOf<typeof signalsCollection>, 'id'>;
 /** A row to store: its id (the event id; `vote:<vote id>` for votes) and the signal. */
-export interface IntegrityRow {
+export interface FairPlayRow {
   id: string;
   signal: StoredSignal;
 }
@@ -66,8 +66,8 @@ export interface StoredRound {
   imageIds: string[];
 }
 
-/** The tournament's integrity signals (MongoDB in distributed mode, the memory store standalone). */
-export class IntegrityRepository {
+/** The tournament's fair-play signals (MongoDB in distributed mode, the memory store standalone). */
+export class FairPlayRepository {
   private readonly signals: Collection<DocumentOf<typeof signalsCollection>>;
   private readonly rounds: Collection<DocumentOf<typeof roundsCollection>>;
 
@@ -87,7 +87,7 @@ export class IntegrityRepository {
    * index and ignored, every other row is inserted. How many were new. Any other failure
    * throws, so the consumer gets the batch again.
    */
-  async recordAll(rows: readonly IntegrityRow[]): Promise<number> {
+  async recordAll(rows: readonly FairPlayRow[]): Promise<number> {
     if (rows.length === 0) return 0;
     try {
       await this.signals.insertMany(

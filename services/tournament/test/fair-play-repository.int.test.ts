@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createMongoDocumentStore } from '@underdog/documents';
 import { testInfra } from '@underdog/harness';
-import { integrityRepositoryContract } from './integrity-repository.contract';
+import { fairPlayRepositoryContract } from './fair-play-repository.contract';
 
-integrityRepositoryContract('MongoDB (FerretDB)', async () => {
+fairPlayRepositoryContract('MongoDB (FerretDB)', async () => {
   const store = await createMongoDocumentStore({
     url: testInfra().mongoUrl,
-    dbName: `integrity-${randomUUID()}`,
+    dbName: `fair-play-${randomUUID()}`,
   });
   return { store, close: () => store.close() };
 });

@@ -11,29 +11,29 @@ const distributed = {
   KAFKA_BROKERS: 'kafka-0:9092',
 };
 
-describe('INTEGRITY_SECRET (fair-play hashes)', () => {
+describe('FAIR_PLAY_SECRET (fair-play hashes)', () => {
   it('is required in distributed mode, where every replica must hash alike', () => {
     expect(() => gatewayConfig(distributed)).toThrow(ConfigError);
-    expect(() => gatewayConfig(distributed)).toThrow(/INTEGRITY_SECRET/);
+    expect(() => gatewayConfig(distributed)).toThrow(/FAIR_PLAY_SECRET/);
     const secret = 'x'.repeat(32);
-    const config = gatewayConfig({ ...distributed, INTEGRITY_SECRET: secret });
+    const config = gatewayConfig({ ...distributed, FAIR_PLAY_SECRET: secret });
     expect(config.settings).toMatchObject({
-      integritySecret: secret,
-      integritySecretGenerated: false,
+      fairPlaySecret: secret,
+      fairPlaySecretGenerated: false,
     });
   });
 
   it('refuses a short one', () => {
-    expect(() => gatewaySettings({ INTEGRITY_SECRET: 'short' }, 'test')).toThrow(
-      /INTEGRITY_SECRET/,
+    expect(() => gatewaySettings({ FAIR_PLAY_SECRET: 'short' }, 'test')).toThrow(
+      /FAIR_PLAY_SECRET/,
     );
   });
 
   it('is made at boot in standalone mode when unset (the gateway warns)', () => {
     const one = gatewaySettings({}, 'development');
     const two = gatewaySettings({}, 'development');
-    expect(one.integritySecretGenerated).toBe(true);
-    expect(one.integritySecret).toMatch(/^[0-9a-f]{64}$/);
-    expect(one.integritySecret).not.toBe(two.integritySecret);
+    expect(one.fairPlaySecretGenerated).toBe(true);
+    expect(one.fairPlaySecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(one.fairPlaySecret).not.toBe(two.fairPlaySecret);
   });
 });

@@ -1,23 +1,23 @@
 import type { DocumentStore } from '@underdog/documents';
-import { ACCOUNT_SCOPE, IntegrityRepository } from '../src/adapters/integrity-repository';
+import { ACCOUNT_SCOPE, FairPlayRepository } from '../src/adapters/fair-play-repository';
 
 /**
- * What the integrity report's store must do, on the memory store (standalone) and on MongoDB
+ * What the fair-play report's store must do, on the memory store (standalone) and on MongoDB
  * (FerretDB in the integration tier) alike: idempotent rows, a tournament's rows plus its
  * participants' account rows (and no one else's), the rounds once each, and deletion.
  */
-export function integrityRepositoryContract(
+export function fairPlayRepositoryContract(
   name: string,
   open: () => Promise<{ store: DocumentStore; close: () => Promise<void> }>,
 ): void {
-  describe(`IntegrityRepository on ${name}`, () => {
-    let repository: IntegrityRepository;
+  describe(`FairPlayRepository on ${name}`, () => {
+    let repository: FairPlayRepository;
     let close: () => Promise<void>;
     const t0 = new Date('2030-01-01T12:00:00.000Z');
 
     beforeEach(async () => {
       const opened = await open();
-      repository = new IntegrityRepository(opened.store);
+      repository = new FairPlayRepository(opened.store);
       await opened.store.init();
       close = opened.close;
     });

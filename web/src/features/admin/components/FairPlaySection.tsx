@@ -1,55 +1,55 @@
 import { useQuery } from '@apollo/client';
 import { Alert, Empty, List, Space, Spin, Tag, Typography } from 'antd';
 import { formatNumber, i18n } from '../../../app/i18n';
-import { TournamentIntegrityDocument } from '../../../gql/operations';
-import { IntegrityMember } from './IntegrityMember';
+import { TournamentFairPlayDocument } from '../../../gql/operations';
+import { FairPlayMember } from './FairPlayMember';
 import { useDisqualified } from './useDisqualified';
 
 /**
- * Issue 28: the tournament's integrity report in the details dialog — groups of accounts linked
+ * Issue 28: the tournament's fair-play report in the details dialog — groups of accounts linked
  * by a shared device or network, each with its score and the evidence that made it (the evidence
  * texts come from the server as they are). Live while the game runs, final at its end.
  */
-export function IntegritySection({ tournamentId }: { tournamentId: string }) {
-  const { data, loading, error } = useQuery(TournamentIntegrityDocument, {
+export function FairPlaySection({ tournamentId }: { tournamentId: string }) {
+  const { data, loading, error } = useQuery(TournamentFairPlayDocument, {
     variables: { tournamentId },
     fetchPolicy: 'network-only',
   });
-  const report = data?.tournamentIntegrity;
+  const report = data?.tournamentFairPlay;
   const disqualified = useDisqualified(tournamentId).byUsername;
   const name = (member: { userId: string; username?: string | null }) =>
     member.username ?? member.userId;
   return (
-    <section className="details-integrity" data-testid="integrity-section">
-      <Typography.Title level={5}>{i18n.t('integrity.title')}</Typography.Title>
+    <section className="details-fair-play" data-testid="fair-play-section">
+      <Typography.Title level={5}>{i18n.t('fairPlay.title')}</Typography.Title>
       {loading && !report ? (
         <Space>
           <Spin aria-label={i18n.t('common.loading')} />
-          <Typography.Text>{i18n.t('integrity.loading')}</Typography.Text>
+          <Typography.Text>{i18n.t('fairPlay.loading')}</Typography.Text>
         </Space>
       ) : !report || error ? (
-        <Typography.Text type="secondary">{i18n.t('integrity.unavailable')}</Typography.Text>
+        <Typography.Text type="secondary">{i18n.t('fairPlay.unavailable')}</Typography.Text>
       ) : (
         <Space direction="vertical" style={{ width: '100%' }}>
           <Space wrap>
             <Tag color={report.final ? 'default' : 'processing'}>
-              {report.final ? i18n.t('integrity.final') : i18n.t('integrity.live')}
+              {report.final ? i18n.t('fairPlay.final') : i18n.t('fairPlay.live')}
             </Tag>
             <Typography.Text>
-              {i18n.t('integrity.summary', {
+              {i18n.t('fairPlay.summary', {
                 participants: report.participantCount,
                 rounds: report.roundCount,
                 clusters: report.clusters.length,
               })}
             </Typography.Text>
             {report.flagged.length > 0 && (
-              <Tag color="red" data-testid="integrity-flagged-count">
-                {i18n.t('integrity.flaggedCount', { count: report.flagged.length })}
+              <Tag color="red" data-testid="fair-play-flagged-count">
+                {i18n.t('fairPlay.flaggedCount', { count: report.flagged.length })}
               </Tag>
             )}
           </Space>
           {report.clusters.length === 0 ? (
-            <Empty description={i18n.t('integrity.none')} />
+            <Empty description={i18n.t('fairPlay.none')} />
           ) : (
             report.clusters.map((cluster, index) => {
               const flagged = new Set(cluster.flaggedMembers.map((m) => m.userId));
@@ -57,31 +57,31 @@ export function IntegritySection({ tournamentId }: { tournamentId: string }) {
                 <Alert
                   key={index}
                   type={cluster.flagged ? 'error' : 'info'}
-                  data-testid="integrity-cluster"
+                  data-testid="fair-play-cluster"
                   data-flagged={cluster.flagged}
                   message={
                     <Space wrap>
                       <strong>
-                        {i18n.t('integrity.cluster', { count: cluster.members.length })}
+                        {i18n.t('fairPlay.cluster', { count: cluster.members.length })}
                       </strong>
                       <span>
-                        {i18n.t('integrity.score', { score: formatNumber(cluster.score) })}
+                        {i18n.t('fairPlay.score', { score: formatNumber(cluster.score) })}
                       </span>
                       <Tag color={cluster.flagged ? 'red' : 'default'}>
                         {cluster.flagged
-                          ? i18n.t('integrity.flagged')
-                          : i18n.t('integrity.notFlagged')}
+                          ? i18n.t('fairPlay.flagged')
+                          : i18n.t('fairPlay.notFlagged')}
                       </Tag>
                     </Space>
                   }
                   description={
                     <Space direction="vertical" style={{ width: '100%' }}>
-                      <div className="integrity-members">
+                      <div className="fair-play-members">
                         <Typography.Text type="secondary">
-                          {i18n.t('integrity.members')}
+                          {i18n.t('fairPlay.members')}
                         </Typography.Text>{' '}
                         {cluster.members.map((member) => (
-                          <IntegrityMember
+                          <FairPlayMember
                             key={member.userId}
                             tournamentId={tournamentId}
                             member={member}
@@ -90,7 +90,7 @@ export function IntegritySection({ tournamentId }: { tournamentId: string }) {
                           />
                         ))}
                       </div>
-                      <Typography.Text strong>{i18n.t('integrity.evidence')}</Typography.Text>
+                      <Typography.Text strong>{i18n.t('fairPlay.evidence')}</Typography.Text>
                       <List
                         size="small"
                         dataSource={cluster.evidence}
@@ -108,7 +108,7 @@ export function IntegritySection({ tournamentId }: { tournamentId: string }) {
               );
             })
           )}
-          <Typography.Text type="secondary">{i18n.t('integrity.note')}</Typography.Text>
+          <Typography.Text type="secondary">{i18n.t('fairPlay.note')}</Typography.Text>
         </Space>
       )}
     </section>
