@@ -161,7 +161,7 @@ describe('fair play at the edge', () => {
     post('/api/register', { email, password: validPassword, displayName: 'Ben', username: 'ben' });
 
   const waitForSignals = (count: number) =>
-    waitFor(() => signals.length >= count, `${count} player signals`);
+    waitFor(() => signals.length >= count, `${count} fair-play signals`);
 
   it('publishes a register and a login signal with keyed hashes, never the raw address or device', async () => {
     expect((await register('ben@example.com')).status).toBe(200);
