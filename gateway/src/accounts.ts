@@ -11,7 +11,7 @@ import {
   networkSource,
   type KnownLoginSources,
 } from './known-login-sources';
-import type { PlayerSignals } from './player-signals';
+import type { FairPlaySignals } from './fair-play-signals';
 import type { RateLimitBucket, RateLimiter } from './rate-limiter';
 import { notAuthenticated, type RequestOrigin, type SignedIn } from './session';
 import { toUserView, type UserView } from './users';
@@ -57,7 +57,7 @@ export class Accounts {
     private readonly limits: RateLimits,
     private readonly knownSources: KnownLoginSources,
     /** Fair-play signals after a register or login succeeded; none in some tests. */
-    private readonly signals?: PlayerSignals,
+    private readonly signals?: FairPlaySignals,
   ) {}
 
   /** The signed-in user, or null for a visitor. */

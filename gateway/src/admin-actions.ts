@@ -67,8 +67,8 @@ export function adminAuditOf(client: object): AdminActions | undefined {
  * client address). The calls are listed below, in one place, so a new admin mutation is added
  * here or not at all. Every admin operation — those mutations and the admin-only reads — that a
  * service refuses because of who called (UNAUTHENTICATED, FORBIDDEN) is published too, as
- * `attemptRefused` (issue 37), and so is each read of an integrity report (`integrityReportRead`,
- * published by integrity.ts).
+ * `attemptRefused` (issue 37), and so is each read of a fair-play report (`fairPlayReportRead`,
+ * published by fair-play.ts).
  *
  * Delivery: the first attempt is awaited, so when the admin sees the answer the action is on the
  * topic (acks all on Kafka). A failed publish never fails the admin's request — the change was
@@ -146,7 +146,7 @@ export class AdminActions {
         (ad) => ad.id === request.id,
       )?.title;
     const auditedTournament: Partial<GatewayClients['tournament']> = {
-      getIntegrityReport: tournament.getIntegrityReport,
+      getFairPlayReport: tournament.getFairPlayReport,
       listAdminActions: tournament.listAdminActions,
       listPrizePayments: tournament.listPrizePayments,
       createTournament: audited(tournament.createTournament, (_req, res) => ({
@@ -282,11 +282,11 @@ export class AdminActions {
     });
   }
 
-  /** Publishes that `actor` read the integrity report of `tournamentId` (integrity.ts). */
-  async integrityReportRead(actor: ActorFields | undefined, tournamentId: string): Promise<void> {
+  /** Publishes that `actor` read the fair-play report of `tournamentId` (fair-play.ts). */
+  async fairPlayReportRead(actor: ActorFields | undefined, tournamentId: string): Promise<void> {
     await this.publish(actor, {
-      kind: { case: 'integrityReportRead', value: { tournamentId } },
-      summary: `Read the integrity report of tournament ${tournamentId}`,
+      kind: { case: 'fairPlayReportRead', value: { tournamentId } },
+      summary: `Read the fair-play report of tournament ${tournamentId}`,
     });
   }
 

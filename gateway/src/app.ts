@@ -26,8 +26,8 @@ import { createGraphQLEndpoint } from './graphql/server';
 import { KnownLoginSources } from './known-login-sources';
 import { GameActionLimits } from './game-action-limits';
 import { RateLimiter } from './rate-limiter';
-import { IntegrityReads } from './integrity';
-import { PlayerSignals } from './player-signals';
+import { FairPlayReads } from './fair-play';
+import { FairPlaySignals } from './fair-play-signals';
 import { GameRecordsReads } from './records';
 import { RealtimeCore } from './realtime/core/realtime-core';
 import { RealtimeHub } from './realtime/hub';
@@ -125,15 +125,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     settings.trustProxy,
   );
   const publicOrigins = new PublicOrigins(settings.publicOrigins, settings.cookieSecure);
-  if (settings.integritySecretGenerated) {
+  if (settings.fairPlaySecretGenerated) {
     logger.warn(
-      'INTEGRITY_SECRET is unset: a secret was made for this process, so fair-play signals ' +
+      'FAIR_PLAY_SECRET is unset: a secret was made for this process, so fair-play signals ' +
         'recorded before a restart no longer link to new ones (set it to keep them comparable)',
     );
   }
-  const signals = new PlayerSignals({
+  const signals = new FairPlaySignals({
     bus: options.bus,
-    secret: settings.integritySecret,
+    secret: settings.fairPlaySecret,
     logger,
   });
   const accounts = new Accounts(
@@ -143,7 +143,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     new KnownLoginSources(options.store),
     signals,
   );
-  const integrity = new IntegrityReads(clients);
+  const fairPlay = new FairPlayReads(clients);
   const tournaments = new Tournaments(clients);
   const advertisements = new Advertisements(clients);
   const records = new GameRecordsReads(clients, tournaments);
@@ -172,7 +172,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     records,
     games,
     clients,
-    integrity,
+    fairPlay,
     signals,
   };
   const graphql = await createGraphQLEndpoint({

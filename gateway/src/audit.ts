@@ -9,7 +9,7 @@ import { parseBody } from './validation';
 /** One administrator's action as both edges show it (REST `GET /api/admin/audit`, GraphQL `adminActions`). */
 export interface AdminActionView {
   id: string;
-  /** tournamentCreated, tournamentUpdated, tournamentDeleted, advertisementCreated, advertisementUpdated, advertisementDeleted, participantDisqualified, prizePaidConfirmed, attemptRefused, integrityReportRead. */
+  /** tournamentCreated, tournamentUpdated, tournamentDeleted, advertisementCreated, advertisementUpdated, advertisementDeleted, participantDisqualified, prizePaidConfirmed, attemptRefused, fairPlayReportRead. */
   action: string;
   /** `userId` '' for an attempt refused to a visitor. */
   actor: { userId: string; username: string | null };

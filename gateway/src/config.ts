@@ -158,7 +158,7 @@ const settingsShape = {
   BENCHMARK_SEED: z.enum(['on', 'off']).default('off'),
   // The key of the fair-play hashes (address prefixes, user agents): required in distributed
   // mode (gatewayConfig), made at boot when unset in standalone mode (settingsFrom).
-  INTEGRITY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  FAIR_PLAY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 };
 
 export interface RateLimits {
@@ -192,12 +192,12 @@ export interface GatewaySettings {
   /** Whether `POST /api/benchmark/players` exists (BENCHMARK_SEED=on; never in production). */
   benchmarkSeed: boolean;
   /**
-   * The key of the fair-play signals' address-prefix and user-agent hashes (INTEGRITY_SECRET).
+   * The key of the fair-play signals' address-prefix and user-agent hashes (FAIR_PLAY_SECRET).
    * Every replica and every restart must share it, or the same network stops linking accounts.
    */
-  integritySecret: string;
-  /** INTEGRITY_SECRET was unset and this process made one (standalone): it warns at start. */
-  integritySecretGenerated: boolean;
+  fairPlaySecret: string;
+  /** FAIR_PLAY_SECRET was unset and this process made one (standalone): it warns at start. */
+  fairPlaySecretGenerated: boolean;
   webSocket: {
     /** The largest WebSocket message accepted on any endpoint; a bigger one closes it (1009). */
     maxPayloadBytes: number;
@@ -278,8 +278,8 @@ function settingsFrom(
     devMailbox: nodeEnv !== 'production',
     introspection: nodeEnv !== 'production',
     suggestions: nodeEnv !== 'production',
-    integritySecret: parsed.INTEGRITY_SECRET ?? randomBytes(32).toString('hex'),
-    integritySecretGenerated: parsed.INTEGRITY_SECRET === undefined,
+    fairPlaySecret: parsed.FAIR_PLAY_SECRET ?? randomBytes(32).toString('hex'),
+    fairPlaySecretGenerated: parsed.FAIR_PLAY_SECRET === undefined,
     webSocket: {
       maxPayloadBytes: parsed.WEBSOCKET_MAX_PAYLOAD_BYTES,
       // The benchmark opens tens of thousands of sockets from a few loopback addresses.
@@ -363,9 +363,9 @@ export function gatewayConfig(env: Environment) {
       ),
     () => parseEnv(settingsShape, env),
   );
-  if (settings.INTEGRITY_SECRET === undefined) {
+  if (settings.FAIR_PLAY_SECRET === undefined) {
     // Replicas must hash alike, and a restart must not break the links already stored.
-    throw new ConfigError(['INTEGRITY_SECRET: required in distributed mode (32+ characters)']);
+    throw new ConfigError(['FAIR_PLAY_SECRET: required in distributed mode (32+ characters)']);
   }
   return { ...process, settings: settingsFrom(settings, process.NODE_ENV) };
 }

@@ -17,7 +17,7 @@ import {
   tournamentInput,
   verifyEmailInput,
 } from './inputs';
-import type { IntegrityReads } from './integrity';
+import type { FairPlayReads } from './fair-play';
 import { disqualifyParticipant } from './disqualification';
 import type { GameRecordsReads } from './records';
 import { serverTime } from './time';
@@ -30,7 +30,7 @@ export interface RestOptions {
   tournaments: Tournaments;
   advertisements: Advertisements;
   records: GameRecordsReads;
-  integrity: IntegrityReads;
+  fairPlay: FairPlayReads;
   origins: RequestOrigins;
   /** Serve `GET /api/dev/mailbox` (never in production). */
   devMailbox: boolean;
@@ -47,7 +47,7 @@ export function createRestRouter({
   tournaments,
   advertisements,
   records,
-  integrity,
+  fairPlay,
   origins,
   devMailbox,
 }: RestOptions): Router {
@@ -131,9 +131,9 @@ export function createRestRouter({
   router.get('/api/admin/tournaments/:id/details', async (req, res) => {
     res.json(await records.details(origin(req, res), req.params.id));
   });
-  // Fair play (issue 28): the tournament's integrity report, admin only.
-  router.get('/api/admin/tournaments/:id/integrity', async (req, res) => {
-    res.json(await integrity.report(origin(req, res), req.params.id));
+  // Fair play (issue 28): the tournament's fair-play report, admin only.
+  router.get('/api/admin/tournaments/:id/fair-play', async (req, res) => {
+    res.json(await fairPlay.report(origin(req, res), req.params.id));
   });
   // Fair play (issue 28): an admin disqualifies a participant, with the reason they are shown.
   router.post('/api/admin/tournaments/:id/participants/:userId/disqualify', async (req, res) => {

@@ -9,8 +9,8 @@ const urls = {
   NOTIFICATION_URL: 'http://notification:8085',
   REDIS_URL: 'redis://redis:6379',
 };
-// Required in distributed mode (integrity-config.test.ts); a plain setting, not an URL.
-const secret = { INTEGRITY_SECRET: 'a-test-integrity-secret-of-32-characters' };
+// Required in distributed mode (fair-play-config.test.ts); a plain setting, not an URL.
+const secret = { FAIR_PLAY_SECRET: 'a-test-fair-play-secret-of-32-characters' };
 const kafka = { KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092' };
 
 /** The variables a ConfigError names, sorted. */
@@ -38,8 +38,8 @@ describe('gateway configuration', () => {
       introspection: true,
       suggestions: true,
       benchmarkSeed: false,
-      integritySecret: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
-      integritySecretGenerated: true,
+      fairPlaySecret: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+      fairPlaySecretGenerated: true,
       webSocket: {
         maxPayloadBytes: 65_536,
         maxConnectionsPerAddress: 200,

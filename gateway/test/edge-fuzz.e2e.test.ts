@@ -113,7 +113,7 @@ const targets: Array<[string, () => Promise<EdgeProcess>]> = [
         ADS_URL: nowhere,
         NOTIFICATION_URL: nowhere,
         INSTANCE_ID: `edge-fuzz-${randomUUID()}`,
-        INTEGRITY_SECRET: randomUUID() + randomUUID(),
+        FAIR_PLAY_SECRET: randomUUID() + randomUUID(),
         SERVICE_TOKEN_SECRET: randomUUID() + randomUUID(),
       });
     },

@@ -81,7 +81,7 @@ describe('revocations reach open sockets on every gateway', () => {
           router.service(TournamentService, {
             getServerTime: () => ({ serverTime: timestampFromDate(new Date()) }),
             // The tournament service's own check: the role of the actor the gateway sends.
-            getIntegrityReport: ({ actor, tournamentId }) => {
+            getFairPlayReport: ({ actor, tournamentId }) => {
               requireAdmin(actor);
               return { report: { tournamentId, participantCount: 0 } };
             },
@@ -188,7 +188,7 @@ describe('revocations reach open sockets on every gateway', () => {
   }
 
   const codeOf = (answer: Answer) => answer.errors?.[0]?.extensions?.code;
-  const integrity = `{ tournamentIntegrity(tournamentId: "${TOURNAMENT}") { participantCount } }`;
+  const fairPlay = `{ tournamentFairPlay(tournamentId: "${TOURNAMENT}") { participantCount } }`;
   const me = '{ me { username } }';
 
   /** What the operators' CLI does (`grant-admin` / `revoke-admin`). */
@@ -198,14 +198,14 @@ describe('revocations reach open sockets on every gateway', () => {
 
   it('refuses an admin demoted while their socket is open FORBIDDEN on the next admin operation', async () => {
     const socket = socketOn(gatewayA, await adminSession(gatewayA));
-    expect(await overSocket(socket, integrity)).toEqual({
-      data: { tournamentIntegrity: { participantCount: 0 } },
+    expect(await overSocket(socket, fairPlay)).toEqual({
+      data: { tournamentFairPlay: { participantCount: 0 } },
     });
 
     await setRole(Role.USER);
     try {
       // FORBIDDEN: 403, with the reason as its GraphQL code (ADMIN_ONLY), as over HTTP.
-      await waitFor(async () => codeOf(await overSocket(socket, integrity)) === 'ADMIN_ONLY', {
+      await waitFor(async () => codeOf(await overSocket(socket, fairPlay)) === 'ADMIN_ONLY', {
         message: 'FORBIDDEN on the open socket',
         timeoutMs: REVOCATION_LIMIT_MS,
         intervalMs: POLL_MS,

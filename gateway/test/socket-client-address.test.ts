@@ -5,7 +5,7 @@ import { addressPrefixHash } from '@underdog/fair-play';
 import { AppError } from '@underdog/kit';
 import { gameKeys } from '@underdog/live-game';
 import { topics } from '@underdog/platform';
-import { PlayerSignalEventSchema, fromBinary, type PlayerSignalEvent } from '@underdog/proto';
+import { FairPlaySignalSchema, fromBinary, type FairPlaySignal } from '@underdog/proto';
 import { waitFor } from '@underdog/test-support';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -69,12 +69,12 @@ async function proxyHop(targetPort: number): Promise<{ url: string; close(): Pro
 describe('a socket behind a trusted proxy hop', () => {
   let gateway: TestGateway;
   let hop: { url: string; close(): Promise<void> };
-  let signals: PlayerSignalEvent[];
+  let signals: FairPlaySignal[];
   const clients: Client[] = [];
 
   beforeEach(async () => {
     gateway = await startTestGateway({
-      env: { TRUST_PROXY: '1', INTEGRITY_SECRET: SECRET },
+      env: { TRUST_PROXY: '1', FAIR_PLAY_SECRET: SECRET },
       auth: {
         getSessionActor: ({ sessionId }) => {
           const player = players[sessionId as SessionId] as (typeof players)[SessionId] | undefined;
@@ -109,11 +109,11 @@ describe('a socket behind a trusted proxy hop', () => {
     signals = [];
     await gateway.bus.subscribe({
       groupId: 'test-socket-address-signals',
-      topics: [topics.playerSignals.name],
+      topics: [topics.fairPlaySignals.name],
       fromBeginning: true,
       handleBatch: async (batch) => {
         for (const message of batch) {
-          signals.push(fromBinary(PlayerSignalEventSchema, message.value ?? new Uint8Array()));
+          signals.push(fromBinary(FairPlaySignalSchema, message.value ?? new Uint8Array()));
         }
       },
     });

@@ -2,12 +2,7 @@ import { deviceIdHash } from '@underdog/fair-play';
 import { AppError } from '@underdog/kit';
 import { gameKeys } from '@underdog/live-game';
 import { topics } from '@underdog/platform';
-import {
-  PlayerSignalEventSchema,
-  fromBinary,
-  toBinary,
-  type PlayerSignalEvent,
-} from '@underdog/proto';
+import { FairPlaySignalSchema, fromBinary, toBinary, type FairPlaySignal } from '@underdog/proto';
 import { waitFor } from '@underdog/test-support';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -35,12 +30,12 @@ const vote = { tournamentId: TOURNAMENT, roundNumber: 1, imageId: 'round-1-image
 
 describe('the device id of a graphql-ws socket', () => {
   let gateway: TestGateway;
-  let signals: PlayerSignalEvent[];
+  let signals: FairPlaySignal[];
   const clients: Client[] = [];
 
   beforeEach(async () => {
     gateway = await startTestGateway({
-      env: { INTEGRITY_SECRET: SECRET },
+      env: { FAIR_PLAY_SECRET: SECRET },
       auth: {
         getSessionActor: ({ sessionId }) => {
           const userId = accounts[sessionId as SessionId] as string | undefined;
@@ -69,11 +64,11 @@ describe('the device id of a graphql-ws socket', () => {
     signals = [];
     await gateway.bus.subscribe({
       groupId: 'test-socket-device-signals',
-      topics: [topics.playerSignals.name],
+      topics: [topics.fairPlaySignals.name],
       fromBeginning: true,
       handleBatch: async (batch) => {
         for (const message of batch) {
-          signals.push(fromBinary(PlayerSignalEventSchema, message.value ?? new Uint8Array()));
+          signals.push(fromBinary(FairPlaySignalSchema, message.value ?? new Uint8Array()));
         }
       },
     });
@@ -107,7 +102,7 @@ describe('the device id of a graphql-ws socket', () => {
     return answer.values[0] as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
   }
 
-  async function voteSignalOf(userId: string): Promise<PlayerSignalEvent> {
+  async function voteSignalOf(userId: string): Promise<FairPlaySignal> {
     return waitFor(
       () => signals.find((signal) => signal.kind.case === 'voted' && signal.userId === userId),
       `the vote signal of ${userId}`,
@@ -121,7 +116,7 @@ describe('the device id of a graphql-ws socket', () => {
     const signal = await voteSignalOf('user-ann');
     expect(signal.deviceId).toBe(deviceIdHash('device-ann-1', SECRET));
     expect(signal.deviceId).toMatch(/^dev:[0-9a-f]{64}$/);
-    const stored = Buffer.from(toBinary(PlayerSignalEventSchema, signal)).toString('latin1');
+    const stored = Buffer.from(toBinary(FairPlaySignalSchema, signal)).toString('latin1');
     expect(stored).not.toContain('device-ann-1');
   });
 

@@ -13,7 +13,7 @@ export * from '../gen/underdog/events/v1/ads_catalog_pb';
 export * from '../gen/underdog/events/v1/game_votes_pb';
 export * from '../gen/underdog/events/v1/game_events_pb';
 export * from '../gen/underdog/events/v1/player_outcomes_pb';
-export * from '../gen/underdog/events/v1/player_signals_pb';
+export * from '../gen/underdog/events/v1/fair_play_signals_pb';
 export * from '../gen/underdog/events/v1/admin_actions_pb';
 export * from '../gen/underdog/events/v1/session_revocations_pb';
 export * from '../gen/underdog/game/v1/game_pb';

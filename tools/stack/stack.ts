@@ -176,7 +176,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ADS_URL: serviceUrls.get('ads')!,
     NOTIFICATION_URL: serviceUrls.get('notification')!,
     // One key for every replica, as the chart's Secret gives them (fair-play hashes).
-    INTEGRITY_SECRET: `stack-${randomUUID()}-${randomUUID()}`,
+    FAIR_PLAY_SECRET: `stack-${randomUUID()}-${randomUUID()}`,
     ...options.env,
   };
   launch('gateway', gatewayPort, gatewayEnv);

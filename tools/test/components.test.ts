@@ -34,7 +34,7 @@ const secretValues: Record<string, string> = {
   MONGO_URL: 'mongodb://user:password@mongo.example:27017',
   SMTP_URL: 'smtp://user:password@smtp.example:587',
   ADMIN_PASSWORD: 'Admin-password-1',
-  INTEGRITY_SECRET: 'integrity-secret-of-at-least-32-characters',
+  FAIR_PLAY_SECRET: 'fair-play-secret-of-at-least-32-characters',
   SERVICE_TOKEN_SECRET: 'service-token-secret-of-at-least-32-characters',
 };
 

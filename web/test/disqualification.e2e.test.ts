@@ -359,7 +359,7 @@ describe('disqualification end to end', () => {
       await details.click();
       const dialog = page.getByRole('dialog');
       const member = dialog.locator(
-        `[data-testid="integrity-member"][data-name="${cheatUser.username}"]`,
+        `[data-testid="fair-play-member"][data-name="${cheatUser.username}"]`,
       );
       // Signals travel through the bus: the live report lists the players once they arrive
       // (the dialog is opened again to read the report again).
@@ -371,7 +371,7 @@ describe('disqualification end to end', () => {
           return false;
         },
         {
-          message: 'the live integrity report listing the player',
+          message: 'the live fair-play report listing the player',
           timeoutMs: 30_000,
           intervalMs: 1_000,
         },

@@ -1,7 +1,7 @@
 /**
  * Who the demo's bots look like to the fair-play signals (issue 28 §7, docs/fairness.md): the
  * gateway records each player's address prefix and user agent as keyed hashes when they register,
- * join and vote, and the integrity report links accounts by shared prefixes and devices. The bots
+ * join and vote, and the fair-play report links accounts by shared prefixes and devices. The bots
  * all run in this process, so without a made-up origin they would all come from 127.0.0.1 with no
  * user agent: one cluster of everyone. Instead each bot gets a plausible address and browser:
  *
@@ -13,7 +13,7 @@
  *   from a second line (two shared prefixes), voting together as a covering set (each on another
  *   image, so one of them always has the least popular one).
  *
- * An admin opening a demo tournament's integrity section sees the ring flagged with its evidence,
+ * An admin opening a demo tournament's fair-play section sees the ring flagged with its evidence,
  * and the linked honest groups (households, the café) listed but not flagged. Addresses are from
  * the private and documentation ranges; nothing here reaches a network.
  */

@@ -2,7 +2,7 @@ import { adsService } from '@underdog/ads';
 import { authService } from '@underdog/auth';
 import { gameEngineService } from '@underdog/game-engine';
 import {
-  PlayerSignals,
+  FairPlaySignals,
   createGatewayClients,
   createGatewayModule,
   gatewaySettings,
@@ -109,9 +109,9 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
     http,
   );
   if (options.demo) {
-    const signals = new PlayerSignals({
+    const signals = new FairPlaySignals({
       bus: infrastructure.bus,
-      secret: settings.integritySecret,
+      secret: settings.fairPlaySecret,
       logger,
     });
     const demo = new Demo({

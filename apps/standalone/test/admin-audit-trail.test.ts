@@ -15,11 +15,11 @@ interface AuditRow {
 
 /**
  * Issue 37 point 7 (ADR 11): the audit log keeps the refused attempts at admin operations — who,
- * if anyone, from which address, at what — and every read of an integrity report. Through the
+ * if anyone, from which address, at what — and every read of a fair-play report. Through the
  * whole standalone process (gateway, tournament service, in-memory bus), read back over REST
  * and GraphQL as an admin sees it.
  */
-describe('the audit log of refused admin attempts and integrity reads (standalone)', () => {
+describe('the audit log of refused admin attempts and fair-play reads (standalone)', () => {
   let standalone: Standalone;
   const url = (path: string) => `http://127.0.0.1:${standalone.http.port()}${path}`;
 
@@ -77,7 +77,7 @@ describe('the audit log of refused admin attempts and integrity reads (standalon
     const { id } = created.body as { id: string };
 
     // A visitor through the trusted hop, from 198.51.100.7.
-    const visitorAnswer = await fetch(url(`/api/admin/tournaments/${id}/integrity`), {
+    const visitorAnswer = await fetch(url(`/api/admin/tournaments/${id}/fair-play`), {
       headers: { 'x-forwarded-for': '198.51.100.7', 'x-device-id': 'device-audit-visitor' },
     });
     expect(visitorAnswer.status).toBe(401);
@@ -85,7 +85,7 @@ describe('the audit log of refused admin attempts and integrity reads (standalon
     // A signed-in player: the report over GraphQL, and a disqualification (the gateway's check).
     const { browser: player, username } = await verifiedPlayer();
     const refusedRead = await player.graphql(
-      'query ($id: ID!) { tournamentIntegrity(tournamentId: $id) { final } }',
+      'query ($id: ID!) { tournamentFairPlay(tournamentId: $id) { final } }',
       { id },
     );
     const errors = (refusedRead.body as { errors?: { extensions?: { code?: string } }[] }).errors;
@@ -97,7 +97,7 @@ describe('the audit log of refused admin attempts and integrity reads (standalon
     expect(refusedDisqualification.status).toBe(403);
 
     // The admin reads the report.
-    expect((await adminBrowser.get(`/api/admin/tournaments/${id}/integrity`)).status).toBe(200);
+    expect((await adminBrowser.get(`/api/admin/tournaments/${id}/fair-play`)).status).toBe(200);
 
     const rows = await waitFor(
       async () => {
@@ -113,12 +113,12 @@ describe('the audit log of refused admin attempts and integrity reads (standalon
           action: 'attemptRefused',
           actor: { userId: '', username: null },
           clientAddress: '198.51.100.7',
-          summary: 'Refused tournament.getIntegrityReport to a visitor (UNAUTHENTICATED)',
+          summary: 'Refused tournament.getFairPlayReport to a visitor (UNAUTHENTICATED)',
         }),
         expect.objectContaining({
           action: 'attemptRefused',
           actor: expect.objectContaining({ username }) as unknown,
-          summary: `Refused tournament.getIntegrityReport to ${username} (FORBIDDEN)`,
+          summary: `Refused tournament.getFairPlayReport to ${username} (FORBIDDEN)`,
         }),
         expect.objectContaining({
           action: 'attemptRefused',
@@ -126,9 +126,9 @@ describe('the audit log of refused admin attempts and integrity reads (standalon
           summary: `Refused game.disqualifyParticipant to ${username} (FORBIDDEN)`,
         }),
         expect.objectContaining({
-          action: 'integrityReportRead',
+          action: 'fairPlayReportRead',
           actor: expect.objectContaining({ username: 'admin' }) as unknown,
-          summary: `Read the integrity report of tournament ${id}`,
+          summary: `Read the fair-play report of tournament ${id}`,
         }),
       ]),
     );

@@ -6,7 +6,7 @@ import { browserAt } from './support';
 
 /*
  * Issue 28 §7: the demo includes a small ring among its bots, so a newcomer admin opening a demo
- * game's integrity section sees a real report: the ring flagged, the honest bots (households and
+ * game's fair-play section sees a real report: the ring flagged, the honest bots (households and
  * a café among them, linked by their networks) not. The default demo: 200 bots, a ring of 8.
  * An e2e file (whole demo, real time, 200 sign-ups' argon2), so it runs in the server tiers' jest
  * beside the unit one (tools/test-tiers.mjs), which keeps the two runs about even.
@@ -61,7 +61,7 @@ describe('the standalone demo’s ring', () => {
   });
   afterAll(() => standalone.group.stop());
 
-  it('flags the ring (all 8) in the demo game’s integrity report, and at most 2% of the honest bots', async () => {
+  it('flags the ring (all 8) in the demo game’s fair-play report, and at most 2% of the honest bots', async () => {
     const ring = ringIndices(BOTS).map((index) => `bot_${String(index).padStart(3, '0')}_`);
     expect(ring).toHaveLength(DEMO_RING_SIZE);
     const isRing = (member: Member) => ring.some((prefix) => member.username?.startsWith(prefix));
@@ -79,7 +79,7 @@ describe('the standalone demo’s ring', () => {
     // after a few rounds: it is live).
     const report = await waitFor(
       async () => {
-        const answer = await browser.get(`/api/admin/tournaments/${blitz.id}/integrity`);
+        const answer = await browser.get(`/api/admin/tournaments/${blitz.id}/fair-play`);
         expect(answer.status).toBe(200);
         const read = answer.body as Report;
         return (read.final || read.roundCount >= 4) && read;

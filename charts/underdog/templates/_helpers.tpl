@@ -133,9 +133,9 @@ app.kubernetes.io/component: {{ .name }}
 {{- .Values.auth.admin.existingSecret | default (printf "%s-admin" (include "underdog.fullname" .)) }}
 {{- end }}
 
-{{/* Name of the Secret holding the gateway's INTEGRITY_SECRET (fair-play hashes). */}}
-{{- define "underdog.integritySecretName" -}}
-{{- .Values.gateway.integrity.existingSecret | default (printf "%s-integrity" (include "underdog.fullname" .)) }}
+{{/* Name of the Secret holding the gateway's FAIR_PLAY_SECRET (fair-play hashes). */}}
+{{- define "underdog.fairPlaySecretName" -}}
+{{- .Values.gateway.fairPlay.existingSecret | default (printf "%s-fair-play" (include "underdog.fullname" .)) }}
 {{- end }}
 
 {{/* Name of the Secret holding SERVICE_TOKEN_SECRET (the key of internal calls). */}}
@@ -251,7 +251,7 @@ Secret in "underdog.secretEnv".
 {{- /* Every process signs its calls and checks its callers with the one key. */}}
 {{- $refs = append $refs (dict "name" "SERVICE_TOKEN_SECRET" "secret" (include "underdog.serviceTokenSecretName" $root) "key" $root.Values.serviceToken.secretKey) }}
 {{- if eq .key "gateway" }}
-{{- $refs = append $refs (dict "name" "INTEGRITY_SECRET" "secret" (include "underdog.integritySecretName" $root) "key" .values.integrity.secretKey) }}
+{{- $refs = append $refs (dict "name" "FAIR_PLAY_SECRET" "secret" (include "underdog.fairPlaySecretName" $root) "key" .values.fairPlay.secretKey) }}
 {{- end }}
 {{- range $refs }}
 - name: {{ .name }}

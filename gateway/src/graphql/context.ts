@@ -2,8 +2,8 @@ import type { Clock, Logger } from '@underdog/kit';
 import type { Accounts } from '../accounts';
 import type { Advertisements } from '../ads';
 import type { GatewayClients } from '../clients';
-import type { IntegrityReads } from '../integrity';
-import type { PlayerSignals } from '../player-signals';
+import type { FairPlayReads } from '../fair-play';
+import type { FairPlaySignals } from '../fair-play-signals';
 import type { GameRecordsReads } from '../records';
 import type { Games } from '../games';
 import type { RequestOrigin } from '../session';
@@ -17,10 +17,10 @@ export interface GraphQLContext {
   advertisements: Advertisements;
   records: GameRecordsReads;
   games: Games;
-  /** The integrity report (admin). */
-  integrity: IntegrityReads;
+  /** The fair-play report (admin). */
+  fairPlay: FairPlayReads;
   /** Fair-play signals, published after a join or vote succeeded (fire-and-forget). */
-  signals: PlayerSignals;
+  signals: FairPlaySignals;
   clients: GatewayClients;
   logger: Logger;
   /** The gateway's clock (a live game's time left is measured by it). */

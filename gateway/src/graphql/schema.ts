@@ -11,8 +11,8 @@ import { auditTypeDefs } from './audit/schema';
 import { withAppErrors } from './errors';
 import { disqualificationResolvers } from './disqualification/resolvers';
 import { disqualificationTypeDefs } from './disqualification/schema';
-import { integrityResolvers } from './integrity/resolvers';
-import { integrityTypeDefs } from './integrity/schema';
+import { fairPlayResolvers } from './fair-play/resolvers';
+import { fairPlayTypeDefs } from './fair-play/schema';
 import { recordsResolvers } from './records/resolvers';
 import { recordsTypeDefs } from './records/schema';
 import { gameResolvers } from './game/resolvers';
@@ -34,7 +34,7 @@ const modules = [
   { typeDefs: tournamentsTypeDefs, resolvers: tournamentsResolvers },
   { typeDefs: adsTypeDefs, resolvers: adsResolvers },
   { typeDefs: recordsTypeDefs, resolvers: recordsResolvers },
-  { typeDefs: integrityTypeDefs, resolvers: integrityResolvers },
+  { typeDefs: fairPlayTypeDefs, resolvers: fairPlayResolvers },
   { typeDefs: auditTypeDefs, resolvers: auditResolvers },
   { typeDefs: disqualificationTypeDefs, resolvers: disqualificationResolvers },
   { typeDefs: gameTypeDefs, resolvers: gameResolvers },

@@ -23,7 +23,7 @@ import {
   tournamentChangeMessages,
   type ServerMessage,
 } from './messages';
-import type { PlayerSignals } from '../player-signals';
+import type { FairPlaySignals } from '../fair-play-signals';
 import type { LiveGamePort, RealtimeLimits } from './ports';
 import { toLiveGameView, type GameEventView, type TournamentChange } from './views';
 
@@ -57,7 +57,7 @@ export interface WsEndpointOptions {
   /** The gateway's session lookups: a logout through it shows on open sockets at once. */
   actors?: SessionActors | undefined;
   /** Fair-play signals, published after a vote succeeded (fire-and-forget). */
-  signals?: PlayerSignals | undefined;
+  signals?: FairPlaySignals | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   type RingReport,
   type RoundVote,
 } from './rings';
-import type { PlayerSignal } from './signals';
+import type { Signal } from './signals';
 
 /**
  * A tournament's signals folded as they arrive, so the report can be asked for at any moment of
@@ -29,7 +29,7 @@ export class RingDetector {
 
   constructor(private readonly options: Partial<RingDetectionOptions> = {}) {}
 
-  record(signal: PlayerSignal): void {
+  record(signal: Signal): void {
     const participant = this.participant(signal.userId);
     if (signal.deviceId) participant.deviceIds.add(signal.deviceId);
     if (signal.addressPrefix) participant.addressPrefixes.add(signal.addressPrefix);

@@ -34,7 +34,7 @@ export interface VoteSignal extends SignalBase {
   imageId: string;
 }
 
-export type PlayerSignal = AccountSignal | VoteSignal;
+export type Signal = AccountSignal | VoteSignal;
 
 export class InvalidAddressError extends Error {
   readonly code = 'INVALID_ADDRESS';

@@ -11,7 +11,7 @@ export const topics = {
   gameEvents: { name: 'game.events', partitions: 12 },
   playerOutcomes: { name: 'player.outcomes', partitions: 6 },
   userEvents: { name: 'user.events', partitions: 6 },
-  playerSignals: { name: 'player.signals', partitions: 6 },
+  fairPlaySignals: { name: 'fair-play.signals', partitions: 6 },
   adminActions: { name: 'admin.actions', partitions: 3 },
   sessionRevocations: { name: 'session.revocations', partitions: 3 },
   notificationRequests: { name: 'notification.requests', partitions: 6 },

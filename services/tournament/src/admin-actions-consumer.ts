@@ -36,7 +36,7 @@ function targetsOf(kind: AdminActionEvent['kind']): Partial<AdminActionRow> | un
     case 'prizePaidConfirmed':
       return { tournamentId: kind.value.tournamentId, targetUserId: kind.value.winnerUserId };
     case 'attemptRefused':
-    case 'integrityReportRead':
+    case 'fairPlayReportRead':
       return kind.value.tournamentId ? { tournamentId: kind.value.tournamentId } : {};
     case undefined:
       return undefined;

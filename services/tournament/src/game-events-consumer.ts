@@ -2,7 +2,7 @@ import { eventConsumer, messageLogContext, type BusMessage, type EventBus } from
 import type { Component, Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import { GameEventSchema, fromBinary, type GameEvent } from '@underdog/proto';
-import type { Integrity } from './application/integrity';
+import type { FairPlay } from './application/fair-play';
 import type { Tournaments } from './application/tournaments';
 
 /*
@@ -11,7 +11,7 @@ import type { Tournaments } from './application/tournaments';
  *
  * - GameStarted → `recordParticipantCount` (the event's `participant_count`; the same count again
  *   is a no-op);
- * - RoundVotingStarted → the round's images for the integrity report (`Integrity.roundStarted`,
+ * - RoundVotingStarted → the round's images for the fair-play report (`FairPlay.roundStarted`,
  *   once per round);
  * - GameEnded → `markFinished` (live → finished once, `TournamentFinished` with event id
  *   `<tournamentId>:finished` through the outbox; a repeat finds it not live and does nothing);
@@ -29,7 +29,7 @@ export class GameEventHandler {
   constructor(
     private readonly tournaments: Tournaments,
     private readonly logger: Logger,
-    private readonly integrity?: Integrity,
+    private readonly fairPlay?: FairPlay,
   ) {}
 
   async handle(event: GameEvent, message: BusMessage): Promise<void> {
@@ -56,7 +56,7 @@ export class GameEventHandler {
         return;
       }
       case 'roundVotingStarted':
-        await this.integrity?.roundStarted(
+        await this.fairPlay?.roundStarted(
           tournamentId,
           event.kind.value.roundNumber,
           event.kind.value.images.map((image) => image.id),
@@ -87,9 +87,9 @@ export function gameEventsConsumer(options: {
   bus: EventBus;
   tournaments: Tournaments;
   logger: Logger;
-  integrity?: Integrity;
+  fairPlay?: FairPlay;
 }): Component {
-  const handler = new GameEventHandler(options.tournaments, options.logger, options.integrity);
+  const handler = new GameEventHandler(options.tournaments, options.logger, options.fairPlay);
   return eventConsumer(options.bus, {
     name: 'game-events-consumer',
     groupId: gameEventsGroupId,

@@ -5,11 +5,11 @@ import {
   type MessageInitShape,
   type OfflineChoice as ProtoOfflineChoice,
   type OfflineChoiceSchema,
-  type IntegrityReportSchema,
+  type FairPlayReportSchema,
   type Timestamp,
   type TournamentSchema,
 } from '@underdog/proto';
-import type { IntegrityReport } from './domain/integrity-report';
+import type { FairPlayReport } from './domain/fair-play-report';
 import type { OfflineChoice } from './domain/offline';
 import type { Tournament, TournamentDraft, TournamentStatus } from './domain/tournament';
 
@@ -67,10 +67,10 @@ export function toProtoOfflineChoices(
   return choices.map(({ roundNumber, selectedImageId }) => ({ roundNumber, selectedImageId }));
 }
 
-/** The integrity report as its RPC answer. */
-export function toProtoIntegrityReport(
-  report: IntegrityReport,
-): MessageInitShape<typeof IntegrityReportSchema> {
+/** The fair-play report as its RPC answer. */
+export function toProtoFairPlayReport(
+  report: FairPlayReport,
+): MessageInitShape<typeof FairPlayReportSchema> {
   return {
     tournamentId: report.tournamentId,
     final: report.final,

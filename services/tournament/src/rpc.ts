@@ -2,7 +2,7 @@ import { requireAdmin, requireVerifiedUser, type Clock } from '@underdog/kit';
 import { TournamentService, timestampFromDate } from '@underdog/proto';
 import type { RegisterRoutes } from '@underdog/rpc';
 import type { AuditLog } from './application/audit-log';
-import type { Integrity } from './application/integrity';
+import type { FairPlay } from './application/fair-play';
 import type { OfflineChoices } from './application/offline-choices';
 import type { Prizes } from './application/prizes';
 import type { Tournaments } from './application/tournaments';
@@ -11,7 +11,7 @@ import { parseDraft, validateOfflineChoices } from './domain/validation';
 import {
   draftOf,
   offlineChoicesOf,
-  toProtoIntegrityReport,
+  toProtoFairPlayReport,
   toProtoOfflineChoices,
   toProtoTournament,
 } from './mapping';
@@ -19,7 +19,7 @@ import {
 export interface TournamentRpcDependencies {
   tournaments: Tournaments;
   offline: OfflineChoices;
-  integrity: Integrity;
+  fairPlay: FairPlay;
   auditLog: AuditLog;
   prizes: Prizes;
   clock: Clock;
@@ -33,7 +33,7 @@ export interface TournamentRpcDependencies {
 export function tournamentRoutes({
   tournaments,
   offline,
-  integrity,
+  fairPlay,
   auditLog,
   prizes,
   clock,
@@ -78,9 +78,9 @@ export function tournamentRoutes({
       hasOfflineChoices: async ({ actor, tournamentId }) => ({
         hasChoices: await offline.has(actor, tournamentId),
       }),
-      getIntegrityReport: async ({ actor, tournamentId }) => {
+      getFairPlayReport: async ({ actor, tournamentId }) => {
         requireAdmin(actor);
-        return { report: toProtoIntegrityReport(await integrity.report(actor, tournamentId)) };
+        return { report: toProtoFairPlayReport(await fairPlay.report(actor, tournamentId)) };
       },
       listAdminActions: async ({ actor, limit, before }) => {
         const page = await auditLog.list(actor, limit, before);

@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '@underdog/kit';
 import type { ServiceContext, ServiceDefinition, ServiceModule } from '@underdog/platform';
 import { AdminActionRepository } from './adapters/admin-action-repository';
-import { IntegrityRepository } from './adapters/integrity-repository';
+import { FairPlayRepository } from './adapters/fair-play-repository';
 import { PrizeRepository } from './adapters/prize-repository';
 import { adminActionsConsumer } from './admin-actions-consumer';
 import { AuditLog } from './application/audit-log';
@@ -9,14 +9,14 @@ import { Prizes } from './application/prizes';
 import { createLifecycleOutbox, type LifecycleOutbox } from './adapters/lifecycle-outbox';
 import { OfflineRepository } from './adapters/offline-repository';
 import { TournamentRepository } from './adapters/tournament-repository';
-import { Integrity } from './application/integrity';
-import { IntegrityRetention } from './application/integrity-retention';
+import { FairPlay } from './application/fair-play';
+import { FairPlayRetention } from './application/fair-play-retention';
 import { OfflineChoices } from './application/offline-choices';
 import { Scheduler } from './application/scheduler';
 import { Tournaments } from './application/tournaments';
 import { tournamentConfig, type TournamentConfig } from './config';
 import { gameEventsConsumer } from './game-events-consumer';
-import { integrityConsumers } from './integrity-consumers';
+import { fairPlayConsumers } from './fair-play-consumers';
 import { prizesConsumer } from './prizes-consumer';
 import { tournamentRoutes } from './rpc';
 
@@ -31,8 +31,8 @@ export interface TournamentModule extends ServiceModule {
   tournaments: Tournaments;
   offline: OfflineChoices;
   scheduler: Scheduler;
-  /** The integrity report (issue 28): its signals, rounds and `report()`. */
-  integrity: Integrity;
+  /** The fair-play report (issue 28): its signals, rounds and `report()`. */
+  fairPlay: FairPlay;
   /** Publishes `tournament.lifecycle`; its sweep republishes what a crash or outage left. */
   outbox: LifecycleOutbox;
   /** The audit log of admin actions (`admin.actions`, issue 28). */
@@ -44,8 +44,8 @@ export interface TournamentModule extends ServiceModule {
 /**
  * Tournaments (admin management), the scheduler that starts them at `startAt`, offline choices
  * and the server clock; publishes `tournament.lifecycle`, consumes `game.events` (participant
- * count at game start, finished at game end, each round's images), `player.signals` and
- * `game.votes` (the integrity report). See README.md.
+ * count at game start, finished at game end, each round's images), `fair-play.signals` and
+ * `game.votes` (the fair-play report). See README.md.
  */
 export function createTournamentModule(
   { infrastructure, logger }: ServiceContext,
@@ -77,15 +77,15 @@ export function createTournamentModule(
     clock,
     logger,
   });
-  const integrityRepository = new IntegrityRepository(infrastructure.documents);
-  const integrity = new Integrity({ repository: integrityRepository, tournaments, clock });
-  const retention = new IntegrityRetention({
-    repository: integrityRepository,
+  const fairPlayRepository = new FairPlayRepository(infrastructure.documents);
+  const fairPlay = new FairPlay({ repository: fairPlayRepository, tournaments, clock });
+  const retention = new FairPlayRetention({
+    repository: fairPlayRepository,
     tournaments,
     clock,
-    retentionDays: config.integrityRetentionDays,
+    retentionDays: config.fairPlayRetentionDays,
     logger,
-    forgotten: (tournamentId) => integrity.forget(tournamentId),
+    forgotten: (tournamentId) => fairPlay.forget(tournamentId),
   });
   const auditLog = new AuditLog(new AdminActionRepository(infrastructure.documents));
   const prizes = new Prizes({
@@ -104,15 +104,15 @@ export function createTournamentModule(
     components: [
       scheduler.component(),
       outbox.component,
-      gameEventsConsumer({ bus: infrastructure.bus, tournaments, logger, integrity }),
-      ...integrityConsumers({ bus: infrastructure.bus, integrity, logger }),
+      gameEventsConsumer({ bus: infrastructure.bus, tournaments, logger, fairPlay }),
+      ...fairPlayConsumers({ bus: infrastructure.bus, fairPlay, logger }),
       retention.component(),
       adminActionsConsumer({ bus: infrastructure.bus, auditLog, logger }),
       prizesConsumer({ bus: infrastructure.bus, prizes, logger }),
     ],
-    registerRpc: tournamentRoutes({ tournaments, offline, integrity, auditLog, prizes, clock }),
+    registerRpc: tournamentRoutes({ tournaments, offline, fairPlay, auditLog, prizes, clock }),
     tournaments,
-    integrity,
+    fairPlay,
     offline,
     scheduler,
     outbox,

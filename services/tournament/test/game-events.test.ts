@@ -18,7 +18,7 @@ import {
   waitFor,
   type Harness,
 } from './support';
-import { IntegrityRepository } from '../src/adapters/integrity-repository';
+import { FairPlayRepository } from '../src/adapters/fair-play-repository';
 
 const FINISHED = 'underdog.events.v1.TournamentFinished';
 
@@ -66,7 +66,7 @@ describe('the game.events consumer', () => {
       { case: 'roundVotingStarted', value: { roundNumber, images: [] } },
       `marker:${roundNumber}`,
     );
-    const rounds = new IntegrityRepository(h.infrastructure.documents);
+    const rounds = new FairPlayRepository(h.infrastructure.documents);
     await waitFor(
       async () =>
         (await rounds.roundsOf(tournamentId)).some((round) => round.roundNumber === roundNumber),

@@ -8,7 +8,7 @@ export const auditTypeDefs = /* GraphQL */ `
   "One administrator's action from the audit log (topic admin.actions). Same fields as REST's."
   type AdminAction {
     id: ID!
-    "tournamentCreated, tournamentUpdated, tournamentDeleted, advertisementCreated, advertisementUpdated, advertisementDeleted, participantDisqualified, prizePaidConfirmed, attemptRefused (an admin operation refused as UNAUTHENTICATED or FORBIDDEN) or integrityReportRead"
+    "tournamentCreated, tournamentUpdated, tournamentDeleted, advertisementCreated, advertisementUpdated, advertisementDeleted, participantDisqualified, prizePaidConfirmed, attemptRefused (an admin operation refused as UNAUTHENTICATED or FORBIDDEN) or fairPlayReportRead"
     action: String!
     actor: AdminActor!
     "ISO 8601"

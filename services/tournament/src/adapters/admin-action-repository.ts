@@ -20,7 +20,7 @@ export const adminActionKinds = [
   'participantDisqualified',
   'prizePaidConfirmed',
   'attemptRefused',
-  'integrityReportRead',
+  'fairPlayReportRead',
 ] as const;
 export type AdminActionKind = (typeof adminActionKinds)[number];
 

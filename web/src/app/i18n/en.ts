@@ -476,10 +476,10 @@ export const en = {
     option: 'Option {{option}}',
     eliminated: 'Eliminated: ',
   },
-  integrity: {
-    title: 'Integrity',
-    loading: 'Computing the integrity report...',
-    unavailable: 'The integrity report is not available',
+  fairPlay: {
+    title: 'Fair play',
+    loading: 'Computing the fair-play report...',
+    unavailable: 'The fair-play report is not available',
     live: 'Live: recomputed while the game runs',
     final: 'Final',
     summary:
@@ -510,7 +510,7 @@ export const en = {
     actionParticipantDisqualified: 'Participant disqualified',
     actionPrizePaidConfirmed: 'Prize paid',
     actionAttemptRefused: 'Refused attempt',
-    actionIntegrityReportRead: 'Fair-play report read',
+    actionFairPlayReportRead: 'Fair-play report read',
     visitor: 'Visitor (not signed in)',
     markPaid: 'Mark prize paid',
     markPaidOf: 'Mark prize paid: {{title}}',

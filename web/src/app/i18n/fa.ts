@@ -477,11 +477,11 @@ export const fa: Catalog = {
     option: 'گزینهٔ {{option, number}}',
     eliminated: 'حذف‌شدگان: ',
   },
-  integrity: {
-    // Needs review by a native speaker (issue 28's integrity report).
-    title: 'سلامت بازی',
-    loading: 'در حال محاسبهٔ گزارش سلامت بازی...',
-    unavailable: 'گزارش سلامت بازی در دسترس نیست',
+  fairPlay: {
+    // Needs review by a native speaker (issue 28's fair-play report).
+    title: 'بازی منصفانه',
+    loading: 'در حال محاسبهٔ گزارش بازی منصفانه...',
+    unavailable: 'گزارش بازی منصفانه در دسترس نیست',
     live: 'زنده: در طول بازی دوباره محاسبه می‌شود',
     final: 'نهایی',
     summary:
@@ -494,7 +494,7 @@ export const fa: Catalog = {
     notFlagged: 'مشکوک نیست',
     members: 'اعضا:',
     evidence: 'شواهد',
-    winnerFlagged: 'مشکوک از نظر بازی جوانمردانه',
+    winnerFlagged: 'مشکوک از نظر بازی منصفانه',
     note: 'این نشان فقط برای بررسی است و به‌تنهایی مجازات نیست.',
   },
   audit: {
@@ -511,7 +511,7 @@ export const fa: Catalog = {
     actionAdvertisementUpdated: 'ویرایش آگهی',
     actionAdvertisementDeleted: 'حذف آگهی',
     actionAttemptRefused: 'تلاش ردشده',
-    actionIntegrityReportRead: 'خواندن گزارش بازی منصفانه',
+    actionFairPlayReportRead: 'خواندن گزارش بازی منصفانه',
     visitor: 'بازدیدکننده (وارد نشده)',
     actionParticipantDisqualified: 'محرومیت شرکت‌کننده',
     actionPrizePaidConfirmed: 'پرداخت جایزه',

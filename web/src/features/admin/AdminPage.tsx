@@ -1,20 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../app/i18n';
 import { useMutation, useQuery } from '@apollo/client';
-import {
-  App as AntApp,
-  Button,
-  Card,
-  Col,
-  Empty,
-  List,
-  Row,
-  Space,
-  Spin,
-  Statistic,
-  Tag,
-  Typography,
-} from 'antd';
+import { App as AntApp, Button, Card, Col, Row, Space, Spin, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useToast } from '../../app/toast';
@@ -33,24 +19,17 @@ import {
 import { useSession } from '../session/hooks/useSession';
 import { useTournamentList } from '../tournaments/hooks/useTournamentList';
 import { AdDialog } from './components/AdDialog';
+import { AdsCard } from './components/AdsCard';
 import { AuditLogSection } from './components/AuditLogSection';
 import { DetailsDialog } from './components/DetailsDialog';
-import { PrizePaidControl, PrizePaidMark } from './components/PrizePaidControl';
+import { HistoryCard } from './components/HistoryCard';
+import { StatsRow } from './components/StatsRow';
 import { TournamentDialog } from './components/TournamentDialog';
+import { TournamentsCard } from './components/TournamentsCard';
 import './admin.css';
-import {
-  durationOf,
-  positionLabel,
-  previewOf,
-  statsOf,
-  toLocalInput,
-  type AdForm,
-  type TournamentForm,
-} from './validation';
+import { durationOf, toLocalInput, type AdForm, type TournamentForm } from './validation';
 
 type Dialog<T> = { open: false } | { open: true; item?: T };
-
-const STATUS_COLOR: Record<string, string> = { live: 'red', upcoming: 'blue', finished: 'default' };
 
 function tournamentInput(form: TournamentForm) {
   return {
@@ -215,11 +194,6 @@ function Dashboard({ name }: { name: string }) {
       }
     });
 
-  const stats = statsOf(tournaments);
-  const managed = tournaments;
-  const historyItems = history.data?.tournamentHistory ?? [];
-  const adItems = ads.data?.adminAdvertisements ?? [];
-
   return (
     <div className="page admin-page">
       <Space direction="vertical" size="large" style={{ width: '100%' }}>
@@ -233,226 +207,36 @@ function Dashboard({ name }: { name: string }) {
           <Typography.Paragraph>{translate('admin.welcome', { name })}</Typography.Paragraph>
         </div>
 
-        <Row gutter={[12, 12]}>
-          {(
-            [
-              [translate('admin.totalTournaments'), stats.total],
-              [translate('admin.liveTournaments'), stats.live],
-              [translate('admin.upcoming'), stats.upcoming],
-              [translate('admin.totalPlayers'), stats.players],
-            ] as const
-          ).map(([title, value]) => (
-            <Col xs={12} md={6} key={title}>
-              <Card>
-                <Statistic title={title} value={value} />
-              </Card>
-            </Col>
-          ))}
-        </Row>
+        <StatsRow tournaments={tournaments} />
 
-        <Card
-          title={translate('admin.tournamentManagement')}
-          extra={
-            <Button type="primary" onClick={() => setTournamentDialog({ open: true })}>
-              {translate('admin.createTournament')}
-            </Button>
-          }
-        >
-          {listLoading ? (
-            <Spin aria-label={translate('common.loading')} />
-          ) : managed.length === 0 ? (
-            <Empty description={translate('admin.noTournaments')} />
-          ) : (
-            <List
-              dataSource={managed}
-              renderItem={(t) => (
-                <List.Item
-                  data-testid={`tournament-${t.id}`}
-                  actions={[
-                    // A live game's details: its integrity report and disqualifications (issue 28).
-                    ...(t.status === 'live'
-                      ? [
-                          <Button
-                            key="details"
-                            size="small"
-                            onClick={() => setDetailsId(t.id)}
-                            aria-label={translate('admin.viewDetailsOf', { title: t.title })}
-                          >
-                            {translate('admin.viewDetails')}
-                          </Button>,
-                        ]
-                      : []),
-                    <Button
-                      key="edit"
-                      size="small"
-                      onClick={() => setTournamentDialog({ open: true, item: t })}
-                      aria-label={translate('admin.editNamed', { title: t.title })}
-                    >
-                      {translate('admin.edit')}
-                    </Button>,
-                    <Button
-                      key="delete"
-                      size="small"
-                      danger
-                      disabled={t.status === 'live'}
-                      onClick={() => {
-                        removeTournament(t);
-                      }}
-                      aria-label={translate('admin.deleteNamed', { title: t.title })}
-                    >
-                      {translate('admin.delete')}
-                    </Button>,
-                  ]}
-                >
-                  <List.Item.Meta
-                    title={t.title}
-                    description={
-                      <Space wrap>
-                        <span>{translate('common.players', { count: t.participantCount })}</span>
-                        <span>{t.prize || translate('common.noPrize')}</span>
-                        <Tag color={STATUS_COLOR[t.status]}>{t.status}</Tag>
-                      </Space>
-                    }
-                  />
-                </List.Item>
-              )}
-            />
-          )}
-        </Card>
+        <TournamentsCard
+          tournaments={tournaments}
+          loading={listLoading}
+          onCreate={() => setTournamentDialog({ open: true })}
+          onDetails={setDetailsId}
+          onEdit={(t) => setTournamentDialog({ open: true, item: t })}
+          onDelete={(t) => {
+            removeTournament(t);
+          }}
+        />
 
-        <Card title={translate('admin.history')}>
-          {history.loading && !history.data ? (
-            <Spin aria-label={translate('common.loading')} />
-          ) : historyItems.length === 0 ? (
-            <Empty description={translate('admin.noHistory')} />
-          ) : (
-            <List
-              dataSource={historyItems}
-              renderItem={(item) => (
-                <List.Item
-                  data-testid={`history-${item.tournament.id}`}
-                  actions={[
-                    <Button
-                      key="details"
-                      size="small"
-                      onClick={() => setDetailsId(item.tournament.id)}
-                      aria-label={translate('admin.viewDetailsOf', {
-                        title: item.tournament.title,
-                      })}
-                    >
-                      {translate('admin.viewDetails')}
-                    </Button>,
-                    <PrizePaidControl
-                      key="paid"
-                      tournamentId={item.tournament.id}
-                      title={item.tournament.title}
-                      winner={item.winner?.username}
-                      payment={item.prizePayment}
-                      onConfirmed={() => {
-                        void refetchHistory();
-                        setChanges((count) => count + 1);
-                      }}
-                    />,
-                  ]}
-                >
-                  <List.Item.Meta
-                    title={item.tournament.title}
-                    description={
-                      <Space wrap>
-                        <span>
-                          {formatDateTime(new Date(item.endedAt), {
-                            year: 'numeric',
-                            month: 'numeric',
-                            day: 'numeric',
-                          })}
-                        </span>
-                        <span>
-                          {translate('admin.winner', {
-                            name: item.winner?.username ?? translate('admin.noWinner'),
-                          })}
-                        </span>
-                        {item.winnerFlagged && (
-                          <Tag color="red" data-testid="winner-flagged">
-                            {translate('integrity.winnerFlagged')}
-                          </Tag>
-                        )}
-                        <span>{item.tournament.prize || translate('common.noPrize')}</span>
-                        <Tag color="green">{translate('admin.finished')}</Tag>
-                        <PrizePaidMark payment={item.prizePayment} />
-                      </Space>
-                    }
-                  />
-                </List.Item>
-              )}
-            />
-          )}
-        </Card>
+        <HistoryCard
+          history={history}
+          onDetails={setDetailsId}
+          onPaid={() => {
+            void refetchHistory();
+            setChanges((count) => count + 1);
+          }}
+        />
 
-        <Card
-          title={translate('admin.adManagement')}
-          extra={
-            <Button type="primary" onClick={() => setAdDialog({ open: true })}>
-              {translate('admin.createAd')}
-            </Button>
-          }
-        >
-          {ads.loading && !ads.data ? (
-            <Spin aria-label={translate('common.loading')} />
-          ) : adItems.length === 0 ? (
-            <Empty description={translate('admin.noAds')} />
-          ) : (
-            <List
-              dataSource={adItems}
-              renderItem={(ad) => (
-                <List.Item
-                  data-testid={`ad-${ad.id}`}
-                  actions={[
-                    <Button
-                      key="edit"
-                      size="small"
-                      onClick={() => setAdDialog({ open: true, item: ad })}
-                      aria-label={translate('admin.editNamed', { title: ad.title })}
-                    >
-                      {translate('admin.edit')}
-                    </Button>,
-                    <Button
-                      key="delete"
-                      size="small"
-                      danger
-                      onClick={() => {
-                        removeAd(ad);
-                      }}
-                      aria-label={translate('admin.deleteNamed', { title: ad.title })}
-                    >
-                      {translate('admin.delete')}
-                    </Button>,
-                  ]}
-                >
-                  <List.Item.Meta
-                    title={
-                      <Space wrap>
-                        <span>{ad.title}</span>
-                        <Tag color={ad.isActive ? 'green' : 'default'}>
-                          {ad.isActive ? translate('admin.active') : translate('admin.inactive')}
-                        </Tag>
-                      </Space>
-                    }
-                    description={
-                      <Space direction="vertical" size={2}>
-                        <Space wrap>
-                          <span>{ad.type}</span>
-                          <span>{positionLabel(ad.displayPosition)}</span>
-                          <span>{ad.duration}s</span>
-                        </Space>
-                        <span className="ad-preview">{previewOf(ad.content)}</span>
-                      </Space>
-                    }
-                  />
-                </List.Item>
-              )}
-            />
-          )}
-        </Card>
+        <AdsCard
+          ads={ads}
+          onCreate={() => setAdDialog({ open: true })}
+          onEdit={(ad) => setAdDialog({ open: true, item: ad })}
+          onDelete={(ad) => {
+            removeAd(ad);
+          }}
+        />
 
         <AuditLogSection changeCount={changes} />
 

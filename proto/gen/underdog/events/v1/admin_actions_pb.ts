@@ -15,12 +15,12 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file underdog/events/v1/admin_actions.proto.
  */
 export const file_underdog_events_v1_admin_actions: GenFile = /*@__PURE__*/
-  fileDesc("CiZ1bmRlcmRvZy9ldmVudHMvdjEvYWRtaW5fYWN0aW9ucy5wcm90bxISdW5kZXJkb2cuZXZlbnRzLnYxIrsHChBBZG1pbkFjdGlvbkV2ZW50EhUKDWFjdG9yX3VzZXJfaWQYASABKAkSFgoOYWN0b3JfdXNlcm5hbWUYAiABKAkSLwoLb2NjdXJyZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnJlcXVlc3RfaWQYBCABKAkSDwoHc3VtbWFyeRgFIAEoCRJIChJ0b3VybmFtZW50X2NyZWF0ZWQYBiABKAsyKi51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5Ub3VybmFtZW50Q3JlYXRlZEgAEkgKEnRvdXJuYW1lbnRfdXBkYXRlZBgHIAEoCzIqLnVuZGVyZG9nLmV2ZW50cy52MS5BZG1pblRvdXJuYW1lbnRVcGRhdGVkSAASSAoSdG91cm5hbWVudF9kZWxldGVkGAggASgLMioudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluVG91cm5hbWVudERlbGV0ZWRIABJOChVhZHZlcnRpc2VtZW50X2NyZWF0ZWQYCSABKAsyLS51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5BZHZlcnRpc2VtZW50Q3JlYXRlZEgAEk4KFWFkdmVydGlzZW1lbnRfdXBkYXRlZBgKIAEoCzItLnVuZGVyZG9nLmV2ZW50cy52MS5BZG1pbkFkdmVydGlzZW1lbnRVcGRhdGVkSAASTgoVYWR2ZXJ0aXNlbWVudF9kZWxldGVkGAsgASgLMi0udW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluQWR2ZXJ0aXNlbWVudERlbGV0ZWRIABJUChhwYXJ0aWNpcGFudF9kaXNxdWFsaWZpZWQYDCABKAsyMC51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5QYXJ0aWNpcGFudERpc3F1YWxpZmllZEgAEksKFHByaXplX3BhaWRfY29uZmlybWVkGA0gASgLMisudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluUHJpemVQYWlkQ29uZmlybWVkSAASQgoPYXR0ZW1wdF9yZWZ1c2VkGA8gASgLMicudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluQXR0ZW1wdFJlZnVzZWRIABJNChVpbnRlZ3JpdHlfcmVwb3J0X3JlYWQYECABKAsyLC51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5JbnRlZ3JpdHlSZXBvcnRSZWFkSAASFgoOY2xpZW50X2FkZHJlc3MYDiABKAlCBgoEa2luZCI+ChZBZG1pblRvdXJuYW1lbnRDcmVhdGVkEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDQoFdGl0bGUYAiABKAkiPgoWQWRtaW5Ub3VybmFtZW50VXBkYXRlZBIVCg10b3VybmFtZW50X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJIi8KFkFkbWluVG91cm5hbWVudERlbGV0ZWQSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJEChlBZG1pbkFkdmVydGlzZW1lbnRDcmVhdGVkEhgKEGFkdmVydGlzZW1lbnRfaWQYASABKAkSDQoFdGl0bGUYAiABKAkiRAoZQWRtaW5BZHZlcnRpc2VtZW50VXBkYXRlZBIYChBhZHZlcnRpc2VtZW50X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJIjUKGUFkbWluQWR2ZXJ0aXNlbWVudERlbGV0ZWQSGAoQYWR2ZXJ0aXNlbWVudF9pZBgBIAEoCSKEAQocQWRtaW5QYXJ0aWNpcGFudERpc3F1YWxpZmllZBIVCg10b3VybmFtZW50X2lkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEhMKC2R1cmluZ19nYW1lGAQgASgIEhcKD2VmZmVjdGl2ZV9yb3VuZBgFIAEoDSJ/ChdBZG1pblByaXplUGFpZENvbmZpcm1lZBIVCg10b3VybmFtZW50X2lkGAEgASgJEhYKDndpbm5lcl91c2VyX2lkGAIgASgJEhcKD3dpbm5lcl91c2VybmFtZRgDIAEoCRISCgVwcml6ZRgEIAEoCUgAiAEBQggKBl9wcml6ZSJNChNBZG1pbkF0dGVtcHRSZWZ1c2VkEhEKCW9wZXJhdGlvbhgBIAEoCRIMCgRjb2RlGAIgASgJEhUKDXRvdXJuYW1lbnRfaWQYAyABKAkiMQoYQWRtaW5JbnRlZ3JpdHlSZXBvcnRSZWFkEhUKDXRvdXJuYW1lbnRfaWQYASABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiZ1bmRlcmRvZy9ldmVudHMvdjEvYWRtaW5fYWN0aW9ucy5wcm90bxISdW5kZXJkb2cuZXZlbnRzLnYxIroHChBBZG1pbkFjdGlvbkV2ZW50EhUKDWFjdG9yX3VzZXJfaWQYASABKAkSFgoOYWN0b3JfdXNlcm5hbWUYAiABKAkSLwoLb2NjdXJyZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnJlcXVlc3RfaWQYBCABKAkSDwoHc3VtbWFyeRgFIAEoCRJIChJ0b3VybmFtZW50X2NyZWF0ZWQYBiABKAsyKi51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5Ub3VybmFtZW50Q3JlYXRlZEgAEkgKEnRvdXJuYW1lbnRfdXBkYXRlZBgHIAEoCzIqLnVuZGVyZG9nLmV2ZW50cy52MS5BZG1pblRvdXJuYW1lbnRVcGRhdGVkSAASSAoSdG91cm5hbWVudF9kZWxldGVkGAggASgLMioudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluVG91cm5hbWVudERlbGV0ZWRIABJOChVhZHZlcnRpc2VtZW50X2NyZWF0ZWQYCSABKAsyLS51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5BZHZlcnRpc2VtZW50Q3JlYXRlZEgAEk4KFWFkdmVydGlzZW1lbnRfdXBkYXRlZBgKIAEoCzItLnVuZGVyZG9nLmV2ZW50cy52MS5BZG1pbkFkdmVydGlzZW1lbnRVcGRhdGVkSAASTgoVYWR2ZXJ0aXNlbWVudF9kZWxldGVkGAsgASgLMi0udW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluQWR2ZXJ0aXNlbWVudERlbGV0ZWRIABJUChhwYXJ0aWNpcGFudF9kaXNxdWFsaWZpZWQYDCABKAsyMC51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5QYXJ0aWNpcGFudERpc3F1YWxpZmllZEgAEksKFHByaXplX3BhaWRfY29uZmlybWVkGA0gASgLMisudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluUHJpemVQYWlkQ29uZmlybWVkSAASQgoPYXR0ZW1wdF9yZWZ1c2VkGA8gASgLMicudW5kZXJkb2cuZXZlbnRzLnYxLkFkbWluQXR0ZW1wdFJlZnVzZWRIABJMChVmYWlyX3BsYXlfcmVwb3J0X3JlYWQYECABKAsyKy51bmRlcmRvZy5ldmVudHMudjEuQWRtaW5GYWlyUGxheVJlcG9ydFJlYWRIABIWCg5jbGllbnRfYWRkcmVzcxgOIAEoCUIGCgRraW5kIj4KFkFkbWluVG91cm5hbWVudENyZWF0ZWQSFQoNdG91cm5hbWVudF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSI+ChZBZG1pblRvdXJuYW1lbnRVcGRhdGVkEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDQoFdGl0bGUYAiABKAkiLwoWQWRtaW5Ub3VybmFtZW50RGVsZXRlZBIVCg10b3VybmFtZW50X2lkGAEgASgJIkQKGUFkbWluQWR2ZXJ0aXNlbWVudENyZWF0ZWQSGAoQYWR2ZXJ0aXNlbWVudF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJEChlBZG1pbkFkdmVydGlzZW1lbnRVcGRhdGVkEhgKEGFkdmVydGlzZW1lbnRfaWQYASABKAkSDQoFdGl0bGUYAiABKAkiNQoZQWRtaW5BZHZlcnRpc2VtZW50RGVsZXRlZBIYChBhZHZlcnRpc2VtZW50X2lkGAEgASgJIoQBChxBZG1pblBhcnRpY2lwYW50RGlzcXVhbGlmaWVkEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSEwoLZHVyaW5nX2dhbWUYBCABKAgSFwoPZWZmZWN0aXZlX3JvdW5kGAUgASgNIn8KF0FkbWluUHJpemVQYWlkQ29uZmlybWVkEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSFgoOd2lubmVyX3VzZXJfaWQYAiABKAkSFwoPd2lubmVyX3VzZXJuYW1lGAMgASgJEhIKBXByaXplGAQgASgJSACIAQFCCAoGX3ByaXplIk0KE0FkbWluQXR0ZW1wdFJlZnVzZWQSEQoJb3BlcmF0aW9uGAEgASgJEgwKBGNvZGUYAiABKAkSFQoNdG91cm5hbWVudF9pZBgDIAEoCSIwChdBZG1pbkZhaXJQbGF5UmVwb3J0UmVhZBIVCg10b3VybmFtZW50X2lkGAEgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * AdminActionEvent is the value of topic `admin.actions` (key: actor_user_id, or the client
  * address when there is no actor), the audit log of every administrator's change (issue 28),
- * every refused attempt at an admin operation and every read of an integrity report (issue 37).
+ * every refused attempt at an admin operation and every read of a fair-play report (issue 37).
  * The gateway publishes one after each admin call that changed something succeeded, or was
  * refused (one place for all of them: gateway/src/admin-actions.ts, ADR 11); the tournament
  * service stores each once by its `event-id` and lists them to admins.
@@ -121,10 +121,10 @@ export type AdminActionEvent = Message<"underdog.events.v1.AdminActionEvent"> & 
     case: "attemptRefused";
   } | {
     /**
-     * @generated from field: underdog.events.v1.AdminIntegrityReportRead integrity_report_read = 16;
+     * @generated from field: underdog.events.v1.AdminFairPlayReportRead fair_play_report_read = 16;
      */
-    value: AdminIntegrityReportRead;
-    case: "integrityReportRead";
+    value: AdminFairPlayReportRead;
+    case: "fairPlayReportRead";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -345,7 +345,7 @@ export const AdminPrizePaidConfirmedSchema: GenMessage<AdminPrizePaidConfirmed> 
  */
 export type AdminAttemptRefused = Message<"underdog.events.v1.AdminAttemptRefused"> & {
   /**
-   * The RPC as `<service>.<method>`, e.g. `tournament.getIntegrityReport`.
+   * The RPC as `<service>.<method>`, e.g. `tournament.getFairPlayReport`.
    *
    * @generated from field: string operation = 1;
    */
@@ -374,12 +374,12 @@ export const AdminAttemptRefusedSchema: GenMessage<AdminAttemptRefused> = /*@__P
   messageDesc(file_underdog_events_v1_admin_actions, 9);
 
 /**
- * An administrator read a tournament's integrity report (`tournamentIntegrity`,
- * `GET /api/admin/tournaments/{id}/integrity`).
+ * An administrator read a tournament's fair-play report (`tournamentFairPlay`,
+ * `GET /api/admin/tournaments/{id}/fair-play`).
  *
- * @generated from message underdog.events.v1.AdminIntegrityReportRead
+ * @generated from message underdog.events.v1.AdminFairPlayReportRead
  */
-export type AdminIntegrityReportRead = Message<"underdog.events.v1.AdminIntegrityReportRead"> & {
+export type AdminFairPlayReportRead = Message<"underdog.events.v1.AdminFairPlayReportRead"> & {
   /**
    * @generated from field: string tournament_id = 1;
    */
@@ -387,9 +387,9 @@ export type AdminIntegrityReportRead = Message<"underdog.events.v1.AdminIntegrit
 };
 
 /**
- * Describes the message underdog.events.v1.AdminIntegrityReportRead.
- * Use `create(AdminIntegrityReportReadSchema)` to create a new message.
+ * Describes the message underdog.events.v1.AdminFairPlayReportRead.
+ * Use `create(AdminFairPlayReportReadSchema)` to create a new message.
  */
-export const AdminIntegrityReportReadSchema: GenMessage<AdminIntegrityReportRead> = /*@__PURE__*/
+export const AdminFairPlayReportReadSchema: GenMessage<AdminFairPlayReportRead> = /*@__PURE__*/
   messageDesc(file_underdog_events_v1_admin_actions, 10);
 

@@ -4,7 +4,7 @@ import { Empty, List, Modal, Space, Spin, Tag, Typography } from 'antd';
 import { TournamentDetailsDocument } from '../../../gql/operations';
 import { optionOf, roundSummariesOf, type RoundSummary } from '../validation';
 import { DisqualifiedList } from './DisqualifiedList';
-import { IntegritySection } from './IntegritySection';
+import { FairPlaySection } from './FairPlaySection';
 
 /** Spec §2: the online/offline labels are Persian. */
 const ONLINE = 'آنلاین';
@@ -171,7 +171,7 @@ export function DetailsDialog({
           </Typography.Text>
           <SurvivalChart totalPlayers={details.totalPlayers} rounds={roundSummariesOf(details)} />
           <DisqualifiedList tournamentId={details.tournament.id} />
-          <IntegritySection tournamentId={details.tournament.id} />
+          <FairPlaySection tournamentId={details.tournament.id} />
           <Typography.Title level={5}>{i18n.t('details.history')}</Typography.Title>
           {details.rounds.map((round) => (
             <section

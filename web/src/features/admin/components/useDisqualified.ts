@@ -32,6 +32,6 @@ export function useDisqualified(tournamentId: string): {
 export const afterDisqualification = [
   'TournamentDetails',
   'TournamentStatistics',
-  'TournamentIntegrity',
+  'TournamentFairPlay',
   'TournamentHistory',
 ];
