@@ -1,4 +1,4 @@
-// Not cut further (317 lines): one entry per game event, and the list is read as one table.
+// Over 300 lines: the list of game events, one entry each, read as one table.
 import { toAdvertisementView, type AdvertisementView } from '../ads';
 import {
   boolean,
