@@ -15,7 +15,8 @@ import {
 } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestOrigins } from '../request-origins';
-import type { Connection, RealtimeCore } from '../realtime/core/realtime-core';
+import type { Connection } from '../realtime/core/channels';
+import type { RealtimeCore } from '../realtime/core/realtime-core';
 import type { LiveGamePort, RealtimeLimits } from '../realtime/ports';
 import { MessageRate, SocketSession } from '../realtime/socket-session';
 import type { RequestOrigin } from '../session';

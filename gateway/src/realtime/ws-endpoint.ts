@@ -8,12 +8,8 @@ import type { SessionActors } from '../session-actors';
 import { FirstMessageDeadline } from '../sockets/first-message';
 import { wsEncoder } from './core/encoders';
 import { encodedMessages, type Encoded } from './core/frames';
-import {
-  Subscriber,
-  type Channel,
-  type ChangeMessages,
-  type RealtimeCore,
-} from './core/realtime-core';
+import { Subscriber, type Channel, type ChangeMessages } from './core/channels';
+import type { RealtimeCore } from './core/realtime-core';
 import { MessageRate, SocketSession } from './socket-session';
 import type { TournamentView } from '../tournaments';
 import { parseClientMessage, type ClientMessage } from './client-messages';

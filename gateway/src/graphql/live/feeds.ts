@@ -20,8 +20,8 @@ import {
   type ChangeMessages,
   type Channel,
   type Connection,
-  type RealtimeCore,
-} from '../../realtime/core/realtime-core';
+} from '../../realtime/core/channels';
+import type { RealtimeCore } from '../../realtime/core/realtime-core';
 import type { LiveGamePort } from '../../realtime/ports';
 import {
   toLiveGameView,
