@@ -23,7 +23,8 @@ import type { RequestOrigin } from '../session';
 import { expiringCache, type SessionActors } from '../session-actors';
 import type { GraphQLContext } from './context';
 import { checkOperation, graphqlLimits, limitRules, withoutSuggestions } from './limits';
-import { LiveFeeds, type LiveSocket, type LiveSubscriptionContext } from './live/feeds';
+import { LiveFeeds } from './live/feeds';
+import type { LiveSocket, LiveSubscriptionContext } from './live/live-operations';
 import { createSchema } from './schema';
 import { serveGraphQLWs, type SocketExtra } from './web-socket-server';
 
