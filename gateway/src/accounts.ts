@@ -1,3 +1,4 @@
+// Over 300 lines: one class, the account calls, sharing its login throttle and session guard.
 import { AppError } from '@underdog/kit';
 import { timestampDate, type VerifyEmailRequest } from '@underdog/proto';
 import { appErrorFromRpc } from '@underdog/rpc';

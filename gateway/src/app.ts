@@ -1,3 +1,4 @@
+// Over 300 lines: the composition root, one function wiring the parts in the order they start.
 import type { Express } from 'express';
 import {
   createHttpApp,

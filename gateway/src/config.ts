@@ -1,3 +1,4 @@
+// Over 300 lines: every edge setting in one place, its variable, default and doc side by side.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ConfigError, envFields, parseEnv, type Environment } from '@underdog/kit';

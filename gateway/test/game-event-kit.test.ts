@@ -1,5 +1,6 @@
 import { gameEvent, gatewayOnly, int } from '../src/realtime/game-event-kit';
-import { gameEventTypeDefs, gameEvents } from '../src/realtime/game-events';
+import { gameEventTypeDefs } from '../src/realtime/game-event-derived';
+import { gameEvents } from '../src/realtime/game-events';
 
 describe('a game event described once (realtime/game-event-kit.ts)', () => {
   it('becomes, without `ws`, one /ws message named in snake case with the view fields', () => {

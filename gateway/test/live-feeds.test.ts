@@ -1,7 +1,8 @@
 import { createLogger, createMetricsRegistry } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import { execute, parse } from 'graphql';
-import { LiveFeeds, type LiveSubscriptionContext } from '../src/graphql/live/feeds';
+import { LiveFeeds } from '../src/graphql/live/feeds';
+import type { LiveSubscriptionContext } from '../src/graphql/live/live-operations';
 import { createSchema } from '../src/graphql/schema';
 import { RealtimeHub, type RealtimeListener } from '../src/realtime/hub';
 import { RealtimeMetrics } from '../src/realtime/metrics';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { CoreSocket } from '../src/realtime/core/realtime-core';
+import type { CoreSocket } from '../src/realtime/core/channels';
 
 /** A `ws` WebSocket as the core uses it: its TCP writes are recorded. */
 export class FakeSocket extends EventEmitter implements CoreSocket {

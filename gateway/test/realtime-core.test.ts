@@ -1,13 +1,8 @@
 import { createLogger, createMetricsRegistry, type Registry } from '@underdog/kit';
 import { graphqlWsEncoder, wsEncoder } from '../src/realtime/core/encoders';
 import { encodedMessages, textFrames } from '../src/realtime/core/frames';
-import {
-  RealtimeCore,
-  Subscriber,
-  maxHeldMessages,
-  type Channel,
-  type ProtocolEncoder,
-} from '../src/realtime/core/realtime-core';
+import { Subscriber, type Channel, type ProtocolEncoder } from '../src/realtime/core/channels';
+import { RealtimeCore, maxHeldMessages } from '../src/realtime/core/realtime-core';
 import { RealtimeMetrics } from '../src/realtime/metrics';
 import { defaultRealtimeLimits, type RealtimeLimits } from '../src/realtime/ports';
 import type { GameEventView } from '../src/realtime/views';

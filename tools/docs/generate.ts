@@ -11,11 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import {
-  gameEventDescriptions,
-  sampleViews,
-  type GameEventView,
-} from '../../gateway/src/realtime/game-events';
+import { gameEventDescriptions, sampleViews } from '../../gateway/src/realtime/game-event-derived';
+import type { GameEventView } from '../../gateway/src/realtime/game-events';
 import { otherServerMessages, serverMessageTypes } from '../../gateway/src/realtime/messages';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

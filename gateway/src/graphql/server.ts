@@ -3,28 +3,20 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import { systemClock, type Clock, type Logger } from '@underdog/kit';
-import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import {
-  GraphQLError,
-  Kind,
-  getOperationAST,
-  type DocumentNode,
-  type ExecutionArgs,
-  type FormattedExecutionResult,
-} from 'graphql';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { WebSocketServer } from 'ws';
 import type { RequestOrigins } from '../request-origins';
-import type { Connection, RealtimeCore } from '../realtime/core/realtime-core';
+import type { RealtimeCore } from '../realtime/core/realtime-core';
 import type { LiveGamePort, RealtimeLimits } from '../realtime/ports';
-import { MessageRate, SocketSession } from '../realtime/socket-session';
-import type { RequestOrigin } from '../session';
 import { expiringCache, type SessionActors } from '../session-actors';
 import type { GraphQLContext } from './context';
-import { checkOperation, graphqlLimits, limitRules, withoutSuggestions } from './limits';
-import { LiveFeeds, type LiveSocket, type LiveSubscriptionContext } from './live/feeds';
+import { checkOperation, graphqlLimits, limitRules } from './limits';
+import { LiveFeeds } from './live/feeds';
+import type { LiveSubscriptionContext } from './live/live-operations';
 import { createSchema } from './schema';
-import { serveGraphQLWs, type SocketExtra } from './web-socket-server';
+import { GraphQLSocket, refuseSessionMutations, socketAnswer } from './socket-operations';
+import { serveGraphQLWs } from './web-socket-server';
 
 export interface GraphQLOptions {
   logger: Logger;
@@ -60,38 +52,6 @@ type CheckedOperation =
       query: string;
     }
   | { errors: GraphQLError[] };
-
-/**
- * What the gateway keeps per graphql-ws socket (graphql-ws's `extra`): the socket, its place
- * in the real-time core, its session (resolved once) and its message budget. The upgrade
- * request itself is not kept past what the session needs.
- */
-class GraphQLSocket implements SocketExtra, LiveSocket {
-  readonly session: SocketSession;
-  private readonly rate: MessageRate;
-
-  constructor(
-    readonly socket: WebSocket,
-    readonly connection: Connection,
-    request: IncomingMessage,
-    origins: RequestOrigins,
-    limits: RealtimeLimits,
-    actors: SessionActors | undefined,
-    clock: Clock,
-  ) {
-    this.session = new SocketSession(request, origins, limits, actors, clock);
-    this.rate = new MessageRate(limits, clock);
-    connection.userOf = () => this.session.userId();
-  }
-
-  currentOrigin(): Promise<RequestOrigin> {
-    return this.session.currentOrigin();
-  }
-
-  takeToken(): boolean {
-    return this.rate.take();
-  }
-}
 
 /** Distinct operation texts kept checked; a client sends a handful, so this is generous. */
 const checkedOperationsMax = 500;
@@ -266,73 +226,5 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
       await subscriptions.dispose();
     },
     stop: () => apollo.stop(),
-  };
-}
-
-/** The mutations a live client may send over graphql-ws: none of them touches the cookie. */
-const socketMutations = new Set(['joinTournament', 'castVote']);
-
-/**
- * The other mutations go over HTTP: the ones that start or end a session must set a cookie,
- * which no WebSocket message can do. Joining and voting may go over the socket the game
- * already uses.
- */
-function refuseSessionMutations(
-  document: DocumentNode,
-  operationName: string | null | undefined,
-): { errors: GraphQLError[] } | undefined {
-  const operation = getOperationAST(document, operationName ?? undefined);
-  if (operation?.operation !== 'mutation') return undefined;
-  const fields = operation.selectionSet.selections;
-  if (
-    fields.every(
-      (selection) => selection.kind === Kind.FIELD && socketMutations.has(selection.name.value),
-    )
-  ) {
-    return undefined;
-  }
-  return {
-    errors: [
-      new GraphQLError('Mutations must be sent over HTTP', {
-        extensions: { code: 'BAD_REQUEST' },
-      }),
-    ],
-  };
-}
-
-/**
- * The code a socket answers a signed-out caller with, where HTTP answers `UNAUTHENTICATED`.
- * A socket speaks for the session its upgrade carried, and a page that signed in (or out) since
- * has a cookie the socket never saw: the client reconnects the socket, which then carries the
- * page's cookie, and sends the operation once more (docs/api-ws.md). Only if the new socket is
- * refused too is the caller really signed out.
- */
-export const SOCKET_UNAUTHENTICATED = 'SOCKET_UNAUTHENTICATED';
-
-/**
- * A query's or mutation's answer over the socket: `UNAUTHENTICATED` becomes
- * `SOCKET_UNAUTHENTICATED` (above), and in production no "Did you mean …" (execution can still
- * suggest names: a variable's enum value, an input field), as Apollo's
- * `hideSchemaDetailsFromClientErrors` does over HTTP. Undefined: the answer goes as it is.
- */
-function socketAnswer(
-  result: { data?: unknown; errors?: readonly GraphQLError[] },
-  suggestions: boolean,
-): FormattedExecutionResult | undefined {
-  if (!result.errors) return undefined;
-  const signedOut = result.errors.some((error) => error.extensions.code === 'UNAUTHENTICATED');
-  if (suggestions && !signedOut) return undefined;
-  return {
-    ...(result as FormattedExecutionResult),
-    errors: result.errors.map((error) => {
-      const formatted = error.toJSON();
-      return {
-        ...formatted,
-        message: suggestions ? formatted.message : withoutSuggestions(formatted.message),
-        ...(error.extensions.code === 'UNAUTHENTICATED' && {
-          extensions: { ...formatted.extensions, code: SOCKET_UNAUTHENTICATED },
-        }),
-      };
-    }),
   };
 }

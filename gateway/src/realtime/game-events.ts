@@ -1,10 +1,4 @@
-import {
-  timestampDate,
-  type GameEvent,
-  type ImageResult,
-  type RoundImage,
-  type Timestamp,
-} from '@underdog/proto';
+// Over 300 lines: the list of game events, one entry each, read as one table.
 import { toAdvertisementView, type AdvertisementView } from '../ads';
 import {
   boolean,
@@ -16,11 +10,17 @@ import {
   objectOrNull,
   string,
   timeOrNull,
-  type AnyGameEventDescription,
-  type GameEventBase,
   type MessageOfDescription,
   type ViewOfDescription,
 } from './game-event-kit';
+import {
+  imageView,
+  iso,
+  resultView,
+  roundPart,
+  secondsUntil,
+  winnerMessage,
+} from './game-event-parts';
 import type { ImageResultView, RoundImageView, WinnerView } from './round-views';
 
 export type { GameEventBase } from './game-event-kit';
@@ -29,7 +29,7 @@ export type { GameEventBase } from './game-event-kit';
  * One description per game event players see live: the fields of its view (`GameEventView`)
  * with their GraphQL types and descriptions, how they are read from the proto's case of the same
  * name (`fromProto`), and the `/ws` messages it becomes. Everything else is derived from
- * `gameEvents` below:
+ * `gameEvents` below (game-event-derived.ts; the mappings' small parts are in game-event-parts.ts):
  * - the TypeScript union `GameEventView` and `toGameEventView` (views.ts), the one mapping from
  *   the proto;
  * - the GraphQL type implementing `GameEvent` (`gameEventTypeDefs`, printed into the live schema);
@@ -315,127 +315,3 @@ export type GameEventView = ViewOfDescription<Described>;
 
 /** A `/ws` message a game event becomes. */
 export type GameEventMessage = MessageOfDescription<Described>;
-
-/** `gameEvents`, read as plain descriptions. */
-export const gameEventDescriptions: readonly AnyGameEventDescription[] = gameEvents;
-
-const byName = new Map(gameEventDescriptions.map((description) => [description.name, description]));
-const byProtoCase = new Map<string, AnyGameEventDescription>(
-  gameEventDescriptions.map((description) => [
-    description.name[0]!.toLowerCase() + description.name.slice(1),
-    description,
-  ]),
-);
-
-/**
- * The view of a proto `GameEvent.kind` case, or null for a case clients are not sent
- * (`participantJoined`: the tournament's count follows it) and one this gateway does not know.
- */
-export function gameEventViewOf(
-  base: GameEventBase,
-  kind: GameEvent['kind'],
-  now: Date,
-): GameEventView | null {
-  const description = kind.case === undefined ? undefined : byProtoCase.get(kind.case);
-  if (!description) return null;
-  return {
-    ...base,
-    type: description.name,
-    ...description.fromProto(kind.value as never, now),
-  } as GameEventView;
-}
-
-/** The `/ws` messages one game event becomes, in the order they are sent. */
-export function gameEventMessages(view: GameEventView): GameEventMessage[] {
-  const description = byName.get(view.type);
-  if (!description) return [];
-  return description.ws.map((ws) => ws.build(view as never) as GameEventMessage);
-}
-
-/** The `/ws` message types of the game events, in the order of `gameEvents`. */
-export const gameEventMessageTypes = gameEventDescriptions.flatMap((description) =>
-  description.ws.map((ws) => ws.type as GameEventMessage['type']),
-);
-
-const quoted = (description: string | undefined, indent: string) =>
-  description === undefined ? '' : `${indent}${JSON.stringify(description)}\n`;
-
-/** The GraphQL types implementing `GameEvent`, one per description (SDL). */
-export function gameEventTypeDefs(): string {
-  return gameEventDescriptions
-    .map((description) => {
-      const fields = Object.entries(description.fields)
-        .filter(([, field]) => field.graphql !== undefined)
-        .map(
-          ([name, field]) => `${quoted(field.description, '    ')}    ${name}: ${field.graphql}\n`,
-        )
-        .join('');
-      return (
-        quoted(description.description, '  ') +
-        `  type ${description.name} implements GameEvent {\n` +
-        '    tournamentId: ID!\n    gameId: ID!\n    occurredAt: String!\n' +
-        fields +
-        '  }\n'
-      );
-    })
-    .join('\n');
-}
-
-/** A view of each description with every field set (`sample`) or nulled (`empty`), for docs. */
-export function sampleViews(which: 'sample' | 'empty'): GameEventView[] {
-  return gameEventDescriptions.map(
-    (description) =>
-      ({
-        tournamentId: '',
-        gameId: '',
-        occurredAt: '',
-        type: description.name,
-        ...Object.fromEntries(
-          Object.entries(description.fields).map(([name, field]) => [name, field[which]]),
-        ),
-      }) as GameEventView,
-  );
-}
-
-// The mappings' small parts.
-
-const iso = (timestamp: Timestamp | undefined): string | null =>
-  timestamp ? timestampDate(timestamp).toISOString() : null;
-
-/** Whole seconds from `now` to `deadline`, rounded up, never negative. */
-export function secondsUntil(deadline: string | null, now: Date): number {
-  if (!deadline) return 0;
-  return Math.max(0, Math.ceil((Date.parse(deadline) - now.getTime()) / 1000));
-}
-
-export const imageView = ({ id, url, alt }: RoundImage): RoundImageView => ({ id, url, alt });
-export const resultView = ({
-  imageId,
-  votes,
-  percentage,
-  isWinner,
-}: ImageResult): ImageResultView => ({ imageId, votes, percentage, isWinner });
-
-/** The round as the spec's client holds it: number, time limit, images. */
-export interface RoundMessagePart {
-  number: number;
-  timeLimit: number;
-  images: RoundImageView[];
-}
-
-export const roundPart = (
-  number: number,
-  timeLimit: number,
-  images: RoundImageView[],
-): RoundMessagePart => ({
-  number,
-  timeLimit,
-  images,
-});
-
-/** The text of `game_ended.winnerMessage`. */
-export function winnerMessage(view: { winner: WinnerView | null }): string {
-  if (!view.winner) return 'Check results page for final standings';
-  const name = view.winner.displayName || view.winner.username;
-  return view.winner.prize ? `${name} wins ${view.winner.prize}!` : `${name} wins!`;
-}

@@ -1,12 +1,9 @@
 import { countsShownIn } from '@underdog/rules';
 import type { TournamentView } from '../tournaments';
 import type { AdvertisementView } from '../ads';
-import {
-  gameEventMessageTypes,
-  roundPart,
-  type GameEventMessage,
-  type RoundMessagePart,
-} from './game-events';
+import { gameEventMessageTypes } from './game-event-derived';
+import { roundPart, type RoundMessagePart } from './game-event-parts';
+import type { GameEventMessage } from './game-events';
 import type { ImageResultView, LiveGameView, PlayerStateView, TournamentChange } from './views';
 
 /**
@@ -16,8 +13,9 @@ import type { ImageResultView, LiveGameView, PlayerStateView, TournamentChange }
  * with their events, once each, in game-events.ts; the others are here.
  */
 
-export type { RoundMessagePart } from './game-events';
-export { gameEventMessages, winnerMessage } from './game-events';
+export type { RoundMessagePart } from './game-event-parts';
+export { gameEventMessages } from './game-event-derived';
+export { winnerMessage } from './game-event-parts';
 
 export type ServerMessage =
   | { type: 'tournaments_update'; data: TournamentView[] }

@@ -10,17 +10,12 @@ import {
 import { countsShownIn } from '@underdog/rules';
 import { toAdvertisementView, type AdvertisementView } from '../ads';
 import { toTournamentView, type TournamentView } from '../tournaments';
-import {
-  gameEventViewOf,
-  imageView,
-  resultView,
-  secondsUntil,
-  type GameEventBase,
-  type GameEventView,
-} from './game-events';
+import { gameEventViewOf } from './game-event-derived';
+import { imageView, resultView, secondsUntil } from './game-event-parts';
+import type { GameEventBase, GameEventView } from './game-events';
 import type { ImageResultView, RoundImageView, WinnerView } from './round-views';
 
-export { secondsUntil } from './game-events';
+export { secondsUntil } from './game-event-parts';
 export type { ImageResultView, RoundImageView, WinnerView } from './round-views';
 
 /**

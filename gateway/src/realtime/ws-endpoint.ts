@@ -3,29 +3,18 @@ import { isAppError, systemClock, type Clock, type Logger } from '@underdog/kit'
 import { appErrorFromRpc } from '@underdog/rpc';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { RequestOrigins } from '../request-origins';
-import type { RequestOrigin } from '../session';
 import type { SessionActors } from '../session-actors';
 import { FirstMessageDeadline } from '../sockets/first-message';
-import { wsEncoder } from './core/encoders';
 import { encodedMessages, type Encoded } from './core/frames';
-import {
-  Subscriber,
-  type Channel,
-  type ChangeMessages,
-  type RealtimeCore,
-} from './core/realtime-core';
-import { MessageRate, SocketSession } from './socket-session';
+import { Subscriber } from './core/channels';
+import type { RealtimeCore } from './core/realtime-core';
 import type { TournamentView } from '../tournaments';
 import { parseClientMessage, type ClientMessage } from './client-messages';
-import {
-  gameEventMessages,
-  snapshotMessage,
-  tournamentChangeMessages,
-  type ServerMessage,
-} from './messages';
+import { snapshotMessage, type ServerMessage } from './messages';
 import type { FairPlaySignals } from '../fair-play-signals';
 import type { LiveGamePort, RealtimeLimits } from './ports';
-import { toLiveGameView, type GameEventView, type TournamentChange } from './views';
+import { toLiveGameView } from './views';
+import { WsConnection, WsGameChannel, WsListChannel, wsGameChannelKey } from './ws-channels';
 
 /** Close codes the gateway uses on `/ws` (1009, too big, is sent by the ws library itself). */
 export const WsCloseCode = {
@@ -65,83 +54,6 @@ export interface WsEndpointOptions {
  * once (with the list the change was broadcast with); the age bound covers anything else.
  */
 const listPacketMaxAgeMs = 2_000;
-
-/** One tournament's `/ws` sockets: its game events as the §7 messages, framed once. */
-class WsGameChannel implements Channel {
-  readonly key: string;
-  readonly encoder = wsEncoder;
-  readonly subscribers = new Set<Subscriber>();
-
-  constructor(readonly tournamentId: string) {
-    this.key = wsGameChannelKey(tournamentId);
-  }
-
-  gameEvent(view: GameEventView): Encoded | undefined {
-    const messages = gameEventMessages(view);
-    return messages.length > 0 ? encodedMessages(...messages) : undefined;
-  }
-}
-
-function wsGameChannelKey(tournamentId: string): string {
-  return `ws\u0000${tournamentId}`;
-}
-
-/**
- * Every `/ws` socket: the tournament list's changes (and the live/finished news). It stays
- * registered without sockets, to keep the list frame for new connections current.
- */
-class WsListChannel implements Channel {
-  readonly key = 'ws-list';
-  readonly tournamentId = null;
-  readonly encoder = wsEncoder;
-  readonly subscribers = new Set<Subscriber>();
-  readonly permanent = true;
-
-  constructor(private readonly onList: (packet: Encoded | undefined) => void) {}
-
-  tournamentChange(change: TournamentChange, list: TournamentView[] | null): ChangeMessages {
-    this.onList(list ? encodedMessages({ type: 'tournaments_update', data: list }) : undefined);
-    if (this.subscribers.size === 0) return {};
-    const [listMessage, ...newsMessages] = tournamentChangeMessages(change, list ?? []);
-    return {
-      // Without the list (the tournament service did not answer) only the live/finished news go.
-      withList: list && listMessage ? encodedMessages(listMessage, ...newsMessages) : undefined,
-      newsOnly: newsMessages.length > 0 ? encodedMessages(...newsMessages) : undefined,
-    };
-  }
-}
-
-class WsConnection {
-  /** Its tournament's game, once subscribed. */
-  game: Subscriber | null = null;
-  private readonly rate: MessageRate;
-  /** The upgrade's session, resolved once for the socket (`SocketSession`). */
-  readonly session: SocketSession;
-
-  constructor(
-    readonly socket: WebSocket,
-    /** The list's changes; also how direct answers reach the socket. */
-    readonly list: Subscriber,
-    request: IncomingMessage,
-    origins: RequestOrigins,
-    limits: RealtimeLimits,
-    actors: SessionActors | undefined,
-    clock: Clock,
-  ) {
-    this.rate = new MessageRate(limits, clock);
-    this.session = new SocketSession(request, origins, limits, actors, clock);
-    list.connection.userOf = () => this.session.userId();
-  }
-
-  currentOrigin(): Promise<RequestOrigin> {
-    return this.session.currentOrigin();
-  }
-
-  /** The client's message budget (1008 past it). */
-  takeToken(): boolean {
-    return this.rate.take();
-  }
-}
 
 /**
  * The spec's `/ws` socket (docs/api-ws.md): `subscribe_tournament` and `game_action` in, the §7

@@ -1,16 +1,13 @@
+// Over 300 lines: its channel, subscription and LiveFeeds refer to one another (apart, a circle).
 import { systemClock, type Clock, type Logger } from '@underdog/kit';
 import {
   GraphQLError,
-  Kind,
   execute,
   getOperationAST,
-  print,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
-  type FieldNode,
   type GraphQLSchema,
-  type SelectionSetNode,
 } from 'graphql';
 import { getArgumentValues, getVariableValues } from 'graphql/execution/values';
 import { graphqlWsEncoder } from '../../realtime/core/encoders';
@@ -20,8 +17,8 @@ import {
   type ChangeMessages,
   type Channel,
   type Connection,
-  type RealtimeCore,
-} from '../../realtime/core/realtime-core';
+} from '../../realtime/core/channels';
+import type { RealtimeCore } from '../../realtime/core/realtime-core';
 import type { LiveGamePort } from '../../realtime/ports';
 import {
   toLiveGameView,
@@ -33,48 +30,17 @@ import type { TournamentView } from '../../tournaments';
 import type { GraphQLContext } from '../context';
 import { toGraphQLError } from '../errors';
 import { withoutSuggestions } from '../limits';
-import type { RequestOrigin } from '../../session';
+import {
+  isLiveSubscriptionContext,
+  printedOnce,
+  rootField,
+  type LiveSocket,
+} from './live-operations';
 import type { LiveRoot } from './resolvers';
 
 type LiveField = 'gameEvents' | 'tournamentsChanged';
 
-/**
- * Each document's text, printed once: graphql-ws hands the same document to every subscriber
- * of an operation (the endpoint checks each operation text once), so a connect storm does not
- * print it per subscriber.
- */
-const printedDocuments = new WeakMap<DocumentNode, string>();
-
-function printedOnce(document: DocumentNode): string {
-  let text = printedDocuments.get(document);
-  if (text === undefined) printedDocuments.set(document, (text = print(document)));
-  return text;
-}
-
 const done: IteratorResult<never> = { value: undefined, done: true };
-
-/** One graphql-ws socket as the live subscriptions see it (server.ts keeps one per socket). */
-export interface LiveSocket {
-  /** Its registration in the real-time core. */
-  readonly connection: Connection;
-  /** The socket's session, resolved once for it (`SocketSession`). */
-  currentOrigin(): Promise<RequestOrigin>;
-}
-
-/**
- * What graphql-ws's `subscribe` gets as the context of a live subscription (server.ts sets it
- * in `onSubscribe`): the subscription id and the socket, nothing per operation besides.
- */
-export interface LiveSubscriptionContext {
-  readonly subscriptionId: string;
-  readonly socket: LiveSocket;
-}
-
-function isLiveSubscriptionContext(value: unknown): value is LiveSubscriptionContext {
-  return (
-    typeof (value as Partial<LiveSubscriptionContext> | undefined)?.subscriptionId === 'string'
-  );
-}
 
 /**
  * Subscribers of one field with the same document, operation and variables: each event is
@@ -341,27 +307,4 @@ export class LiveFeeds {
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as Partial<Promise<T>> | undefined)?.then === 'function';
-}
-
-/** The one root field of a subscription (validation allows exactly one), through fragments. */
-function rootField(document: DocumentNode, selectionSet: SelectionSetNode): FieldNode | undefined {
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) return selection;
-    if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const found = rootField(document, selection.selectionSet);
-      if (found) return found;
-    }
-    if (selection.kind === Kind.FRAGMENT_SPREAD) {
-      const fragment = document.definitions.find(
-        (definition) =>
-          definition.kind === Kind.FRAGMENT_DEFINITION &&
-          definition.name.value === selection.name.value,
-      );
-      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) {
-        const found = rootField(document, fragment.selectionSet);
-        if (found) return found;
-      }
-    }
-  }
-  return undefined;
 }

@@ -1,4 +1,4 @@
-import { gameEventTypeDefs } from '../../realtime/game-events';
+import { gameEventTypeDefs } from '../../realtime/game-event-derived';
 
 /**
  * The live game over graphql-ws: the tournament list's changes and one tournament's game events,

@@ -1,5 +1,5 @@
 import { textFrameHeaderLength, textFrames, writeTextFrameHeader, type Encoded } from './frames';
-import type { ProtocolEncoder } from './realtime-core';
+import type { ProtocolEncoder } from './channels';
 
 /**
  * `/ws`: every socket of a channel gets the same bytes, framed once per event

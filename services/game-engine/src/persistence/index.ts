@@ -1,15 +1,6 @@
-export {
-  createGameRecords,
-  DrawCommitmentMismatchError,
-  type FinishedGame,
-  type GameEndedRecord,
-  type GameRecords,
-  type GameRecordsOptions,
-  type GameStartedRecord,
-  type ParticipantRecord,
-  type RoundResolvedRecord,
-  type WinnerChange,
-} from './game-records';
+export { createGameRecords, type GameRecordsOptions } from './game-records';
+// The port, all of it: the records, a finished game, `GameRecords` and its mismatch error.
+export * from './game-records-port';
 export {
   createGameReads,
   DEFAULT_HISTORY_LIMIT,
