@@ -1,3 +1,4 @@
+// Over 300 lines: one adapter, the in-memory twin of every EventBus promise (groups, offsets, redelivery).
 import type { Logger } from '@underdog/kit';
 import type {
   BusMessage,

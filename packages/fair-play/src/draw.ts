@@ -1,3 +1,5 @@
+// Over 300 lines: the draw and its public check together — what the engine computes and what a
+// player recomputes from the published events must read as one piece (docs/fairness.md).
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 

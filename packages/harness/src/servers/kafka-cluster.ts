@@ -1,3 +1,4 @@
+// Over 300 lines: one server's start, its nodes' settings and the kill/restart a fault test drives.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
