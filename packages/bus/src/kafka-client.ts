@@ -1,0 +1,26 @@
+/**
+ * The kafkajs client's settings shared by `KafkaBus`'s client, producer and consumers: the retry
+ * backoff and the routing of kafkajs's log to ours.
+ */
+import { logLevel as KafkaLogLevel, type LogEntry } from 'kafkajs';
+import type { Logger } from '@underdog/kit';
+
+/**
+ * kafkajs's retries for the client, its admin, the producer and every consumer. The backoff
+ * doubles from 100 ms but is capped at 1 s (kafkajs's default cap is 30 s): when a broker dies,
+ * the producer and consumers retry against the dead leader until the controller fences it
+ * (`broker.session.timeout.ms`), and with the default cap the next attempt after the election
+ * came up to 5 s later for the producer (a vote produce blocked that long, every vote behind it
+ * answered VOTE_NOT_RECORDED) and 17–30 s later for a consumer that had exhausted its retries
+ * and restarts after the last backoff. Each retry refreshes the metadata, so with the cap a send
+ * or fetch reaches the new leader within about a second of its election (issue 29, the broker
+ * kill). 30 retries: about 27 s of trying before a send fails or a consumer restarts.
+ */
+export const kafkaRetry = { initialRetryTime: 100, maxRetryTime: 1_000, retries: 30 } as const;
+
+export function logKafkaEntry(logger: Logger, { level, log }: LogEntry) {
+  const { message, ...extra } = log;
+  if (level === KafkaLogLevel.ERROR) logger.error(extra, message);
+  else if (level === KafkaLogLevel.WARN) logger.warn(extra, message);
+  else logger.debug(extra, message);
+}
