@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
+import type { Consumer, Kafka } from 'kafkajs';
 import { withTimeout, type Logger } from '@underdog/kit';
+import { busMessageOf } from './kafka-client';
 import type { BusMessage, ReadRange } from './port';
 
 /** One range being read: where it goes, how far it got, how it ends. */
@@ -136,7 +137,7 @@ export class RangeReader {
             const offset = BigInt(message.offset);
             return offset >= reading.next && offset < reading.to;
           });
-          if (wanted.length > 0) await reading.handle(wanted.map((m) => toBusMessage(batch, m)));
+          if (wanted.length > 0) await reading.handle(wanted.map((m) => busMessageOf(batch, m)));
           const after = BigInt(batch.lastOffset()) + 1n;
           if (after > reading.next) reading.next = after;
           resolveOffset(batch.lastOffset());
@@ -160,30 +161,4 @@ export class RangeReader {
     for (const reading of this.readings.values()) reading.reject(new Error('range reader closed'));
     await consumer?.disconnect();
   }
-}
-
-function toBusMessage(
-  batch: { topic: string; partition: number },
-  message: KafkaMessage,
-): BusMessage {
-  return {
-    topic: batch.topic,
-    partition: batch.partition,
-    offset: message.offset,
-    key: message.key?.toString('utf8') ?? '',
-    value: message.value === null ? null : new Uint8Array(message.value),
-    headers: decodeHeaders(message.headers),
-    timestamp: Number(message.timestamp),
-  };
-}
-
-export function decodeHeaders(
-  headers: Record<string, unknown> | undefined,
-): Record<string, string> {
-  const decoded: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (value === undefined) continue;
-    decoded[name] = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
-  }
-  return decoded;
 }

@@ -1,3 +1,4 @@
+// Over 300 lines: KafkaBus, one adapter: its public methods are the port, each a few lines onto kafkajs.
 import {
   AssignerProtocol,
   Kafka,
@@ -11,6 +12,9 @@ import {
 } from 'kafkajs';
 import { withTimeout, type Logger, type Registry } from '@underdog/kit';
 import { Gauge } from 'prom-client';
+import { fetchLag, type ConsumerGroups } from './consumer-lag';
+import { eachBatchOf } from './kafka-batches';
+import { kafkaRetry, logKafkaEntry } from './kafka-client';
 import { partitionOf } from './partition';
 import type {
   BusMessage,
@@ -21,9 +25,10 @@ import type {
   Subscription,
   TopicSpec,
 } from './port';
-import { decodeHeaders, RangeReader } from './kafka-range-reader';
+import { RangeReader } from './kafka-range-reader';
 import { PublishBatcher } from './publish-batcher';
 import { handleBatchInContext, withRequestIdHeader } from './request-context';
+import { StoredPositions } from './stored-positions';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -52,19 +57,6 @@ export interface KafkaBusOptions {
 const lagTimeoutMs = 5_000;
 
 /**
- * kafkajs's retries for the client, its admin, the producer and every consumer. The backoff
- * doubles from 100 ms but is capped at 1 s (kafkajs's default cap is 30 s): when a broker dies,
- * the producer and consumers retry against the dead leader until the controller fences it
- * (`broker.session.timeout.ms`), and with the default cap the next attempt after the election
- * came up to 5 s later for the producer (a vote produce blocked that long, every vote behind it
- * answered VOTE_NOT_RECORDED) and 17–30 s later for a consumer that had exhausted its retries
- * and restarts after the last backoff. Each retry refreshes the metadata, so with the cap a send
- * or fetch reaches the new leader within about a second of its election (issue 29, the broker
- * kill). 30 retries: about 27 s of trying before a send fails or a consumer restarts.
- */
-const kafkaRetry = { initialRetryTime: 100, maxRetryTime: 1_000, retries: 30 } as const;
-
-/**
  * The event bus on Kafka (kafkajs). An idempotent producer with acks from all in-sync replicas;
  * consumers commit manually, after the handler resolves, so a crash before the commit means the
  * batch is consumed again by whichever member owns the partition next.
@@ -80,10 +72,7 @@ export class KafkaBus implements EventBus {
   private readonly consumers = new Set<Consumer>();
   private admin: Admin | undefined;
   /** The topics of each consumer group this process runs, for the lag gauge. */
-  private readonly groups = new Map<
-    string,
-    { topics: Set<string>; members: number; fromBeginning: boolean }
-  >();
+  private readonly groups: ConsumerGroups = new Map();
   private readonly partitionCounts = new Map<string, number>();
   /** `readRange`'s standing reader per topic. */
   private readonly rangeReaders = new Map<string, RangeReader>();
@@ -221,61 +210,7 @@ export class KafkaBus implements EventBus {
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 4,
-      eachBatch: async ({
-        batch,
-        commitOffsetsIfNecessary,
-        heartbeat,
-        isRunning,
-        isStale,
-        resolveOffset,
-      }) => {
-        if (!isRunning() || isStale() || batch.messages.length === 0) return;
-        if (
-          !(await positions.startsWhereStored(
-            batch.topic,
-            batch.partition,
-            batch.messages[0]!.offset,
-          ))
-        )
-          return;
-        const messages: BusMessage[] = batch.messages.map((message) => ({
-          topic: batch.topic,
-          partition: batch.partition,
-          offset: message.offset,
-          key: message.key?.toString('utf8') ?? '',
-          value: message.value === null ? null : new Uint8Array(message.value),
-          headers: decodeHeaders(message.headers),
-          timestamp: Number(message.timestamp),
-        }));
-        // A throw here leaves the offset uncommitted: kafkajs retries the batch, and if this
-        // consumer is gone by then, the partition's next owner starts from the same offset.
-        // Heartbeats go on while a long batch is handled, or the group would think us dead,
-        // rebalance and deliver the batch twice.
-        const beat = setInterval(() => void heartbeat().catch(() => undefined), heartbeatEvery);
-        try {
-          await handleBatch(messages);
-        } finally {
-          clearInterval(beat);
-        }
-        const next = (BigInt(batch.lastOffset()) + 1n).toString();
-        // A move to a stored offset asked meanwhile (a store that lost writes) goes first.
-        if (isStale()) return;
-        positions.handled(batch.topic, batch.partition, next);
-        // resolveOffset moves kafkajs's fetch position; the commit makes it survive this member.
-        resolveOffset(batch.lastOffset());
-        // One attempt, at the coordinator kafkajs holds. `consumer.commitOffsets` retries that
-        // same coordinator after the group's coordinator moved (a broker killed or restarted):
-        // every attempt answered NOT_COORDINATOR for ~27 s while the partition waited, and a
-        // gateway stopped relaying game events (issue 29, the broker kill). A throw here makes
-        // kafkajs rejoin the group, which finds the new coordinator; the batch comes again from
-        // the last commit, and the handlers are idempotent.
-        await commitOffsetsIfNecessary({
-          topics: [
-            { topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] },
-          ],
-        });
-        await heartbeat();
-      },
+      eachBatch: eachBatchOf(positions, handleBatch, heartbeatEvery),
     });
     await withTimeout(
       joined,
@@ -337,35 +272,7 @@ export class KafkaBus implements EventBus {
   }
 
   private async fetchLag(): Promise<{ topic: string; group: string; lag: number }[]> {
-    const admin = await this.connectedAdmin();
-    const measured: { topic: string; group: string; lag: number }[] = [];
-    const ends = new Map<string, Map<number, { high: bigint; low: bigint }>>();
-    for (const [groupId, { topics, fromBeginning }] of this.groups) {
-      const committed = await admin.fetchOffsets({ groupId, topics: [...topics] });
-      for (const { topic, partitions } of committed) {
-        let end = ends.get(topic);
-        if (!end) {
-          end = new Map(
-            (await admin.fetchTopicOffsets(topic)).map((p) => [
-              p.partition,
-              { high: BigInt(p.high), low: BigInt(p.low) },
-            ]),
-          );
-          ends.set(topic, end);
-        }
-        let lag = 0n;
-        for (const { partition, offset } of partitions) {
-          const bounds = end.get(partition);
-          if (!bounds) continue;
-          // -1: nothing committed yet; the group starts at the oldest retained message or the end.
-          const start = fromBeginning ? bounds.low : bounds.high;
-          const position = BigInt(offset) < 0n ? start : BigInt(offset);
-          if (bounds.high > position) lag += bounds.high - position;
-        }
-        measured.push({ topic, group: groupId, lag: Number(lag) });
-      }
-    }
-    return measured;
+    return fetchLag(await this.connectedAdmin(), this.groups);
   }
 
   async ping(): Promise<void> {
@@ -413,124 +320,4 @@ export class KafkaBus implements EventBus {
     }
     return this.admin;
   }
-}
-
-/**
- * A member's side of `SubscribeOptions.storedOffsets` on kafkajs: moves the member (`seek`, which
- * with manual commits only moves its fetch position) to the consumer's stored offsets before a
- * batch that does not start there, and back to them when they fall behind while it is idle.
- */
-class StoredPositions {
-  /** Where this member reads next on each partition it consumed: `topic/partition` → offset. */
-  private readonly next = new Map<string, { topic: string; partition: number; offset: string }>();
-  /** The offset last moved to per partition: a batch still starting elsewhere is accepted. */
-  private readonly sought = new Map<string, string>();
-  /** A stored offset the partition could not start at, per partition: not sought again. */
-  private readonly unreachable = new Map<string, string>();
-  private readonly timer: NodeJS.Timeout | undefined;
-  private rechecking = false;
-
-  constructor(
-    private readonly consumer: Consumer,
-    private readonly stored: SubscribeOptions['storedOffsets'],
-    private readonly logger: Logger,
-  ) {
-    if (!stored) return;
-    // On every assignment (start, rebalance): forget the partitions handed to others, and move
-    // to the stored offset of each one held, even if nothing new comes to it.
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      const assigned = payload.memberAssignment;
-      for (const [key, { topic, partition }] of this.next) {
-        if (!assigned[topic]?.includes(partition)) this.next.delete(key);
-      }
-      void this.moveToStored(assigned);
-    });
-    this.timer = setInterval(() => void this.recheck(), stored.recheckEveryMs ?? 1_000);
-    this.timer.unref();
-  }
-
-  /** False when the member moved to the stored offset instead: the batch is not handled. */
-  async startsWhereStored(topic: string, partition: number, first: string): Promise<boolean> {
-    if (!this.stored) return true;
-    const key = `${topic}/${partition}`;
-    const wanted = await this.stored.read(topic, partition);
-    if (wanted === undefined || wanted === first) {
-      this.sought.delete(key);
-      return true;
-    }
-    if (this.sought.get(key) === wanted || this.unreachable.get(key) === wanted) {
-      // Moved there already and the partition starts elsewhere: the offset is gone (retention),
-      // or past the partition's end (a topic made anew). Consume from where it starts, and do
-      // not move again to the same offset (one past the end would never be reached).
-      this.sought.delete(key);
-      if (this.unreachable.get(key) !== wanted) {
-        this.unreachable.set(key, wanted);
-        this.logger.error(
-          { topic, partition, stored: wanted, first },
-          'stored offset not on the partition; consuming from where it starts',
-        );
-      }
-      return true;
-    }
-    this.sought.set(key, wanted);
-    this.logger.info({ topic, partition, stored: wanted, first }, 'moving to the stored offset');
-    this.consumer.seek({ topic, partition, offset: wanted });
-    return false;
-  }
-
-  private async moveToStored(assigned: Record<string, number[]>): Promise<void> {
-    try {
-      for (const [topic, partitions] of Object.entries(assigned)) {
-        for (const partition of partitions) {
-          const wanted = await this.stored!.read(topic, partition);
-          if (wanted === undefined) continue;
-          const key = `${topic}/${partition}`;
-          this.sought.set(key, wanted);
-          // Rechecked from now on, even if nothing comes to it.
-          this.next.set(key, { topic, partition, offset: wanted });
-          this.consumer.seek({ topic, partition, offset: wanted });
-        }
-      }
-    } catch (error) {
-      // The first batch of each partition is checked anyway.
-      this.logger.warn({ err: error }, 'not moved to the stored offsets on joining');
-    }
-  }
-
-  handled(topic: string, partition: number, next: string): void {
-    if (this.stored) this.next.set(`${topic}/${partition}`, { topic, partition, offset: next });
-  }
-
-  private async recheck(): Promise<void> {
-    if (!this.stored || this.rechecking) return;
-    this.rechecking = true;
-    try {
-      for (const [key, { topic, partition, offset }] of this.next) {
-        const wanted = await this.stored.read(topic, partition);
-        if (wanted === undefined || BigInt(wanted) >= BigInt(offset)) continue;
-        this.logger.warn(
-          { topic, partition, stored: wanted, next: offset },
-          'stored offset fell behind (the store lost writes); consuming again from it',
-        );
-        this.next.set(key, { topic, partition, offset: wanted });
-        this.sought.set(key, wanted);
-        this.consumer.seek({ topic, partition, offset: wanted });
-      }
-    } catch (error) {
-      this.logger.debug({ err: error }, 'stored offsets not rechecked');
-    } finally {
-      this.rechecking = false;
-    }
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
-}
-
-function logKafkaEntry(logger: Logger, { level, log }: LogEntry) {
-  const { message, ...extra } = log;
-  if (level === KafkaLogLevel.ERROR) logger.error(extra, message);
-  else if (level === KafkaLogLevel.WARN) logger.warn(extra, message);
-  else logger.debug(extra, message);
 }

@@ -1,5 +1,6 @@
 import type { Component, Logger } from '@underdog/kit';
-import type { Accounts, AdminAccount } from './accounts';
+import type { AdminAccount } from './account-types';
+import type { Accounts } from './accounts';
 
 /**
  * Creates (or promotes) the configured first admin when the process starts, after the

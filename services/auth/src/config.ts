@@ -1,7 +1,7 @@
 import { ConfigError, envFields, parseEnv, type Environment } from '@underdog/kit';
 import { serviceTokenSecretField } from '@underdog/platform';
 import { z } from 'zod';
-import type { AdminAccount } from './accounts';
+import type { AdminAccount } from './account-types';
 import { passwordRule } from './domain/validation';
 
 /** The auth service's own variables (the common ones are read by @underdog/platform). */

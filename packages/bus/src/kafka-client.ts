@@ -1,0 +1,52 @@
+/**
+ * The kafkajs client's settings shared by `KafkaBus`'s client, producer and consumers: the retry
+ * backoff, the routing of kafkajs's log to ours, and a fetched message as the port's.
+ */
+import { logLevel as KafkaLogLevel, type KafkaMessage, type LogEntry } from 'kafkajs';
+import type { Logger } from '@underdog/kit';
+import type { BusMessage } from './port';
+
+/**
+ * kafkajs's retries for the client, its admin, the producer and every consumer. The backoff
+ * doubles from 100 ms but is capped at 1 s (kafkajs's default cap is 30 s): when a broker dies,
+ * the producer and consumers retry against the dead leader until the controller fences it
+ * (`broker.session.timeout.ms`), and with the default cap the next attempt after the election
+ * came up to 5 s later for the producer (a vote produce blocked that long, every vote behind it
+ * answered VOTE_NOT_RECORDED) and 17–30 s later for a consumer that had exhausted its retries
+ * and restarts after the last backoff. Each retry refreshes the metadata, so with the cap a send
+ * or fetch reaches the new leader within about a second of its election (issue 29, the broker
+ * kill). 30 retries: about 27 s of trying before a send fails or a consumer restarts.
+ */
+export const kafkaRetry = { initialRetryTime: 100, maxRetryTime: 1_000, retries: 30 } as const;
+
+export function logKafkaEntry(logger: Logger, { level, log }: LogEntry) {
+  const { message, ...extra } = log;
+  if (level === KafkaLogLevel.ERROR) logger.error(extra, message);
+  else if (level === KafkaLogLevel.WARN) logger.warn(extra, message);
+  else logger.debug(extra, message);
+}
+
+/** A message kafkajs fetched, as the port hands it to a handler. */
+export function busMessageOf(
+  batch: { topic: string; partition: number },
+  message: KafkaMessage,
+): BusMessage {
+  return {
+    topic: batch.topic,
+    partition: batch.partition,
+    offset: message.offset,
+    key: message.key?.toString('utf8') ?? '',
+    value: message.value === null ? null : new Uint8Array(message.value),
+    headers: decodeHeaders(message.headers),
+    timestamp: Number(message.timestamp),
+  };
+}
+
+function decodeHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    decoded[name] = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
+  }
+  return decoded;
+}
