@@ -1,4 +1,4 @@
-// Over 300 lines: KafkaBus, one adapter: its public methods are the port, each a few lines onto kafkajs.
+// Over 300 lines: KafkaBus, one adapter; its public methods are the port, each a few lines.
 import {
   AssignerProtocol,
   Kafka,
