@@ -22,8 +22,15 @@ describe('the records at the end of a game', () => {
   it('name the winner in the statistics, the history and the details as soon as game_ended is published', async () => {
     const infra = await startInfrastructure();
     const { bus, documents } = infra.infrastructure;
-    // The default delay of record writes (GAME_RECORDS_DELAY_MS, 1 s).
-    const engine = await startEngine(infra.infrastructure, 'engine-end', {});
+    // The default delay of record writes (GAME_RECORDS_DELAY_MS, 1 s). The end waits for the
+    // records up to GAME_END_RECORDS_WAIT_MS (2 s by default); on a loaded CI machine (the unit
+    // tier beside the browser tests, load average 13) this very test once saw the end go out
+    // before them, as the bound says it must. Read-your-writes is promised while the store
+    // answers within the bound, so the test gives the bound 10 s: what it asserts is that the
+    // end waits for the records it can get, not how fast a loaded machine writes them.
+    const engine = await startEngine(infra.infrastructure, 'engine-end', {
+      GAME_END_RECORDS_WAIT_MS: '10000',
+    });
     const recorder = await recordGameEvents(bus, 'end-recorder');
     const reads = createGameReads(documents);
     const tournamentId = randomUUID();
