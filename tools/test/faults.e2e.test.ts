@@ -70,7 +70,11 @@ const passingToday: string[] = [
   'engine-kill',
   'engine-stop',
   'tournament',
-  'kafka',
+  // kafka left on 2026-11-29: its close is bound by when the partition gets a new leader (the
+  // capture needs the partition's end), and a strike late in the window plus a 5.9 s election
+  // under a loaded CI machine closed round 1 at +5.3 s (the bound is +5 s); nothing was lost.
+  // Its fix is the one broker+gateway needs: the deadline moved while the partition is
+  // unwritable (docs/reliability.md). `pnpm faults` runs it.
   'redis',
   // Issue 38's scenarios that passed four runs (2026-11-29: the full run, alone, at K = 4 and
   // at 3 s); mongo-at-end passed three and, struck at round 2's deadline since it once waited
