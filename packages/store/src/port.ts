@@ -138,6 +138,8 @@ export interface LiveStore extends Asynchronous<SyncCommands> {
    * far, or `timeoutMs` has passed (Redis `WAIT`; a positive timeout, since 0 waits for ever), and
    * resolves with how many did: fewer than asked means a failover now may lose those writes.
    * Asking for 0 answers at once. The memory adapter has no replicas: it answers 0 at once.
+   * The Redis adapter refuses (RangeError) a timeout not below its command timeout, which would
+   * cut the WAIT off before Redis answered.
    */
   waitForReplicas(replicas: number, timeoutMs: number): Promise<number>;
   /** Releases the connection; commands reject afterwards. Safe to call twice. */

@@ -62,6 +62,7 @@ export function redisClientOf(store: LiveStore): Redis | undefined {
 export async function createRedisStore(options: RedisStoreOptions): Promise<LiveStore> {
   let connected = false;
   const sentinel = options.sentinel;
+  const commandTimeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
   const client = new Redis(options.url, {
     ...(sentinel
       ? {
@@ -83,7 +84,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
     // Fail a command after one retry instead of queueing it for ever while Redis is away:
     // live state that arrives late is wrong state.
     maxRetriesPerRequest: 1,
-    commandTimeout: options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
   });
   let lastError: Error | undefined;
   client.on('error', (error: Error) => {
@@ -216,6 +217,12 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
         if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
           // WAIT's 0 blocks for ever.
           throw new RangeError(`timeoutMs must be a whole number ≥ 1, got ${timeoutMs}`);
+        }
+        if (timeoutMs >= commandTimeoutMs) {
+          // The client would cut the WAIT off ("Command timed out") before Redis answered it.
+          throw new RangeError(
+            `timeoutMs must be below the command timeout (${commandTimeoutMs} ms), got ${timeoutMs}`,
+          );
         }
         return replicas === 0 ? 0 : client.wait(replicas, timeoutMs);
       }),

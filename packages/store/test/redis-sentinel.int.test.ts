@@ -28,10 +28,16 @@ describe('redis store through Sentinel', () => {
   it('waits for the replica to confirm a write (WAIT)', async () => {
     expect(await store.set('waited', 'for the replica')).toBe(true);
     // The replica is connected and streaming: it confirms well within the timeout.
-    expect(await store.waitForReplicas(1, 10_000)).toBe(1);
+    expect(await store.waitForReplicas(1, 4_000)).toBe(1);
     // There is one replica: asking for two answers the one there is once the timeout has passed.
     expect(await store.waitForReplicas(2, 50)).toBe(1);
   }, 30_000);
+
+  it('refuses a WAIT its command timeout would cut off before Redis answered', async () => {
+    await expect(store.waitForReplicas(1, 5_000)).rejects.toThrow(
+      'timeoutMs must be below the command timeout (5000 ms), got 5000',
+    );
+  });
 
   it('follows the primary the Sentinels promote when the old one is killed', async () => {
     expect(await store.set('before', 'failover')).toBe(true);

@@ -122,8 +122,11 @@ export async function startRedisSentinelGroup(
   for (;;) {
     try {
       const synced = await askRedis(primaryPort, (client) => client.info('replication'));
-      const connected = Number(/connected_slaves:(\d+)/.exec(synced)?.[1] ?? 0);
-      let known = connected === replicaPorts.length;
+      // `connected_slaves` counts a replica still waiting for its first full sync (Redis 7's
+      // diskless sync waits 5 s for more replicas first); only `state=online` ones acknowledge
+      // writes, so a WAIT right after a start counted on them would wait that sync out.
+      const online = [...synced.matchAll(/^slave\d+:.*state=online/gm)].length;
+      let known = online === replicaPorts.length;
       for (const sentinel of sentinels) {
         if (!known) break;
         const master = (await askRedis(sentinel.port, (client) =>
