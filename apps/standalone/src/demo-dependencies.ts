@@ -39,6 +39,8 @@ export interface DemoDependencies {
    * is scheduled at once, whatever the bots' sign-up takes (bots join as they become ready).
    */
   nextGameAfterMs?: number;
+  /** The live demo game's round time; default 10 s (the rules' least is 5 s). */
+  blitzRoundSeconds?: number;
   /** Default: the system clock. */
   clock?: Clock;
 }

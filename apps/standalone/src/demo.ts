@@ -19,7 +19,7 @@ import {
 import { DemoVoting } from './demo-votes';
 import { playWarmUp, WARM_UP_TITLE } from './demo-warm-up';
 
-/** The live demo game's rounds. */
+/** The live demo game's rounds, unless the options say otherwise. */
 const BLITZ_ROUND_SECONDS = 10;
 const RECONCILE_EVERY_MS = 10_000;
 const DRIVE_EVERY_MS = 1_000;
@@ -163,12 +163,13 @@ export class Demo {
     const live = demo.filter((t) => t.status === TournamentStatus.LIVE);
     const joinable: string[] = [];
     if (live.length === 0 && !upcoming.some((t) => startOf(t) - now <= JOIN_WITHIN_MS)) {
+      const blitzSeconds = this.deps.blitzRoundSeconds ?? BLITZ_ROUND_SECONDS;
       const id = await this.createTournament({
         title: `${DEMO_TITLE_PREFIX} Blitz #${this.created + 1}`,
-        description: `A quick demo game with ${BLITZ_ROUND_SECONDS}-second rounds against bots. Join in!`,
+        description: `A quick demo game with ${blitzSeconds}-second rounds against bots. Join in!`,
         prize: '$5,000',
         startAt: new Date(now + (this.deps.nextGameAfterMs ?? NEXT_GAME_AFTER_MS)),
-        roundTimeSeconds: BLITZ_ROUND_SECONDS,
+        roundTimeSeconds: blitzSeconds,
       });
       joinable.push(id);
     }

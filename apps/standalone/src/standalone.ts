@@ -35,7 +35,12 @@ export interface StandaloneOptions {
   /** The built web app to serve at `/` (SPA fallback for client routes), if any. */
   webRoot?: string;
   /** Seed the demo (bots and demo tournaments) with this many bots; absent: no demo. */
-  demo?: { bots: number; admin: { email: string; password: string }; nextGameAfterMs?: number };
+  demo?: {
+    bots: number;
+    admin: { email: string; password: string };
+    nextGameAfterMs?: number;
+    blitzRoundSeconds?: number;
+  };
 }
 
 export interface Standalone {
@@ -126,6 +131,7 @@ export async function createStandalone(options: StandaloneOptions): Promise<Stan
       admin: options.demo.admin,
       bots: options.demo.bots,
       nextGameAfterMs: options.demo.nextGameAfterMs,
+      blitzRoundSeconds: options.demo.blitzRoundSeconds,
     });
     components.push(demo.component());
   }

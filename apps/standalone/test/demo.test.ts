@@ -44,13 +44,14 @@ describe('the standalone demo', () => {
         ADMIN_PASSWORD: admin.password,
         TOURNAMENT_SCHEDULER_POLL_MS: '50',
         // Two bots left that both vote always tie and both advance, so a game may run all 17
-        // rounds: 1 s results keep that within the wait below (15 s + 17 × ~12 s).
+        // rounds: 1 s results keep that within the wait below (15 s + 17 × ~7 s).
         GAME_RESULTS_SECONDS: '1',
       },
       port: 0,
       host: '127.0.0.1',
       nodeEnv: 'test',
-      demo: { bots: 10, admin, nextGameAfterMs: 15_000 },
+      // The rules' shortest rounds: the game is the same, in half the time of the demo's 10 s.
+      demo: { bots: 10, admin, nextGameAfterMs: 15_000, blitzRoundSeconds: 5 },
     });
     await standalone.group.start();
     startedAt = Date.now();
