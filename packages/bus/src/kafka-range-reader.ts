@@ -109,7 +109,22 @@ export class RangeReader {
         resolve();
       });
     });
-    await consumer.connect();
+    try {
+      await consumer.connect();
+      await this.run(consumer, joined);
+    } catch (error) {
+      // A start that failed (the join timed out, the broker away) leaves no member behind: the
+      // next read starts a new one.
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+    this.options.logger.info({ topic }, 'range reader ready');
+    this.consumer = consumer;
+    return consumer;
+  }
+
+  private async run(consumer: Consumer, joined: Promise<void>): Promise<void> {
+    const { topic } = this.options;
     await consumer.subscribe({ topics: [topic], fromBeginning: false });
     await consumer.run({
       autoCommit: false,
@@ -150,9 +165,6 @@ export class RangeReader {
     });
     consumer.pause([{ topic }]);
     await withTimeout(joined, this.options.joinTimeoutMs, `the ${topic} range reader joining`);
-    this.options.logger.info({ topic }, 'range reader ready');
-    this.consumer = consumer;
-    return consumer;
   }
 
   async close(): Promise<void> {
