@@ -160,6 +160,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     withdrawalWaitMs: settings.voteWithdrawal.waitMs,
     backlog: settings.voteBacklog,
     limits: new GameActionLimits(settings.gameActionLimits),
+    fairPlay: signals,
   });
   // Tests may stand a stub in for the real-time edges; GraphQL's mutations use the real one.
   const liveGames: LiveGamePort = options.games ?? games;
@@ -197,7 +198,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     games: liveGames,
     actors,
     clock,
-    signals,
   });
   const hub = new RealtimeHub({
     bus: options.bus,

@@ -14,6 +14,7 @@ import { isImageOfRound, isRoundNumber } from '@underdog/rules';
 import { PlayerViewSchema, create, type LiveGame, type PlayerView } from '@underdog/proto';
 import type { LiveStore } from '@underdog/store';
 import { actorOf, delegate } from './actors';
+import type { FairPlaySignals, OriginHashes } from './fair-play-signals';
 import type { GameActionLimits } from './game-action-limits';
 import type { GatewayClients } from './clients';
 import type { RequestOrigin } from './session';
@@ -52,7 +53,15 @@ export interface GamesDependencies extends VoteTimings {
    * has not applied (`VoteBacklog`). Unset: no back-pressure.
    */
   backlog?: VoteBacklogSettings;
+  /**
+   * Fair play (issue 36): the keyed hashes of a vote's origin (`FairPlaySignals.hashesOf`, once
+   * per socket), put on its `game.votes` event for the tournament service's fair-play report,
+   * instead of a second message per vote. Absent: the event carries none (tests).
+   */
+  fairPlay?: Pick<FairPlaySignals, 'hashesOf'>;
 }
+
+const noHashes: OriginHashes = { deviceId: '', addressPrefix: '', userAgent: '' };
 
 type Actor = Awaited<ReturnType<RequestOrigin['session']['requireActor']>>;
 
@@ -200,6 +209,7 @@ export class Games {
       throw refusal;
     }
     const { votingEndsAt, gameId, castAt } = admission;
+    const where = this.originHashes(origin);
     const produced = await produceVote(
       this.deps,
       {
@@ -212,6 +222,9 @@ export class Games {
         imageId,
         castAt,
         deviceId: origin.deviceId,
+        fairPlayDeviceId: where.deviceId,
+        fairPlayAddressPrefix: where.addressPrefix,
+        fairPlayUserAgent: where.userAgent,
         slot,
       },
       this.settings.produceTimeoutMs,
@@ -220,5 +233,15 @@ export class Games {
     stageDone('produce');
     await this.settlement.settleProduced({ ...vote, votingEndsAt }, gameId, voteId, produced);
     return answer;
+  }
+
+  /** The vote's fair-play hashes; none rather than a failed vote (a lost signal never fails one). */
+  private originHashes(origin: RequestOrigin): OriginHashes {
+    try {
+      return this.deps.fairPlay?.hashesOf(origin) ?? noHashes;
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'vote without its fair-play hashes');
+      return noHashes;
+    }
   }
 }

@@ -292,9 +292,8 @@ describe('FairPlaySignals', () => {
       ...fields,
     }) as unknown as RequestOrigin;
 
-  it('joins and votes name the session user; an unusable address gives no prefix, not no signal', async () => {
-    const published: FairPlaySignal[] = [];
-    const signals = new FairPlaySignals({
+  const signalsWith = (published: FairPlaySignal[]) =>
+    new FairPlaySignals({
       bus: {
         publish: async (_topic: string, messages: { value: Uint8Array | null }[]) => {
           for (const m of messages) published.push(fromBinary(FairPlaySignalSchema, m.value!));
@@ -303,21 +302,49 @@ describe('FairPlaySignals', () => {
       secret: SECRET,
       logger: { warn: () => undefined } as never,
     });
+
+  it('joins name the session user; an unusable address gives no prefix, not no signal', async () => {
+    const published: FairPlaySignal[] = [];
+    const signals = signalsWith(published);
     signals.joined(origin({}), 't-1');
-    signals.voted(origin({ ip: 'unknown' }), {
-      tournamentId: 't-1',
-      roundNumber: 2,
-      imageId: 'round-2-image-1',
-    });
-    await waitFor(() => published.length >= 2, 'the join and the vote signal');
+    signals.joined(origin({ ip: 'unknown' }), 't-2');
+    await waitFor(() => published.length >= 2, 'the two join signals');
     expect(published.map((p) => [p.userId, p.kind.case])).toEqual([
       ['u-1', 'joined'],
-      ['u-1', 'voted'],
+      ['u-1', 'joined'],
     ]);
     expect(published[0]!.addressPrefix).toBe(addressPrefixHash('2001:db8:1:2::ffff', SECRET)); // same /64
+    expect(published[0]!.deviceId).toBe(deviceIdHash('phone-1', SECRET));
     expect(published[1]!.addressPrefix).toBe('');
-    expect(published[1]!.kind).toMatchObject({
-      value: { roundNumber: 2, imageId: 'round-2-image-1' },
+    expect(published[1]!.deviceId).toBe(deviceIdHash('phone-1', SECRET));
+  });
+
+  it("hashes a socket's origin once for all its votes, again only when a raw value changed", () => {
+    const signals = signalsWith([]);
+    const socket = origin({ userAgent: BROWSER, deviceId: '' });
+    const first = signals.hashesOf(socket);
+    expect(first).toEqual({
+      deviceId: '',
+      addressPrefix: addressPrefixHash('2001:db8:1:2::7', SECRET),
+      userAgent: userAgentHash(BROWSER, SECRET),
     });
+    // The same object for every later vote on the socket: nothing hashed again.
+    expect(signals.hashesOf(socket)).toBe(first);
+    // connection_init names the device after the upgrade: hashed then.
+    socket.deviceId = 'phone-2';
+    const withDevice = signals.hashesOf(socket);
+    expect(withDevice).not.toBe(first);
+    expect(withDevice).toMatchObject({ deviceId: deviceIdHash('phone-2', SECRET) });
+    expect(signals.hashesOf(socket)).toBe(withDevice);
+    // Another socket from the same place: its own hashes, equal in value.
+    const other = origin({ userAgent: BROWSER, deviceId: 'phone-2' });
+    expect(signals.hashesOf(other)).not.toBe(withDevice);
+    expect(signals.hashesOf(other)).toEqual(
+      expect.objectContaining({
+        deviceId: withDevice.deviceId,
+        addressPrefix: withDevice.addressPrefix,
+        userAgent: withDevice.userAgent,
+      }),
+    );
   });
 });

@@ -5,7 +5,7 @@ import { addressPrefixHash } from '@underdog/fair-play';
 import { AppError } from '@underdog/kit';
 import { gameKeys } from '@underdog/live-game';
 import { topics } from '@underdog/platform';
-import { FairPlaySignalSchema, fromBinary, type FairPlaySignal } from '@underdog/proto';
+import { GameVoteEventSchema, fromBinary, type VoteCast } from '@underdog/proto';
 import { waitFor } from '@underdog/test-support';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -14,8 +14,9 @@ import { startTestGateway, type TestGateway } from './support';
 
 /**
  * Issue 37 point 2: behind a proxy (TRUST_PROXY=1), a socket's client address is the one the
- * proxy saw, as `req.ip` is for HTTP, not the proxy's own: the fair-play signals of players on
- * different addresses voting over the app's socket must not all carry the proxy's prefix.
+ * proxy saw, as `req.ip` is for HTTP, not the proxy's own: the votes of players on different
+ * addresses over the app's socket must not all carry the proxy's prefix to the fair-play report
+ * (on their game.votes events since issue 36).
  */
 const TOURNAMENT = 'tournament-socket-address';
 const SECRET = 'socket-address-secret-of-32-characters';
@@ -69,7 +70,7 @@ async function proxyHop(targetPort: number): Promise<{ url: string; close(): Pro
 describe('a socket behind a trusted proxy hop', () => {
   let gateway: TestGateway;
   let hop: { url: string; close(): Promise<void> };
-  let signals: FairPlaySignal[];
+  let votes: VoteCast[];
   const clients: Client[] = [];
 
   beforeEach(async () => {
@@ -106,14 +107,15 @@ describe('a socket behind a trusted proxy hop', () => {
       await gateway.store.sAdd(keys.alive, userId);
     }
     hop = await proxyHop(Number(new URL(gateway.url('')).port));
-    signals = [];
+    votes = [];
     await gateway.bus.subscribe({
-      groupId: 'test-socket-address-signals',
-      topics: [topics.fairPlaySignals.name],
+      groupId: 'test-socket-address-votes',
+      topics: [topics.gameVotes.name],
       fromBeginning: true,
       handleBatch: async (batch) => {
         for (const message of batch) {
-          signals.push(fromBinary(FairPlaySignalSchema, message.value ?? new Uint8Array()));
+          const event = fromBinary(GameVoteEventSchema, message.value ?? new Uint8Array());
+          if (event.kind.case === 'voteCast') votes.push(event.kind.value);
         }
       },
     });
@@ -160,23 +162,17 @@ describe('a socket behind a trusted proxy hop', () => {
     expect(answer.values[0]).toEqual({ data: { castVote: { imageId: 'round-1-image-0' } } });
   }
 
-  async function voteSignals(): Promise<Map<string, string>> {
-    await waitFor(
-      () => signals.filter((signal) => signal.kind.case === 'voted').length >= 2,
-      'two vote signals',
-    );
-    return new Map(
-      signals
-        .filter((signal) => signal.kind.case === 'voted')
-        .map((signal) => [signal.userId, signal.addressPrefix]),
-    );
+  /** Each voter's address prefix as their vote carried it to game.votes. */
+  async function votePrefixes(): Promise<Map<string, string>> {
+    await waitFor(() => votes.length >= 2, 'two votes on game.votes');
+    return new Map(votes.map((cast) => [cast.userId, cast.fairPlayAddressPrefix]));
   }
 
-  it("gives each player's vote signal the prefix of their own address, not the proxy's", async () => {
+  it("gives each player's vote the prefix of their own address, not the proxy's", async () => {
     await voteOver(socketThroughHop('session-ann'));
     await voteOver(socketThroughHop('session-ben'));
 
-    const prefixes = await voteSignals();
+    const prefixes = await votePrefixes();
     expect(prefixes.get('user-ann')).toBe(
       addressPrefixHash(players['session-ann'].address, SECRET),
     );
@@ -192,7 +188,7 @@ describe('a socket behind a trusted proxy hop', () => {
     await voteOver(socketThroughHop('session-ann', '203.0.113.5'));
     await voteOver(socketThroughHop('session-ben', '203.0.113.5, 198.51.100.1'));
 
-    const prefixes = await voteSignals();
+    const prefixes = await votePrefixes();
     expect(prefixes.get('user-ann')).toBe(
       addressPrefixHash(players['session-ann'].address, SECRET),
     );

@@ -2,7 +2,7 @@ import { deviceIdHash } from '@underdog/fair-play';
 import { AppError } from '@underdog/kit';
 import { gameKeys } from '@underdog/live-game';
 import { topics } from '@underdog/platform';
-import { FairPlaySignalSchema, fromBinary, toBinary, type FairPlaySignal } from '@underdog/proto';
+import { GameVoteEventSchema, fromBinary, type VoteCast } from '@underdog/proto';
 import { waitFor } from '@underdog/test-support';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -12,7 +12,8 @@ import { startTestGateway, type TestGateway } from './support';
 /**
  * Issue 37 point 7: the raw `X-Device-ID` is in no socket URL (ingress logs keep URLs) and in no
  * fair-play signal. The web app names its device in graphql-ws `connection_init`; the gateway
- * plays the socket with it (one account per device in a game) and records only its keyed hash.
+ * plays the socket with it (one account per device in a game) and records only its keyed hash
+ * (on the vote's game.votes event since issue 36: no signal message of its own).
  * The URL's `?deviceId=` (docs/api-ws.md) still counts for clients that send it.
  */
 const TOURNAMENT = 'tournament-socket-device';
@@ -30,7 +31,7 @@ const vote = { tournamentId: TOURNAMENT, roundNumber: 1, imageId: 'round-1-image
 
 describe('the device id of a graphql-ws socket', () => {
   let gateway: TestGateway;
-  let signals: FairPlaySignal[];
+  let votes: VoteCast[];
   const clients: Client[] = [];
 
   beforeEach(async () => {
@@ -61,14 +62,15 @@ describe('the device id of a graphql-ws socket', () => {
       await gateway.store.hSet(keys.players, { [userId]: JSON.stringify({ userId }) });
       await gateway.store.sAdd(keys.alive, userId);
     }
-    signals = [];
+    votes = [];
     await gateway.bus.subscribe({
-      groupId: 'test-socket-device-signals',
-      topics: [topics.fairPlaySignals.name],
+      groupId: 'test-socket-device-votes',
+      topics: [topics.gameVotes.name],
       fromBeginning: true,
       handleBatch: async (batch) => {
         for (const message of batch) {
-          signals.push(fromBinary(FairPlaySignalSchema, message.value ?? new Uint8Array()));
+          const event = fromBinary(GameVoteEventSchema, message.value ?? new Uint8Array());
+          if (event.kind.case === 'voteCast') votes.push(event.kind.value);
         }
       },
     });
@@ -102,22 +104,24 @@ describe('the device id of a graphql-ws socket', () => {
     return answer.values[0] as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
   }
 
-  async function voteSignalOf(userId: string): Promise<FairPlaySignal> {
+  /** The vote as it went to game.votes, with where it came from (issue 36). */
+  async function votedOf(userId: string): Promise<VoteCast> {
     return waitFor(
-      () => signals.find((signal) => signal.kind.case === 'voted' && signal.userId === userId),
-      `the vote signal of ${userId}`,
+      () => votes.find((cast) => cast.userId === userId),
+      `the game.votes event of ${userId}`,
     );
   }
 
-  it('takes the device from connection_init and keeps only its keyed hash in the signal', async () => {
+  it('takes the device from connection_init and gives the vote only its keyed hash', async () => {
     const answer = await voteOver(socket('session-ann', '/graphql', { deviceId: 'device-ann-1' }));
     expect(answer).toEqual({ data: { castVote: { imageId: 'round-1-image-0' } } });
 
-    const signal = await voteSignalOf('user-ann');
-    expect(signal.deviceId).toBe(deviceIdHash('device-ann-1', SECRET));
-    expect(signal.deviceId).toMatch(/^dev:[0-9a-f]{64}$/);
-    const stored = Buffer.from(toBinary(FairPlaySignalSchema, signal)).toString('latin1');
-    expect(stored).not.toContain('device-ann-1');
+    const cast = await votedOf('user-ann');
+    expect(cast.fairPlayDeviceId).toBe(deviceIdHash('device-ann-1', SECRET));
+    expect(cast.fairPlayDeviceId).toMatch(/^dev:[0-9a-f]{64}$/);
+    // What the fair-play report keeps of the vote (the tournament service stores only these).
+    const kept = [cast.fairPlayDeviceId, cast.fairPlayAddressPrefix, cast.fairPlayUserAgent];
+    expect(kept.join(' ')).not.toContain('device-ann-1');
   });
 
   it('plays the socket with that device: a second account on it is refused DEVICE_IN_USE', async () => {
@@ -131,7 +135,7 @@ describe('the device id of a graphql-ws socket', () => {
     const answer = await voteOver(socket('session-ben', '/graphql?deviceId=device-ben-url'));
     expect(answer.data).toBeDefined();
 
-    const signal = await voteSignalOf('user-ben');
-    expect(signal.deviceId).toBe(deviceIdHash('device-ben-url', SECRET));
+    const cast = await votedOf('user-ben');
+    expect(cast.fairPlayDeviceId).toBe(deviceIdHash('device-ben-url', SECRET));
   });
 });

@@ -19,7 +19,7 @@ export interface GraphQLContext {
   games: Games;
   /** The fair-play report (admin). */
   fairPlay: FairPlayReads;
-  /** Fair-play signals, published after a join or vote succeeded (fire-and-forget). */
+  /** Fair-play signals, published after a join succeeded (fire-and-forget; a vote's: Games). */
   signals: FairPlaySignals;
   clients: GatewayClients;
   logger: Logger;

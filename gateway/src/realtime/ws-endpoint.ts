@@ -11,7 +11,6 @@ import type { RealtimeCore } from './core/realtime-core';
 import type { TournamentView } from '../tournaments';
 import { parseClientMessage, type ClientMessage } from './client-messages';
 import { snapshotMessage, type ServerMessage } from './messages';
-import type { FairPlaySignals } from '../fair-play-signals';
 import type { LiveGamePort, RealtimeLimits } from './ports';
 import { toLiveGameView } from './views';
 import { WsConnection, WsGameChannel, WsListChannel, wsGameChannelKey } from './ws-channels';
@@ -45,8 +44,6 @@ export interface WsEndpointOptions {
   clock?: Clock;
   /** The gateway's session lookups: a logout through it shows on open sockets at once. */
   actors?: SessionActors | undefined;
-  /** Fair-play signals, published after a vote succeeded (fire-and-forget). */
-  signals?: FairPlaySignals | undefined;
 }
 
 /**
@@ -237,7 +234,6 @@ export class WsEndpoint {
         roundNumber: action.round,
         imageId: action.imageId,
       });
-      this.options.signals?.voted(origin, vote);
       this.reply(connection, {
         type: 'vote_processed',
         tournamentId: vote.tournamentId,

@@ -29,14 +29,16 @@ import type { FairPlay } from './application/fair-play';
 /*
  * The fair-play report's inputs (issue 28):
  *
- * - `fair-play.signals` (the gateway, after a register, login, join or vote succeeded): who, when,
- *   device id, keyed address-prefix and user-agent hashes. A vote's signal adds only where it
- *   came from (kind `seen`);
- * - `game.votes`: the vote timing. The engine counts exactly these records and judges their
- *   `cast_at` (the gateway's stamp at admission), so the report sees the votes the game saw, in
- *   one record per vote id (idempotent on it). Not the vote's device id: it is the raw
- *   `X-Device-ID`, which the fair-play store never keeps (issue 37); the gateway's signal of the
- *   same vote carries its keyed hash, which is what links devices;
+ * - `fair-play.signals` (the gateway, after a register, login or join succeeded): who, when,
+ *   device id, keyed address-prefix and user-agent hashes. Gateways before issue 36 also sent one
+ *   per vote (kind `seen`: where the vote came from); such signals are still read;
+ * - `game.votes`: the vote itself, one `voted` row per vote id. The engine counts exactly these
+ *   records and judges their `cast_at` (the gateway's stamp at admission), so the report sees the
+ *   votes the game saw. Where the vote came from travels on the same event (issue 36): the
+ *   gateway's keyed hashes `fair_play_device_id`, `fair_play_address_prefix` and
+ *   `fair_play_user_agent`, stored on the vote's row — no second message, no second row per
+ *   vote. Never the vote's `device_id`: it is the raw `X-Device-ID`, which the fair-play store
+ *   never keeps (issue 37);
  * - the round's images come from `game.events` (`RoundVotingStarted`, game-events-consumer.ts).
  *
  * Rows are stored idempotently on the event id (the vote id for votes), so a redelivered batch
@@ -82,7 +84,7 @@ export function storedSignalOf(
   }
 }
 
-/** `game.votes` → a `voted` row (id: the vote id). */
+/** `game.votes` → a `voted` row (id: the vote id), with where the vote came from. */
 export function storedVoteOf(event: GameVoteEvent, message: BusMessage): FairPlayRow | undefined {
   if (event.kind.case !== 'voteCast') return undefined;
   const vote = event.kind.value;
@@ -98,6 +100,10 @@ export function storedVoteOf(event: GameVoteEvent, message: BusMessage): FairPla
       roundNumber: vote.roundNumber,
       imageId: vote.imageId,
       username: vote.username,
+      // Keyed hashes (empty ones are not stored); never the raw `deviceId`.
+      deviceId: vote.fairPlayDeviceId,
+      addressPrefix: vote.fairPlayAddressPrefix,
+      userAgent: vote.fairPlayUserAgent,
     },
   };
 }

@@ -17,7 +17,8 @@ import { logger, testClock, waitFor } from './support';
 /*
  * Issue 28 §1 (batching): the fair-play consumers store a consumed batch's rows in ONE write,
  * not one insert per vote; a batch delivered again (its first delivery failed after the write)
- * adds no row twice.
+ * adds no row twice. Issue 36: a vote's one row also says where it came from (the keyed hashes on
+ * its game.votes event); no second row per vote.
  */
 describe('the fair-play consumers', () => {
   const tournamentId = 't-batch';
@@ -59,6 +60,10 @@ describe('the fair-play consumers', () => {
             imageId: `round-1-image-${i % 4}`,
             castAt: timestampFromDate(new Date(t0.getTime() + i * 10)),
             deviceId: `d-${i}`,
+            // Where it came from, as the gateway's keyed hashes (issue 36).
+            fairPlayDeviceId: `dev:h-${i}`,
+            fairPlayAddressPrefix: 'v4:abc',
+            fairPlayUserAgent: i % 2 === 0 ? 'ua:def' : '',
           },
         },
       }),
@@ -107,8 +112,14 @@ describe('the fair-play consumers', () => {
     expect(oneByOne).not.toHaveBeenCalled();
     const rows = await repository.signalsOf(tournamentId);
     expect(rows.filter((row) => row.kind === 'voted')).toHaveLength(300);
-    // The vote's raw device id is not kept (issue 37): only the signals' keyed hashes are.
-    expect(rows.filter((row) => row.kind === 'voted' && row.deviceId)).toEqual([]);
+    // The vote's row says where it came from with the keyed hashes it carried (issue 36), never
+    // its raw device id (issue 37); an empty hash is not stored.
+    const voted = rows.filter((row) => row.kind === 'voted');
+    expect(voted.filter((row) => !row.deviceId?.startsWith('dev:h-'))).toEqual([]);
+    expect(voted.filter((row) => row.deviceId !== `dev:h-${row.userId.slice(2)}`)).toEqual([]);
+    expect(voted.filter((row) => row.addressPrefix !== 'v4:abc')).toEqual([]);
+    expect(voted.filter((row) => row.userAgent === 'ua:def')).toHaveLength(150);
+    expect(voted.filter((row) => 'userAgent' in row && !row.userAgent)).toEqual([]);
     expect(rows.filter((row) => row.kind === 'joined')).toHaveLength(300);
   });
 

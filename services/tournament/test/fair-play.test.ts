@@ -81,15 +81,24 @@ describe('the fair-play report', () => {
       encodeEvent(FairPlaySignalSchema, event, { key: userId }),
     ]);
   }
+  /** Where a vote came from, and how it says so: on the vote (issue 36) or in a signal of its own. */
+  type VoteOrigin = { who: { ip: string; ua: string; device: string }; on: 'vote' | 'signal' };
   async function vote(
     userId: string,
     round: number,
     imageId: string,
     castAt: Date,
     voteId: string,
+    origin?: VoteOrigin,
+    tid = tournamentId,
   ) {
+    const where = origin && {
+      deviceId: origin.who.device,
+      addressPrefix: addressPrefixHash(origin.who.ip, SECRET),
+      userAgent: userAgentHash(origin.who.ua, SECRET),
+    };
     const event = create(GameVoteEventSchema, {
-      tournamentId,
+      tournamentId: tid,
       kind: {
         case: 'voteCast',
         value: {
@@ -101,16 +110,27 @@ describe('the fair-play report', () => {
           imageId,
           castAt: timestampFromDate(castAt),
           deviceId: `dev-${userId}`,
+          ...(where && origin?.on === 'vote'
+            ? {
+                fairPlayDeviceId: where.deviceId,
+                fairPlayAddressPrefix: where.addressPrefix,
+                fairPlayUserAgent: where.userAgent,
+              }
+            : {}),
         },
       },
     });
     await h.infrastructure.bus.publish(topics.gameVotes.name, [
-      encodeEvent(GameVoteEventSchema, event, { key: tournamentId, id: voteId }),
+      encodeEvent(GameVoteEventSchema, event, { key: tid, id: voteId }),
     ]);
+    if (origin?.on === 'signal') {
+      const kind = { case: 'voted', value: { tournamentId: tid, roundNumber: round, imageId } };
+      await signal(userId, castAt, kind as SignalKind, origin.who);
+    }
   }
-  async function roundStarted(round: number) {
+  async function roundStarted(round: number, tid = tournamentId) {
     const event = create(GameEventSchema, {
-      tournamentId,
+      tournamentId: tid,
       gameId: 'g',
       kind: {
         case: 'roundVotingStarted',
@@ -118,7 +138,7 @@ describe('the fair-play report', () => {
       },
     });
     await h.infrastructure.bus.publish(topics.gameEvents.name, [
-      encodeEvent(GameEventSchema, event, { key: tournamentId, id: `g:round:${round}` }),
+      encodeEvent(GameEventSchema, event, { key: tid, id: `${tid}:round:${round}` }),
     ]);
   }
 
@@ -200,6 +220,85 @@ describe('the fair-play report', () => {
         `${answer.clusters.length} cluster(s), flagged ${answer.flaggedUserIds.length}: ` +
         `score ${cluster.score.toFixed(3)} (identity ${cluster.identitySurprise.toFixed(2)}, play ${cluster.playSurprise.toFixed(2)})`,
     );
+  });
+
+  it('reads where a vote came from off the vote itself as it read the vote signal before (issue 36)', async () => {
+    // One game, played twice: its votes say where they came from on the vote (the gateway since
+    // issue 36), or in a signal of their own (gateways before). Half the ring votes from a second
+    // line, which only the votes tell: the report must see it either way, and be the same.
+    const { tournament: other } = await h.client.createTournament({
+      actor: actors.admin(),
+      title: 'Ring night, before issue 36',
+      startAt: timestampAt(inFuture(h.clock, HOUR)),
+    });
+    const games = [
+      { tid: tournamentId, on: 'vote' as const },
+      { tid: other!.id, on: 'signal' as const },
+    ];
+    const evening = new Date(h.clock.now().getTime() - 30 * 24 * HOUR);
+    const home = (i: number) => ({
+      ip: `203.0.113.${10 + i}`,
+      ua: 'Mozilla/5.0 Ring',
+      device: `ring-device-${i}`,
+    });
+    const playing = (i: number) =>
+      i % 2 === 1 ? { ...home(i), ip: `192.0.2.${10 + i}` } : home(i);
+    const own = (i: number) => ({
+      ip: `198.51.${i}.7`,
+      ua: `Mozilla/5.0 Browser ${i % 5}`,
+      device: `d-honest-${i}`,
+    });
+    for (const [i, userId] of ring.entries()) {
+      const at = new Date(evening.getTime() + i * MINUTE);
+      await signal(userId, at, { case: 'registered', value: {} }, home(i));
+    }
+    for (const [i, userId] of honest.entries()) {
+      const at = new Date(evening.getTime() - (i + 1) * 24 * HOUR);
+      await signal(userId, at, { case: 'registered', value: {} }, own(i));
+    }
+    for (const { tid, on } of games) {
+      for (let round = 1; round <= 2; round += 1) {
+        await roundStarted(round, tid);
+        const start = h.clock.now().getTime() + round * MINUTE;
+        for (const [i, userId] of ring.entries()) {
+          const at = new Date(start + 1_000 + i * 40);
+          const origin = { who: playing(i), on };
+          await vote(
+            userId,
+            round,
+            IMAGES(round)[i % 4]!,
+            at,
+            `${tid}-${round}-${userId}`,
+            origin,
+            tid,
+          );
+        }
+        for (const [i, userId] of honest.entries()) {
+          const at = new Date(start + 2_000 + i * 1_300);
+          const image = IMAGES(round)[(i * 7 + round) % 3]!;
+          const origin = { who: own(i), on };
+          await vote(userId, round, image, at, `${tid}-${round}-${userId}`, origin, tid);
+        }
+      }
+    }
+    const reportOf = async (tid: string) =>
+      (await h.client.getFairPlayReport({ actor: actors.admin(), tournamentId: tid })).report!;
+    const complete = async (tid: string) => {
+      const answer = await reportOf(tid);
+      return answer.roundCount === 2 && answer.participantCount === 24;
+    };
+    await waitFor(async () => (await complete(games[0]!.tid)) && (await complete(games[1]!.tid)));
+    const [onVote, onSignal] = await Promise.all(games.map(({ tid }) => reportOf(tid)));
+    const comparable = (answer: typeof onVote) => ({
+      ...answer,
+      tournamentId: '',
+      computedAt: undefined,
+    });
+    expect(comparable(onVote!)).toEqual(comparable(onSignal!));
+    // The second line (192.0.2.x) is known from the votes alone, and links four of the ring.
+    const ringCluster = onVote!.clusters.find((cluster) => cluster.flagged)!;
+    const prefixLinks = ringCluster.evidence.filter((e) => e.kind === 'sharedAddressPrefix');
+    expect(prefixLinks.map((e) => e.memberUserIds.length).sort()).toEqual([4, 8]);
   });
 
   it('counts a redelivered vote once and is final once the game ended', async () => {

@@ -10,7 +10,8 @@ export const gameResolvers: Resolvers = {
     ) => toLiveGameView(await games.liveGame(origin, tournamentId), clock.now()),
   },
   Mutation: {
-    // Over HTTP and graphql-ws alike; a fair-play signal follows a join or vote that succeeded.
+    // Over HTTP and graphql-ws alike; a fair-play signal follows a join that succeeded (a vote's
+    // travels on its game.votes event: Games).
     joinTournament: async (
       _parent,
       { tournamentId }: { tournamentId: string },
@@ -23,11 +24,7 @@ export const gameResolvers: Resolvers = {
     castVote: async (
       _parent,
       args: { tournamentId: string; roundNumber: number; imageId: string },
-      { games, origin, signals },
-    ) => {
-      const vote = await games.vote(origin, args);
-      signals.voted(origin, vote);
-      return vote;
-    },
+      { games, origin },
+    ) => games.vote(origin, args),
   },
 };

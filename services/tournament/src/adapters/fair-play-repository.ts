@@ -13,8 +13,9 @@ import {
 /**
  * What the fair-play report is computed from: one row per recorded signal, id = its event id (a
  * redelivered event is one row). Account signals (registered, loggedIn) have no tournament; a
- * tournament's rows (joined, seen = the gateway's vote signal, voted = `game.votes`) have one.
- * Addresses and user agents are only ever keyed hashes here (docs/security.md).
+ * tournament's rows (joined; voted = `game.votes`, with where the vote came from since issue 36;
+ * seen = the separate vote signal of gateways before it) have one. Device ids, addresses and
+ * user agents are only ever keyed hashes here (docs/security.md).
  */
 const signalsCollection = defineCollection({
   name: 'fair_play_signals',

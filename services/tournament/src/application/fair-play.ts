@@ -109,7 +109,8 @@ export function toSignal(stored: StoredSignal): Signal | undefined {
     case 'joined':
       return { ...base, kind: stored.kind };
     case 'seen':
-      // The gateway's vote signal: where the vote came from (its timing is game.votes').
+      // A vote signal of a gateway before issue 36: where the vote came from (its timing is
+      // game.votes'). Newer votes carry it on their own `voted` row.
       return { ...base, kind: 'joined' };
     case 'voted':
       if (!stored.roundNumber || !stored.imageId) return undefined;

@@ -150,7 +150,9 @@ export const PlayerJoinedSchema: GenMessage<PlayerJoined> = /*@__PURE__*/
 
 /**
  * A vote was admitted. Its timing for the report comes from `game.votes` (`cast_at`); this
- * signal adds where it came from.
+ * signal adds where it came from. Gateways no longer send it (issue 36): the vote's own
+ * `VoteCast` carries the same hashes (`fair_play_*`); the tournament service still reads it from
+ * gateways of earlier versions.
  *
  * @generated from message underdog.events.v1.PlayerVoted
  */

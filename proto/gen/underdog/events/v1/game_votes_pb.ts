@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file underdog/events/v1/game_votes.proto.
  */
 export const file_underdog_events_v1_game_votes: GenFile = /*@__PURE__*/
-  fileDesc("CiN1bmRlcmRvZy9ldmVudHMvdjEvZ2FtZV92b3Rlcy5wcm90bxISdW5kZXJkb2cuZXZlbnRzLnYxImEKDUdhbWVWb3RlRXZlbnQSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIxCgl2b3RlX2Nhc3QYAiABKAsyHC51bmRlcmRvZy5ldmVudHMudjEuVm90ZUNhc3RIAEIGCgRraW5kIrcBCghWb3RlQ2FzdBIPCgd2b3RlX2lkGAEgASgJEg8KB2dhbWVfaWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCRIQCgh1c2VybmFtZRgEIAEoCRIUCgxyb3VuZF9udW1iZXIYBSABKA0SEAoIaW1hZ2VfaWQYBiABKAkSKwoHY2FzdF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJZGV2aWNlX2lkGAggASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiN1bmRlcmRvZy9ldmVudHMvdjEvZ2FtZV92b3Rlcy5wcm90bxISdW5kZXJkb2cuZXZlbnRzLnYxImEKDUdhbWVWb3RlRXZlbnQSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIxCgl2b3RlX2Nhc3QYAiABKAsyHC51bmRlcmRvZy5ldmVudHMudjEuVm90ZUNhc3RIAEIGCgRraW5kIpQCCghWb3RlQ2FzdBIPCgd2b3RlX2lkGAEgASgJEg8KB2dhbWVfaWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCRIQCgh1c2VybmFtZRgEIAEoCRIUCgxyb3VuZF9udW1iZXIYBSABKA0SEAoIaW1hZ2VfaWQYBiABKAkSKwoHY2FzdF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJZGV2aWNlX2lkGAggASgJEhsKE2ZhaXJfcGxheV9kZXZpY2VfaWQYCSABKAkSIAoYZmFpcl9wbGF5X2FkZHJlc3NfcHJlZml4GAogASgJEhwKFGZhaXJfcGxheV91c2VyX2FnZW50GAsgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * GameVoteEvent is the value of topic `game.votes` (key: tournament_id), produced by the gateway
@@ -103,6 +103,32 @@ export type VoteCast = Message<"underdog.events.v1.VoteCast"> & {
    * @generated from field: string device_id = 8;
    */
   deviceId: string;
+
+  /**
+   * Where the vote came from, for the fair-play report (issue 36): the keyed hashes a
+   * FairPlaySignal carries (fair_play_signals.proto), computed once per socket with the
+   * gateway's FAIR_PLAY_SECRET; each empty when unknown. They replace the second message per
+   * vote on `fair-play.signals` (kind `voted`) that gateways sent before: the tournament service
+   * stores them on the vote's own fair-play row. Consumers that do not need them ignore them.
+   * `dev:` + HMAC-SHA-256 hex of `device_id` (never the raw id, issue 37).
+   *
+   * @generated from field: string fair_play_device_id = 9;
+   */
+  fairPlayDeviceId: string;
+
+  /**
+   * `v4:`/`v6:` + HMAC-SHA-256 hex of the client address's /24 or /64.
+   *
+   * @generated from field: string fair_play_address_prefix = 10;
+   */
+  fairPlayAddressPrefix: string;
+
+  /**
+   * `ua:` + HMAC-SHA-256 hex of the normalised User-Agent.
+   *
+   * @generated from field: string fair_play_user_agent = 11;
+   */
+  fairPlayUserAgent: string;
 };
 
 /**
