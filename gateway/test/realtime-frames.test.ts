@@ -88,7 +88,8 @@ describe('frames per socket per round', () => {
     // Voting opens (1), totals at 1, 4, 7, 10 and 13 s (5), the close with the last total (1),
     // the results (1), the round's end with the advertisement (1).
     expect(round.writes).toBe(9);
-    expect(round.totals).toEqual([100, 300, 600, 900, 1_200, 1_400]);
+    // The fresh total of each window's end goes (not the one held back a second earlier).
+    expect(round.totals).toEqual([100, 400, 700, 1_000, 1_300, 1_400]);
     const closing = round.types.indexOf('voting_ended');
     expect(round.types[closing - 1]).toBe('vote_received');
     expect(round.types.slice(-2)).toEqual(['round_completed', 'advertisement_started']);
@@ -101,6 +102,31 @@ describe('frames per socket per round', () => {
       'round_completed',
       'advertisement_started',
     ]);
+  });
+
+  it('sends a held-back total once its window (and a short slack) passed when no newer one comes', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    core = new RealtimeCore({
+      logger,
+      limits: { ...defaultRealtimeLimits, voteTotalSpreadMs: 0, voteTotalCoalesceAbove: 0 },
+      metrics: new RealtimeMetrics(createMetricsRegistry('test')),
+    });
+    const socket = new FakeSocket();
+    core.join(
+      new Subscriber(
+        core.open(socket, 'ws'),
+        core.channel(wsGameChannelKey(tournamentId), () => new WsGameChannel(tournamentId)),
+      ),
+    );
+    await core.gameEvent(event('VoteTotal', { roundNumber: 1, totalVotes: 5 }));
+    await jest.advanceTimersByTimeAsync(1_000);
+    await core.gameEvent(event('VoteTotal', { roundNumber: 1, totalVotes: 7 }));
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(socket.written).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(250);
+    expect(
+      socket.texts().map((text) => (JSON.parse(text) as { voteCount: number }).voteCount),
+    ).toEqual([5, 7]);
   });
 
   it('a small game keeps its total once a second', async () => {

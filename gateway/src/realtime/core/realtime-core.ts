@@ -20,6 +20,13 @@ const OPEN = 1;
 /** The share of the heartbeat interval its pings are spread over (`RealtimeCore.beat`). */
 const heartbeatSpreadShare = 0.2;
 
+/**
+ * A held-back live total goes this long after its window ends, unless a newer total comes
+ * meanwhile and goes in its place: the engine publishes once a second, so at the window's end a
+ * fresh total is usually a few milliseconds away, and the one held back is a second old.
+ */
+const pendingTotalSlackMs = 250;
+
 /** Messages held for a subscriber while its snapshot loads; past this it is dropped as stuck. */
 export const maxHeldMessages = 1000;
 
@@ -170,7 +177,7 @@ export class RealtimeCore implements RealtimeListener {
           lane.lastTotalAt = Date.now();
           void lane.enqueue(() => this.broadcast([pending], this.options.limits.voteTotalSpreadMs));
         },
-        lane.lastTotalAt + every - now,
+        lane.lastTotalAt + every - now + pendingTotalSlackMs,
       );
       return lane.settled;
     }
