@@ -9,6 +9,7 @@ import {
   type WebSocket as GraphQLWsSocket,
 } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { tcpSocketOf } from '../realtime/core/frames';
 import { FirstMessageDeadline } from '../sockets/first-message';
 
 /**
@@ -44,6 +45,9 @@ export interface GraphQLWsSocketOptions<E extends SocketExtra> {
  * besides the message handler graphql-ws hands over.
  */
 class SocketAdapter<E extends SocketExtra> implements GraphQLWsSocket {
+  /** Its TCP stream is corked until the end of this tick (see `send`). */
+  private corked = false;
+
   constructor(
     private readonly socket: WebSocket,
     private readonly extra: E,
@@ -57,7 +61,28 @@ class SocketAdapter<E extends SocketExtra> implements GraphQLWsSocket {
 
   send(data: string): void {
     // Written at once (ws queues nothing here): a failed write shows as the socket's error.
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(data);
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.cork();
+    this.socket.send(data);
+  }
+
+  /**
+   * An answer's `next` and `complete` (a `castVote`'s) leave in one write: graphql-ws sends
+   * them a few promise reactions apart, so the TCP stream is corked at the first and uncorked
+   * once the tick's reactions have run (`process.nextTick` runs after them). The frames and
+   * their order are unchanged; anything else written meanwhile (the real-time core's frames)
+   * joins the same write, in order.
+   */
+  private cork(): void {
+    if (this.corked) return;
+    const tcp = tcpSocketOf(this.socket);
+    if (typeof tcp?.cork !== 'function') return;
+    this.corked = true;
+    tcp.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      tcp.uncork();
+    });
   }
 
   close(code: number, reason: string): void {

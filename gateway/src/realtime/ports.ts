@@ -51,6 +51,20 @@ export interface RealtimeLimits {
    */
   voteTotalSpreadMs: number;
   /**
+   * A tournament followed by more than this many subscribers gets its live vote total at most
+   * once per `voteTotalCoalescedEveryMs` (the newest one; the last one before the voting closes
+   * always goes, with `voting_ended`); a smaller audience gets every total the engine publishes
+   * (once a second). Each total is a frame and a write per socket: 15 of a round's 20.
+   */
+  voteTotalCoalesceAbove: number;
+  voteTotalCoalescedEveryMs: number;
+  /**
+   * How long (ms) a `round_completed` waits for what the engine publishes right after it (the
+   * between-rounds advertisement, the next round's voting, the game's end), so a socket gets the
+   * end of a round in one write; it goes alone once this passed (0: at once).
+   */
+  endOfRoundLingerMs: number;
+  /**
    * A tournament change (the list, `tournament_live`/`tournament_finished`) reaches the sockets
    * that do not watch that tournament over about this long (ms): for them it is news for the
    * list. The tournament's own watchers get it at once, before its game's next events.
@@ -76,6 +90,9 @@ export const defaultRealtimeLimits: RealtimeLimits = {
   sessionMaxAgeMs: 15 * 60_000,
   fanOutSliceSize: 500,
   voteTotalSpreadMs: 200,
+  voteTotalCoalesceAbove: 1_000,
+  voteTotalCoalescedEveryMs: 3_000,
+  endOfRoundLingerMs: 50,
   tournamentNewsSpreadMs: 250,
   firstMessageTimeoutMs: 5_000,
   maxSubscriptionsPerSocket: 4,

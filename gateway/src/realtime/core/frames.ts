@@ -73,7 +73,7 @@ export function textFrames(payloads: readonly Buffer[]): Buffer {
  * and sends no Blobs. Undefined if a future ws drops the field: then ws sends each message
  * itself.
  */
-export function tcpSocketOf(socket: object): Pick<Duplex, 'write'> | undefined {
+export function tcpSocketOf(socket: object): Pick<Duplex, 'write' | 'cork' | 'uncork'> | undefined {
   const tcp = (socket as { _socket?: Partial<Duplex> })._socket;
   return typeof tcp?.write === 'function' ? (tcp as Duplex) : undefined;
 }

@@ -20,6 +20,13 @@ const OPEN = 1;
 /** The share of the heartbeat interval its pings are spread over (`RealtimeCore.beat`). */
 const heartbeatSpreadShare = 0.2;
 
+/**
+ * A held-back live total goes this long after its window ends, unless a newer total comes
+ * meanwhile and goes in its place: the engine publishes once a second, so at the window's end a
+ * fresh total is usually a few milliseconds away, and the one held back is a second old.
+ */
+const pendingTotalSlackMs = 250;
+
 /** Messages held for a subscriber while its snapshot loads; past this it is dropped as stuck. */
 export const maxHeldMessages = 1000;
 
@@ -41,6 +48,8 @@ export class RealtimeCore implements RealtimeListener {
   private readonly channels = new Map<string, Channel>();
   private readonly byTournament = new Map<string, Set<Channel>>();
   private readonly listChannels = new Set<Channel>();
+  /** Per tournament with subscribers: what waits to go to its sockets (`TournamentLane`). */
+  private readonly lanes = new Map<string, TournamentLane>();
   private readonly logger: Logger;
   /** Game events and the watchers' tournament changes, a slice of sockets per turn. */
   private readonly fanOut: SlicedFanOut<Subscriber>;
@@ -130,13 +139,116 @@ export class RealtimeCore implements RealtimeListener {
     this.write(subscriber, [message]);
   }
 
-  async gameEvent(view: GameEventView): Promise<void> {
-    const channels = this.byTournament.get(view.tournamentId);
+  /**
+   * A game event for its tournament's channels. The live total is coalesced for a large
+   * audience (`voteTotalCoalesceAbove`) and a `round_completed` waits briefly for the next
+   * step's event (`endOfRoundLingerMs`): see `TournamentLane`. Events reach each tournament's
+   * sockets in the order they came, whatever waited.
+   */
+  gameEvent(view: GameEventView): Promise<void> {
+    if (!this.byTournament.has(view.tournamentId)) return Promise.resolve();
+    const lane = this.lane(view.tournamentId);
+    const now = Date.now();
+    if ('recipientUserId' in view) {
+      // For one player's sockets: after what waits, alone.
+      this.flushLane(lane, now);
+      return lane.enqueue(() => this.broadcast([view], 0));
+    }
+    if (view.type === 'VoteTotal') {
+      // Whatever waited goes first, then the total is the newest and waits (or goes) alone.
+      if (lane.grouped.length > 0) this.flushLane(lane, now);
+      const every =
+        this.audience(view.tournamentId) > this.options.limits.voteTotalCoalesceAbove
+          ? this.options.limits.voteTotalCoalescedEveryMs
+          : 0;
+      if (now - lane.lastTotalAt >= every) {
+        lane.pendingTotal = undefined;
+        lane.clearTotalTimer();
+        lane.lastTotalAt = now;
+        return lane.enqueue(() => this.broadcast([view], this.options.limits.voteTotalSpreadMs));
+      }
+      lane.pendingTotal = view;
+      lane.totalTimer ??= setTimeout(
+        () => {
+          lane.totalTimer = undefined;
+          const pending = lane.pendingTotal;
+          if (!pending) return;
+          lane.pendingTotal = undefined;
+          lane.lastTotalAt = Date.now();
+          void lane.enqueue(() => this.broadcast([pending], this.options.limits.voteTotalSpreadMs));
+        },
+        lane.lastTotalAt + every - now + pendingTotalSlackMs,
+      );
+      return lane.settled;
+    }
+    // Any other step of the game: the total that waited goes with it, in the same write, so
+    // the last total before the close always reaches the players.
+    const views = this.takeWaiting(lane, now);
+    views.push(view);
+    const linger = this.options.limits.endOfRoundLingerMs;
+    if (view.type === 'RoundCompleted' && linger > 0) {
+      lane.grouped = views;
+      lane.groupTimer = setTimeout(() => {
+        lane.groupTimer = undefined;
+        this.flushLane(lane, Date.now());
+      }, linger);
+      return lane.settled;
+    }
+    return lane.enqueue(() => this.broadcast(views, 0));
+  }
+
+  /** What waits in a lane (the grouped events, then the pending total), taken out of it. */
+  private takeWaiting(lane: TournamentLane, now: number): GameEventView[] {
+    const views = lane.grouped;
+    lane.grouped = [];
+    if (lane.groupTimer) clearTimeout(lane.groupTimer);
+    lane.groupTimer = undefined;
+    if (lane.pendingTotal) {
+      views.push(lane.pendingTotal);
+      lane.pendingTotal = undefined;
+      lane.lastTotalAt = now;
+    }
+    lane.clearTotalTimer();
+    return views;
+  }
+
+  /** Sends what waits in a lane at once, in one write per socket. */
+  private flushLane(lane: TournamentLane, now: number): void {
+    const views = this.takeWaiting(lane, now);
+    if (views.length > 0) void lane.enqueue(() => this.broadcast(views, 0));
+  }
+
+  private lane(tournamentId: string): TournamentLane {
+    let lane = this.lanes.get(tournamentId);
+    if (!lane) {
+      lane = new TournamentLane((error) =>
+        this.logger.error({ err: error }, 'a real-time broadcast failed'),
+      );
+      this.lanes.set(tournamentId, lane);
+    }
+    return lane;
+  }
+
+  /** Subscribers of a tournament's game, all channels (an O(channels) count). */
+  private audience(tournamentId: string): number {
+    let count = 0;
+    for (const channel of this.byTournament.get(tournamentId) ?? []) {
+      count += channel.subscribers.size;
+    }
+    return count;
+  }
+
+  /**
+   * These events (one tournament's, in order) to each subscriber of its channels, encoded once
+   * per channel, all of them in one write per socket.
+   */
+  private async broadcast(views: readonly GameEventView[], spreadMs: number): Promise<void> {
+    const first = views[0];
+    if (!first) return;
+    const channels = this.byTournament.get(first.tournamentId);
     if (!channels) return;
-    // The live total is news, superseded a second later: paced, so votes go first.
-    const spreadMs = view.type === 'VoteTotal' ? this.options.limits.voteTotalSpreadMs : 0;
     // A message for one player (a disqualification) goes to their own sockets only.
-    const recipient = 'recipientUserId' in view ? view.recipientUserId : undefined;
+    const recipient = 'recipientUserId' in first ? first.recipientUserId : undefined;
     for (const channel of [...channels]) {
       if (channel.subscribers.size === 0 || !channel.gameEvent) continue;
       const targets =
@@ -144,8 +256,12 @@ export class RealtimeCore implements RealtimeListener {
           ? [...channel.subscribers]
           : await this.socketsOf(recipient, channel.subscribers);
       if (targets.length === 0) continue;
-      const encoded = await channel.gameEvent(view);
-      if (!encoded) continue;
+      const encoded: Encoded[] = [];
+      for (const view of views) {
+        const one = await channel.gameEvent(view);
+        if (one) encoded.push(one);
+      }
+      if (encoded.length === 0) continue;
       this.fanOut.push(targets, (subscriber) => this.deliver(subscriber, encoded), spreadMs);
     }
   }
@@ -187,9 +303,9 @@ export class RealtimeCore implements RealtimeListener {
         // The two lanes may cross: a list older than one the socket already has is left out.
         if (withList && version > subscriber.listVersion) {
           subscriber.listVersion = version;
-          this.deliver(subscriber, withList);
+          this.deliver(subscriber, [withList]);
         } else if (newsOnly) {
-          this.deliver(subscriber, newsOnly);
+          this.deliver(subscriber, [newsOnly]);
         }
       };
       const watchers: Subscriber[] = [];
@@ -236,6 +352,8 @@ export class RealtimeCore implements RealtimeListener {
     this.fanOut.clear();
     this.newsFanOut.clear();
     this.heartbeatFanOut.clear();
+    for (const lane of this.lanes.values()) lane.stop();
+    this.lanes.clear();
   }
 
   /**
@@ -263,14 +381,15 @@ export class RealtimeCore implements RealtimeListener {
     connection.socket.ping();
   }
 
-  private deliver(subscriber: Subscriber, message: Encoded) {
+  /** One event's messages (or a group of events'), in one write unless held. */
+  private deliver(subscriber: Subscriber, messages: readonly Encoded[]) {
     if (!subscriber.active) return; // unsubscribed while the broadcast was under way
     if (subscriber.held) {
-      subscriber.held.push(message);
+      subscriber.held.push(...messages);
       if (subscriber.held.length > maxHeldMessages) this.drop(subscriber.connection);
       return;
     }
-    this.write(subscriber, [message]);
+    this.write(subscriber, messages);
   }
 
   private write(subscriber: Subscriber, messages: readonly Encoded[]) {
@@ -329,6 +448,48 @@ export class RealtimeCore implements RealtimeListener {
     }
     const channels = this.byTournament.get(channel.tournamentId);
     channels?.delete(channel);
-    if (channels?.size === 0) this.byTournament.delete(channel.tournamentId);
+    if (channels?.size === 0) {
+      this.byTournament.delete(channel.tournamentId);
+      this.lanes.get(channel.tournamentId)?.stop();
+      this.lanes.delete(channel.tournamentId);
+    }
+  }
+}
+
+/**
+ * One tournament's game events on their way: the live total held back for a large audience
+ * (`pendingTotal`, sent by `totalTimer` or with the next step of the game), a `round_completed`
+ * waiting for the event that follows it (`grouped`), and the broadcasts in the order they were
+ * decided (`enqueue`: an encoding may await, a later event must not overtake it).
+ */
+class TournamentLane {
+  /** When the last live total went out (ms since the epoch; 0: none yet). */
+  lastTotalAt = 0;
+  pendingTotal: GameEventView | undefined;
+  totalTimer: NodeJS.Timeout | undefined;
+  grouped: GameEventView[] = [];
+  groupTimer: NodeJS.Timeout | undefined;
+  /** Resolves once every broadcast enqueued so far is queued for its sockets. */
+  settled: Promise<void> = Promise.resolve();
+
+  constructor(private readonly onError: (error: unknown) => void) {}
+
+  enqueue(broadcast: () => Promise<void>): Promise<void> {
+    this.settled = this.settled.then(broadcast).catch(this.onError);
+    return this.settled;
+  }
+
+  clearTotalTimer(): void {
+    if (this.totalTimer) clearTimeout(this.totalTimer);
+    this.totalTimer = undefined;
+  }
+
+  /** Nothing more goes out (no subscribers left, or the core is closing). */
+  stop(): void {
+    this.clearTotalTimer();
+    if (this.groupTimer) clearTimeout(this.groupTimer);
+    this.groupTimer = undefined;
+    this.grouped = [];
+    this.pendingTotal = undefined;
   }
 }

@@ -11,6 +11,7 @@ import {
   type LiveGameView,
   type Viewer,
 } from '../state';
+import { useSmoothCount } from '../hooks/useSmoothCount';
 import { RoundCountdown } from './RoundCountdown';
 
 export interface RoundScreenProps {
@@ -27,6 +28,8 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
   const remainingMs = useCountdown(endsAt, 250);
   const votable = canVote(game, viewer, remainingMs) && !pending;
   const offline = Boolean(game.player?.isOfflinePlayer);
+  // The live total moves between the gateway's updates (every few seconds in a large game).
+  const totalVotes = useSmoothCount(game.totalVotes);
 
   // Keys 1-4 vote (beyond the spec, as users expect).
   useEffect(() => {
@@ -57,7 +60,7 @@ export function RoundScreen({ game, viewer, pending, onVote }: RoundScreenProps)
             color="#0ea5e9"
             text={t('game.preRegisteredCount', { count: game.offlineParticipantCount })}
           />
-          <Badge color="#16a34a" text={t('common.votes', { count: game.totalVotes })} />
+          <Badge color="#16a34a" text={t('common.votes', { count: totalVotes })} />
         </span>
       </div>
       <Typography.Title level={4} className="round-headline">
