@@ -227,6 +227,27 @@ describe('the real-time edges (/ws and graphql-ws) on the in-memory bus', () => 
     ]);
   });
 
+  it("gives tournamentsChanged(tournamentId:) only that tournament's news: a game page gets no other list change", async () => {
+    const operations = () => gateway.gateway.realtime.feeds.groupCount();
+    const before = operations();
+    const own = feedOf(
+      gql(),
+      'subscription { tournamentsChanged(tournamentId: "t-1") { kind tournamentId } }',
+    );
+    await waitFor(() => operations() === before + 1, 'the subscription on the server');
+    await gateway.bus.publish(topics.tournamentLifecycle.name, [
+      encodeLifecycleEvent(lifecycleEvent('t-2', 'live', TournamentStatus.LIVE)),
+      encodeLifecycleEvent(lifecycleEvent('t-1', 'live', TournamentStatus.LIVE)),
+      encodeLifecycleEvent(lifecycleEvent('t-2', 'finished', TournamentStatus.FINISHED)),
+      encodeLifecycleEvent(lifecycleEvent('t-1', 'finished', TournamentStatus.FINISHED)),
+    ]);
+    await own.waitForCount(2);
+    expect(own.values.map((v) => v.data?.tournamentsChanged)).toEqual([
+      { kind: 'live', tournamentId: 't-1' },
+      { kind: 'finished', tournamentId: 't-1' },
+    ]);
+  });
+
   it('starts a subscriber from the snapshot: phase, time left, and for a player their own vote', async () => {
     const cookie = await login();
     const player = await ws({ cookie });

@@ -9,7 +9,7 @@ import {
   GameEventsDocument,
   JoinTournamentDocument,
   LiveGameDocument,
-  TournamentsChangedDocument,
+  OwnTournamentChangedDocument,
 } from '../../web/src/gql/operations';
 
 /** One operation as it goes on the wire: its text and its name. */
@@ -22,7 +22,8 @@ export interface AppOperation {
 export interface AppOperations {
   liveGame: AppOperation;
   gameEvents: AppOperation;
-  tournamentsChanged: AppOperation;
+  /** The game page's own tournament's news (`tournamentsChanged(tournamentId:)`). */
+  ownTournamentChanged: AppOperation;
   joinTournament: AppOperation;
   castVote: AppOperation;
 }
@@ -44,7 +45,7 @@ export function appOperations(): AppOperations {
   return {
     liveGame: operation(LiveGameDocument, 'LiveGame'),
     gameEvents: operation(GameEventsDocument, 'GameEvents'),
-    tournamentsChanged: operation(TournamentsChangedDocument, 'TournamentsChanged'),
+    ownTournamentChanged: operation(OwnTournamentChangedDocument, 'OwnTournamentChanged'),
     joinTournament: operation(JoinTournamentDocument, 'JoinTournament'),
     castVote: operation(CastVoteDocument, 'CastVote'),
   };

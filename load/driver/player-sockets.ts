@@ -215,7 +215,7 @@ export function openAppSocket(host: SeatHost, seat: Seat): void {
         });
       }
       subscribe(ids.events, operations.gameEvents, { tournamentId });
-      subscribe(ids.list, operations.tournamentsChanged, {});
+      subscribe(ids.list, operations.ownTournamentChanged, { tournamentId });
       if (!seat.arrived) subscribe(ids.join, operations.joinTournament, { tournamentId });
       seat.arrived = true;
       return;

@@ -206,7 +206,7 @@ describe("the load driver's waiting room and reconnects", () => {
     const current = driver;
     await until(() => outcomeOf(current).inAt !== undefined);
     expect(outcomeOf(current).turnedAway).toBe(2);
-    expect(gateway.operations).toEqual(['GameEvents', 'TournamentsChanged', 'JoinTournament']);
+    expect(gateway.operations).toEqual(['GameEvents', 'OwnTournamentChanged', 'JoinTournament']);
   });
 
   it('waits the same way on the legacy /ws', async () => {
@@ -253,7 +253,7 @@ describe("the load driver's waiting room and reconnects", () => {
       reconnectAttempts: 1,
     });
     // Resubscribed, not joined again, and the acknowledged vote not sent again.
-    expect(second.operations).toEqual(['GameEvents', 'TournamentsChanged']);
+    expect(second.operations).toEqual(['GameEvents', 'OwnTournamentChanged']);
   });
 
   it('sends a vote that had no answer when its socket closed again once back', async () => {
@@ -275,6 +275,6 @@ describe("the load driver's waiting room and reconnects", () => {
       answer: 'vote_processed',
       votedImageId: 'round-1-image-1',
     });
-    expect(second.operations).toEqual(['GameEvents', 'TournamentsChanged', 'CastVote']);
+    expect(second.operations).toEqual(['GameEvents', 'OwnTournamentChanged', 'CastVote']);
   });
 });

@@ -58,6 +58,8 @@ class OperationChannel implements Channel {
     readonly operationName: string | null | undefined,
     readonly variableValues: Record<string, unknown>,
     readonly feeds: LiveFeeds,
+    /** `tournamentsChanged(tournamentId:)`: only this tournament's changes reach it. */
+    readonly onlyTournamentId: string | null = null,
   ) {}
 
   gameEvent(view: GameEventView): Encoded | Promise<Encoded> {
@@ -70,6 +72,9 @@ class OperationChannel implements Channel {
   ): Promise<ChangeMessages> {
     // The change is announced with the list; without it there is nothing true to say.
     if (!list) return {};
+    if (this.onlyTournamentId !== null && change.tournamentId !== this.onlyTournamentId) {
+      return {};
+    }
     return {
       withList: await this.feeds.executeOnce(this, {
         tournamentsChanged: { ...change, tournaments: list },
@@ -179,13 +184,18 @@ export class LiveFeeds {
     const fieldDef = this.options.schema.getSubscriptionType()?.getFields()[field];
     if (!fieldDef) return { errors: [new GraphQLError('Unknown subscription')] };
     let tournamentId: string | null = null;
+    let onlyTournamentId: string | null = null;
     try {
       const argumentValues = getArgumentValues(fieldDef, fieldNode, variables.coerced);
       if (field === 'gameEvents') tournamentId = String(argumentValues.tournamentId).trim();
+      else if (argumentValues.tournamentId != null) {
+        onlyTournamentId = String(argumentValues.tournamentId).trim();
+      }
     } catch (error) {
       return { errors: [error instanceof GraphQLError ? error : new GraphQLError('Bad input')] };
     }
-    if (tournamentId !== null && (tournamentId === '' || tournamentId.length > 200)) {
+    const invalid = (id: string | null) => id !== null && (id === '' || id.length > 200);
+    if (invalid(tournamentId) || invalid(onlyTournamentId)) {
       return {
         errors: [
           new GraphQLError('tournamentId is invalid', { extensions: { code: 'BAD_REQUEST' } }),
@@ -207,7 +217,7 @@ export class LiveFeeds {
     }
     const key = JSON.stringify([
       field,
-      tournamentId,
+      tournamentId ?? onlyTournamentId,
       printedOnce(args.document),
       args.operationName ?? null,
       variables.coerced,
@@ -223,6 +233,7 @@ export class LiveFeeds {
           args.operationName,
           variables.coerced,
           this,
+          onlyTournamentId,
         ),
     );
     const subscription = new LiveSubscription(

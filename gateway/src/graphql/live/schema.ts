@@ -131,8 +131,12 @@ export const liveTypeDefs = /* GraphQL */ `
   }
 
   type Subscription {
-    "The tournament list's changes (created, updated, deleted, live, finished)."
-    tournamentsChanged: TournamentsChange!
+    """
+    The tournament list's changes (created, updated, deleted, live, finished). With
+    tournamentId, only that tournament's changes: a game's page learns its own tournament's
+    news without every other tournament's change and list.
+    """
+    tournamentsChanged(tournamentId: ID): TournamentsChange!
     "One tournament's game: first a GameSnapshot, then every event as it happens."
     gameEvents(tournamentId: ID!): GameEvent!
   }

@@ -4,7 +4,7 @@ import {
   GameEventsDocument,
   LiveGameDocument,
   OfflineChoicesDocument,
-  TournamentsChangedDocument,
+  OwnTournamentChangedDocument,
 } from '../../../gql/operations';
 import { useToastSequence } from '../../../app/toast';
 import {
@@ -74,7 +74,8 @@ export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHan
     },
   });
 
-  useSubscription(TournamentsChangedDocument, {
+  useSubscription(OwnTournamentChangedDocument, {
+    variables: { tournamentId },
     skip: !enabled,
     onData: ({ data }) => {
       const change = data.data?.tournamentsChanged;
