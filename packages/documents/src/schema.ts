@@ -1,4 +1,5 @@
 import mongoose, { Schema } from 'mongoose';
+import { plainCast } from './plain-cast';
 import { DocumentValidationError, type CollectionDefinition, type Identified } from './port';
 
 /** A document as MongoDB holds it: our `id` is its `_id`. */
@@ -46,13 +47,16 @@ export function validationModels(): <T extends Identified>(
 /**
  * The document as the schema makes it — values cast, defaults filled in (an absent array is
  * empty) — which is what both adapters store; rejects with `DocumentValidationError` when it
- * does not fit.
+ * does not fit. A flat document that already fits exactly is answered without a mongoose
+ * Document (`plainCast`); every other one, and every refusal, is mongoose's.
  */
 export async function castDocument(
   model: StoredModel,
   collection: string,
   document: StoredDocument,
 ): Promise<StoredDocument> {
+  const plain = plainCast(model, document);
+  if (plain) return plain;
   try {
     const cast = new model(document);
     await cast.validate();

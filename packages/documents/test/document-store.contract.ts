@@ -7,6 +7,7 @@ import {
   Schema,
   type Collection,
   type CollectionDefinition,
+  type IndexDefinition,
   type InferDocument,
   type DocumentStore,
 } from '../src';
@@ -37,6 +38,17 @@ const registrationSchema = new Schema({
   tournamentId: { type: String, required: true },
   userId: { type: String, required: true },
 });
+
+/** Values of every type under one field (Mixed), to compare equality as the server does. */
+const itemSchema = new Schema({
+  value: Schema.Types.Mixed,
+  tags: { type: [String], required: true },
+  count: Number,
+});
+
+type Item = InferDocument<typeof itemSchema>;
+
+const item = (id: string, fields: Partial<Item>): Item => ({ id, tags: [], ...fields });
 
 const JAN_1 = new Date('2030-01-01T10:00:00.000Z');
 const hoursAfter = (date: Date, hours: number): Date =>
@@ -607,6 +619,97 @@ export function describeDocumentStoreContract(
           ),
         );
         expect((await tournaments.findById(stored.id))?.players).toBe(50);
+      });
+    });
+
+    // The memory adapter answers equality and $in on top-level fields from hash sets and
+    // indexes (src/memory-query.ts): each shape it handles, against the server, on a field it
+    // indexes and on one it scans.
+    describe.each<[string, IndexDefinition[]]>([
+      ['an indexed field', [{ fields: { value: 1 } }, { fields: { tags: 1, count: 1 } }]],
+      ['a field without an index', []],
+    ])('equality and $in on %s', (_name, indexes) => {
+      let items: Collection<Item>;
+
+      beforeEach(async () => {
+        items = store.collection(
+          defineCollection({ name: uniqueName('items'), schema: itemSchema, indexes }),
+        );
+        await store.init();
+        await items.insertMany([
+          item('a', { value: 1, tags: ['x', 'y'], count: 1 }),
+          item('b', { value: '1', tags: ['y'], count: 2 }),
+          item('c', { value: true, count: 3 }),
+          item('d', { value: null, tags: ['z'] }),
+          item('e', { tags: ['x'], count: 5 }),
+          item('f', { value: [1, 'x'], count: 6 }),
+          item('g', { value: [null, 2] }),
+          item('h', { value: [] }),
+          item('i', { value: [{ a: 1 }, 'y'] }),
+          item('j', { value: { a: 1 } }),
+          item('k', { value: JAN_1 }),
+          item('l', { value: 2.5 }),
+        ]);
+      });
+
+      const matching = async (filter: Parameters<Collection<Item>['find']>[0]): Promise<string[]> =>
+        ids(await items.find(filter, { sort: { id: 1 } }));
+
+      it('tells numbers, strings and booleans apart', async () => {
+        expect(await matching({ value: 1 })).toEqual(['a', 'f']);
+        expect(await matching({ value: '1' })).toEqual(['b']);
+        expect(await matching({ value: true })).toEqual(['c']);
+        expect(await matching({ value: 2.5 })).toEqual(['l']);
+        expect(await matching({ value: { $eq: 2 } })).toEqual(['g']);
+        expect(await matching({ value: { $in: [1, '1'] } })).toEqual(['a', 'b', 'f']);
+        expect(await matching({ value: { $in: ['x', true] } })).toEqual(['c', 'f']);
+        expect(await matching({ value: { $in: [] } })).toEqual([]);
+      });
+
+      it('matches an array by any element, never by an object in it', async () => {
+        expect(await matching({ value: 'x' })).toEqual(['f']);
+        expect(await matching({ value: { $in: ['y', 1] } })).toEqual(['a', 'f', 'i']);
+        expect(await matching({ value: { $in: [2, 'x'] } })).toEqual(['f', 'g']);
+        expect(await matching({ tags: { $in: ['x', 'y'] } })).toEqual(['a', 'b', 'e']);
+        expect(await matching({ tags: { $in: ['w'] } })).toEqual([]);
+      });
+
+      it('matches null against null, a missing field and an array holding null', async () => {
+        expect(await matching({ value: null })).toEqual(['d', 'e', 'g']);
+        expect(await matching({ value: { $eq: null } })).toEqual(['d', 'e', 'g']);
+        expect(await matching({ value: { $in: [null] } })).toEqual(['d', 'e', 'g']);
+        expect(await matching({ value: { $in: [null, '1'] } })).toEqual(['b', 'd', 'e', 'g']);
+        expect(await matching({ count: null, tags: 'z' })).toEqual(['d']);
+      });
+
+      it('matches Dates by their time, never a number', async () => {
+        expect(await matching({ value: new Date(JAN_1.getTime()) })).toEqual(['k']);
+        expect(await matching({ value: { $in: [JAN_1, 2] } })).toEqual(['g', 'k']);
+        expect(await matching({ value: JAN_1.getTime() })).toEqual([]);
+      });
+
+      it('combines several equalities, ids and other operators', async () => {
+        expect(await matching({ tags: 'y', count: 2 })).toEqual(['b']);
+        expect(await matching({ count: { $in: [1, 5] }, tags: 'x' })).toEqual(['a', 'e']);
+        expect(await matching({ value: { $in: [1, '1'] }, count: { $gt: 1 } })).toEqual(['b', 'f']);
+        expect(await matching({ id: { $in: ['a', 'zz', 'c'] }, count: { $in: [1, 2] } })).toEqual([
+          'a',
+        ]);
+        expect(await matching({ id: 'zz' })).toEqual([]);
+        expect(await items.count({ value: { $in: [1, '1', null] } })).toBe(6);
+      });
+
+      it('finds documents by their values after updates and deletes', async () => {
+        expect(
+          await items.updateMany({ value: { $in: [1, 'x'] } }, { $set: { value: 'one' } }),
+        ).toBe(2);
+        expect(await matching({ value: 1 })).toEqual([]);
+        expect(await matching({ value: 'one' })).toEqual(['a', 'f']);
+        await items.updateOne({ id: 'h' }, { $push: { tags: 'x' } });
+        expect(await matching({ tags: 'x' })).toEqual(['a', 'e', 'h']);
+        expect(await items.deleteMany({ tags: { $in: ['x'] }, count: { $in: [1, null] } })).toBe(2);
+        expect(await matching({ tags: 'x' })).toEqual(['e']);
+        expect(await matching({ id: { $in: ['a', 'h'] } })).toEqual([]);
       });
     });
 
