@@ -1,3 +1,4 @@
+// Over 300 lines: one collection, whose documents, hash indexes, unique keys and write queue share its state.
 import { find, updateMany as applyUpdate } from 'mingo';
 import { cloneDeep, resolve } from 'mingo/util';
 import { compileFilter, FieldIndex, matchesEquality, type Equality } from './memory-query';

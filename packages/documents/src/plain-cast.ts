@@ -1,5 +1,5 @@
 import type { SchemaType } from 'mongoose';
-import type { StoredDocument, StoredModel } from './schema';
+import type { StoredDocument, StoredModel } from './stored';
 
 /**
  * `castDocument` without a mongoose Document where the answer is certain: a flat schema (only

@@ -1,10 +1,9 @@
 import mongoose, { Schema } from 'mongoose';
 import { plainCast } from './plain-cast';
 import { DocumentValidationError, type CollectionDefinition, type Identified } from './port';
+import type { StoredDocument, StoredModel } from './stored';
 
-/** A document as MongoDB holds it: our `id` is its `_id`. */
-export type StoredDocument = { _id: string } & Record<string, unknown>;
-export type StoredModel = mongoose.Model<StoredDocument>;
+export type { StoredDocument, StoredModel } from './stored';
 
 /**
  * The collection's schema as both adapters use it: `_id` a string, a field it does not declare

@@ -14,18 +14,12 @@ import {
   type Subscriber,
 } from './channels';
 import { tcpSocketOf, type Encoded } from './frames';
+import { TournamentLane } from './tournament-lane';
 
 const OPEN = 1;
 
 /** The share of the heartbeat interval its pings are spread over (`RealtimeCore.beat`). */
 const heartbeatSpreadShare = 0.2;
-
-/**
- * A held-back live total goes this long after its window ends, unless a newer total comes
- * meanwhile and goes in its place: the engine publishes once a second, so at the window's end a
- * fresh total is usually a few milliseconds away, and the one held back is a second old.
- */
-const pendingTotalSlackMs = 250;
 
 /** Messages held for a subscriber while its snapshot loads; past this it is dropped as stuck. */
 export const maxHeldMessages = 1000;
@@ -140,90 +134,24 @@ export class RealtimeCore implements RealtimeListener {
   }
 
   /**
-   * A game event for its tournament's channels. The live total is coalesced for a large
-   * audience (`voteTotalCoalesceAbove`) and a `round_completed` waits briefly for the next
-   * step's event (`endOfRoundLingerMs`): see `TournamentLane`. Events reach each tournament's
-   * sockets in the order they came, whatever waited.
+   * A game event for its tournament's channels, through the tournament's lane (the live total
+   * coalesced for a large audience, a `round_completed` grouped with the next step's event:
+   * `TournamentLane`). Events reach each tournament's sockets in the order they came.
    */
   gameEvent(view: GameEventView): Promise<void> {
     if (!this.byTournament.has(view.tournamentId)) return Promise.resolve();
-    const lane = this.lane(view.tournamentId);
-    const now = Date.now();
-    if ('recipientUserId' in view) {
-      // For one player's sockets: after what waits, alone.
-      this.flushLane(lane, now);
-      return lane.enqueue(() => this.broadcast([view], 0));
-    }
-    if (view.type === 'VoteTotal') {
-      // Whatever waited goes first, then the total is the newest and waits (or goes) alone.
-      if (lane.grouped.length > 0) this.flushLane(lane, now);
-      const every =
-        this.audience(view.tournamentId) > this.options.limits.voteTotalCoalesceAbove
-          ? this.options.limits.voteTotalCoalescedEveryMs
-          : 0;
-      if (now - lane.lastTotalAt >= every) {
-        lane.pendingTotal = undefined;
-        lane.clearTotalTimer();
-        lane.lastTotalAt = now;
-        return lane.enqueue(() => this.broadcast([view], this.options.limits.voteTotalSpreadMs));
-      }
-      lane.pendingTotal = view;
-      lane.totalTimer ??= setTimeout(
-        () => {
-          lane.totalTimer = undefined;
-          const pending = lane.pendingTotal;
-          if (!pending) return;
-          lane.pendingTotal = undefined;
-          lane.lastTotalAt = Date.now();
-          void lane.enqueue(() => this.broadcast([pending], this.options.limits.voteTotalSpreadMs));
-        },
-        lane.lastTotalAt + every - now + pendingTotalSlackMs,
-      );
-      return lane.settled;
-    }
-    // Any other step of the game: the total that waited goes with it, in the same write, so
-    // the last total before the close always reaches the players.
-    const views = this.takeWaiting(lane, now);
-    views.push(view);
-    const linger = this.options.limits.endOfRoundLingerMs;
-    if (view.type === 'RoundCompleted' && linger > 0) {
-      lane.grouped = views;
-      lane.groupTimer = setTimeout(() => {
-        lane.groupTimer = undefined;
-        this.flushLane(lane, Date.now());
-      }, linger);
-      return lane.settled;
-    }
-    return lane.enqueue(() => this.broadcast(views, 0));
-  }
-
-  /** What waits in a lane (the grouped events, then the pending total), taken out of it. */
-  private takeWaiting(lane: TournamentLane, now: number): GameEventView[] {
-    const views = lane.grouped;
-    lane.grouped = [];
-    if (lane.groupTimer) clearTimeout(lane.groupTimer);
-    lane.groupTimer = undefined;
-    if (lane.pendingTotal) {
-      views.push(lane.pendingTotal);
-      lane.pendingTotal = undefined;
-      lane.lastTotalAt = now;
-    }
-    lane.clearTotalTimer();
-    return views;
-  }
-
-  /** Sends what waits in a lane at once, in one write per socket. */
-  private flushLane(lane: TournamentLane, now: number): void {
-    const views = this.takeWaiting(lane, now);
-    if (views.length > 0) void lane.enqueue(() => this.broadcast(views, 0));
+    return this.lane(view.tournamentId).event(view);
   }
 
   private lane(tournamentId: string): TournamentLane {
     let lane = this.lanes.get(tournamentId);
     if (!lane) {
-      lane = new TournamentLane((error) =>
-        this.logger.error({ err: error }, 'a real-time broadcast failed'),
-      );
+      lane = new TournamentLane({
+        limits: this.options.limits,
+        audience: () => this.audience(tournamentId),
+        broadcast: (views, spreadMs) => this.broadcast(views, spreadMs),
+        onError: (error) => this.logger.error({ err: error }, 'a real-time broadcast failed'),
+      });
       this.lanes.set(tournamentId, lane);
     }
     return lane;
@@ -453,43 +381,5 @@ export class RealtimeCore implements RealtimeListener {
       this.lanes.get(channel.tournamentId)?.stop();
       this.lanes.delete(channel.tournamentId);
     }
-  }
-}
-
-/**
- * One tournament's game events on their way: the live total held back for a large audience
- * (`pendingTotal`, sent by `totalTimer` or with the next step of the game), a `round_completed`
- * waiting for the event that follows it (`grouped`), and the broadcasts in the order they were
- * decided (`enqueue`: an encoding may await, a later event must not overtake it).
- */
-class TournamentLane {
-  /** When the last live total went out (ms since the epoch; 0: none yet). */
-  lastTotalAt = 0;
-  pendingTotal: GameEventView | undefined;
-  totalTimer: NodeJS.Timeout | undefined;
-  grouped: GameEventView[] = [];
-  groupTimer: NodeJS.Timeout | undefined;
-  /** Resolves once every broadcast enqueued so far is queued for its sockets. */
-  settled: Promise<void> = Promise.resolve();
-
-  constructor(private readonly onError: (error: unknown) => void) {}
-
-  enqueue(broadcast: () => Promise<void>): Promise<void> {
-    this.settled = this.settled.then(broadcast).catch(this.onError);
-    return this.settled;
-  }
-
-  clearTotalTimer(): void {
-    if (this.totalTimer) clearTimeout(this.totalTimer);
-    this.totalTimer = undefined;
-  }
-
-  /** Nothing more goes out (no subscribers left, or the core is closing). */
-  stop(): void {
-    this.clearTotalTimer();
-    if (this.groupTimer) clearTimeout(this.groupTimer);
-    this.groupTimer = undefined;
-    this.grouped = [];
-    this.pendingTotal = undefined;
   }
 }
