@@ -156,7 +156,7 @@ async function main() {
       );
     }
   }
-  if (parsed.record) appendToBenchmarks(text);
+  if (parsed.record) await appendToBenchmarks(text);
   console.log(`bench: logs in ${logDir}`);
   if (result.storm && result.storm.wrongVote.length > 0) {
     console.log('snapshots with the wrong own vote:', result.storm.wrongVote.slice(0, 20));

@@ -121,7 +121,7 @@ async function main() {
     '',
   ].join('\n');
   console.log(text);
-  if (parsed.record) appendToBenchmarks(text);
+  if (parsed.record) await appendToBenchmarks(text);
   process.exit(single.concat(pair).every((f) => f.counted === 100) ? 0 : 1);
 }
 
