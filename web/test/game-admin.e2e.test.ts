@@ -356,6 +356,7 @@ describe('the game screen in the browser', () => {
 
   it('watches a game from its lobby through a round to its end, then shows its statistics', async () => {
     const admin = await adminPage();
+    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
     const created = await gqlData<{ createTournament: { id: string } }>(
       admin,
       'mutation($i:TournamentInput!){createTournament(input:$i){id}}',
@@ -363,13 +364,13 @@ describe('the game screen in the browser', () => {
         i: {
           title: 'Watch Cup',
           prize: '$10',
-          startAt: new Date(Date.now() + 6_000).toISOString(),
+          // The lobby must outlast one page load on a loaded CI machine (6 s did not).
+          startAt: new Date(Date.now() + 12_000).toISOString(),
           roundTimeSeconds: 5,
         },
       },
     );
     const id = created.createTournament.id;
-    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
     await page.goto(`${base}/game/${id}?mode=watch`);
     await page.getByText('Watching Tournament').waitFor();
     await page.getByText('Waiting for game to start...').waitFor();

@@ -427,17 +427,19 @@ describe("a player's evening in the browser", () => {
         },
       },
     );
-    const live = await createTournament(adminPage, {
-      title: 'Live Cup',
-      prize: '$500',
-      startAt: new Date(Date.now() + 12_000),
-      roundTimeSeconds: 8,
-    });
     const rivalContext = await browser.newContext({ viewport: PHONE, reducedMotion: 'reduce' });
     const p2 = await rivalContext.newPage();
     const rival = await registerVerified(p2, base, RIVAL);
     const me = await gqlData<{ me: { username: string } }>(p1, '{me{username}}');
     const watcher = await visitor.newPage();
+    // Created only now, so the lobby's window is the three pages' loads alone (a registration
+    // inside it outlasted it on a loaded CI machine).
+    const live = await createTournament(adminPage, {
+      title: 'Live Cup',
+      prize: '$500',
+      startAt: new Date(Date.now() + 15_000),
+      roundTimeSeconds: 8,
+    });
     watcher.setDefaultTimeout(45_000);
     p1.setDefaultTimeout(45_000);
     p2.setDefaultTimeout(45_000);
