@@ -6,6 +6,9 @@
 //   deadlines, so they never run beside each other;
 // - the tiers without servers (unit, chart, and browser: the web app in Chromium against the
 //   bundled standalone) run in a second jest beside them, one file at a time too.
+// The second run is niced (10): when both want the CPU, the server tiers' processes (whose closes
+// are measured against deadlines, e.g. the fault suite's) go first, and the offline run, which only
+// waits longer, takes the rest; the server tiers mostly wait on round timers, so it rarely waits.
 // The server tiers' output streams as it comes; the other run's is printed in one block when
 // they are done, so the two never interleave. Exit 1 if either run failed; the last line is the
 // sum of both runs' `N passed, N failed` (tools/jest-summary-reporter.js), which CI reads.
@@ -18,10 +21,15 @@ const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const extra = process.argv.slice(2);
 const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m;
 
-function runJest(projects, { stream }) {
+function runJest(projects, { stream, niceness = 0 }) {
   return new Promise((resolve) => {
-    const args = [jest, '--ci', '--verbose', '--selectProjects', ...projects, ...extra];
-    const child = spawn(process.execPath, args, {
+    const jestArgs = [jest, '--ci', '--verbose', '--selectProjects', ...projects, ...extra];
+    // `nice` (coreutils) rather than os.setPriority after the spawn: jest's workers inherit it.
+    const [command, args] =
+      niceness > 0 && process.platform !== 'win32'
+        ? ['nice', ['-n', String(niceness), process.execPath, ...jestArgs]]
+        : [process.execPath, jestArgs];
+    const child = spawn(command, args, {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -50,14 +58,16 @@ function runJest(projects, { stream }) {
 }
 
 const started = Date.now();
-const offline = runJest(['unit', 'chart', 'browser'], { stream: false }).then((run) => {
-  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-  process.stdout.write(
-    `\n===== unit, chart, browser: done after ${minutes} min =====\n${run.output}` +
-      `===== end of unit, chart, browser =====\n\n`,
-  );
-  return run;
-});
+const offline = runJest(['unit', 'chart', 'browser'], { stream: false, niceness: 10 }).then(
+  (run) => {
+    const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+    process.stdout.write(
+      `\n===== unit, chart, browser: done after ${minutes} min =====\n${run.output}` +
+        `===== end of unit, chart, browser =====\n\n`,
+    );
+    return run;
+  },
+);
 const servers = runJest(['integration', 'e2e'], { stream: true });
 const runs = await Promise.all([servers, offline]);
 
