@@ -469,13 +469,17 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
       await stack.waitUntilReady(120_000);
 
       // The records, once the game's are written (status finished and every round there).
+      let lastRead = 'nothing read';
       const details = await until(
         async () => {
-          const read = await api.call<Details>(
-            'GET',
-            `/api/admin/tournaments/${tournament.id}/details`,
-          );
+          const read = await api
+            .call<Details>('GET', `/api/admin/tournaments/${tournament.id}/details`)
+            .catch((error: unknown) => {
+              lastRead = `failed: ${error instanceof Error ? error.message : String(error)}`;
+              throw error;
+            });
           const played = Math.max(0, ...players.rounds.keys());
+          lastRead = `status ${read.tournament.status}, ${read.rounds.length} of ${played} round(s)`;
           return read.tournament.status === 'finished' && read.rounds.length >= played
             ? read
             : undefined;
@@ -572,7 +576,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
           `games started ${players.gameIds.size}, ended ${players.endedGameIds.size}`,
           details
             ? `records: finished, ${details.rounds.length} round(s)`
-            : `records: not finished within 60 s of the last round; acknowledged beyond the tally: ${lostByTally}`,
+            : `records: not finished within 60 s of the last round (last read: ${lastRead}); acknowledged beyond the tally: ${lostByTally}`,
           `rounds seen: ${[...players.rounds]
             .map(
               ([round, seen]) =>
