@@ -26,12 +26,14 @@ const accounts: Record<string, { userId: string; isEmailVerified: boolean }> = {
   'session-fast-a': { userId: 'user-fast-a', isEmailVerified: true },
   'session-fast-b': { userId: 'user-fast-b', isEmailVerified: true },
   'session-fast-c': { userId: 'user-fast-c', isEmailVerified: true },
+  'session-fast-d': { userId: 'user-fast-d', isEmailVerified: true },
   'session-fast-limit': { userId: 'user-fast-limit', isEmailVerified: true },
   'session-fast-out': { userId: 'user-fast-out', isEmailVerified: true },
   'session-fast-unverified': { userId: 'user-fast-unverified', isEmailVerified: false },
 };
 
-const options = (fast: boolean): TestGatewayOptions => ({
+const options = (fast: boolean, nodeEnv: 'test' | 'production'): TestGatewayOptions => ({
+  nodeEnv,
   settings: {
     graphqlFastPath: fast,
     gameActionLimits: {
@@ -155,162 +157,183 @@ class RawSocket {
   }
 }
 
-describe('graphql-ws fast path: the same bytes as graphql-js execute', () => {
-  let fast: TestGateway;
-  let general: TestGateway;
-  const sockets: RawSocket[] = [];
-  /** Answers the fast path gave (FastMutations' own answer, not graphql-js). */
-  let fastAnswers: jest.SpiedFunction<() => unknown>;
+// In production too: no "Did you mean …" and no introspection there (`socketAnswer`).
+describe.each(['test', 'production'] as const)(
+  'graphql-ws fast path (%s): the same bytes as graphql-js execute',
+  (nodeEnv) => {
+    let fast: TestGateway;
+    let general: TestGateway;
+    const sockets: RawSocket[] = [];
+    /** Answers the fast path gave (FastMutations' own answer, not graphql-js). */
+    let fastAnswers: jest.SpiedFunction<() => unknown>;
 
-  beforeAll(async () => {
-    fast = await startTestGateway(options(true));
-    general = await startTestGateway(options(false));
-    await seed(fast);
-    await seed(general);
-    fastAnswers = jest.spyOn(FastMutations.prototype as unknown as { answer(): unknown }, 'answer');
-  });
-  afterAll(async () => {
-    for (const raw of sockets) raw.socket.close();
-    await fast.stop();
-    await general.stop();
-  });
-
-  let operations = 0;
-  /**
-   * The same operation on both gateways, each on a socket opened for `sessionId`: the frames of
-   * the fast gateway, checked equal to the general one's, and whether the fast path answered.
-   */
-  async function both(sessionId: string | undefined, query: string, variables?: unknown) {
-    const id = `op-${++operations}`;
-    const before = fastAnswers.mock.calls.length;
-    const onFast = await (await open(fast, sessionId)).operation(id, query, variables);
-    const answeredFast = fastAnswers.mock.calls.length > before;
-    const onGeneral = await (await open(general, sessionId)).operation(id, query, variables);
-    expect(fastAnswers.mock.calls.length).toBe(answeredFast ? before + 1 : before);
-    expect(onFast).toEqual(onGeneral);
-    const payload = (JSON.parse(onFast[0]!) as { payload: Answer }).payload;
-    return { frames: onFast, payload, answeredFast };
-  }
-
-  async function open(gateway: TestGateway, sessionId: string | undefined) {
-    const raw = await RawSocket.open(gateway, sessionId);
-    sockets.push(raw);
-    return raw;
-  }
-
-  interface Answer {
-    data?: unknown;
-    errors?: Array<{ message: string; extensions?: { code?: string } }>;
-  }
-  const codeOf = (answer: Answer) => answer.errors?.[0]?.extensions?.code;
-
-  const vote = { tournamentId: OPEN, roundNumber: 1, imageId: 'round-1-image-0' };
-
-  it('counts a vote: the same receipt, next then complete', async () => {
-    const { frames, answeredFast } = await both('session-fast-a', castVote, vote);
-
-    expect(answeredFast).toBe(true);
-    expect(frames).toEqual([
-      `{"id":"op-${operations}","type":"next","payload":{"data":{"castVote":{"tournamentId":"${OPEN}","roundNumber":1,"imageId":"round-1-image-0"}}}}`,
-      `{"id":"op-${operations}","type":"complete"}`,
-    ]);
-    // The same vote again is a resend (a receipt); another image is a second vote.
-    expect((await both('session-fast-a', castVote, vote)).payload).toEqual({
-      data: { castVote: vote },
+    beforeAll(async () => {
+      fast = await startTestGateway(options(true, nodeEnv));
+      general = await startTestGateway(options(false, nodeEnv));
+      await seed(fast);
+      await seed(general);
+      fastAnswers = jest.spyOn(
+        FastMutations.prototype as unknown as { answer(): unknown },
+        'answer',
+      );
     });
-    const second = await both('session-fast-a', castVote, { ...vote, imageId: 'round-1-image-1' });
-    expect(codeOf(second.payload)).toBe('ALREADY_VOTED');
-  });
+    afterAll(async () => {
+      for (const raw of sockets) raw.socket.close();
+      await fast.stop();
+      await general.stop();
+    });
 
-  it.each([
-    ['VOTING_CLOSED', 'session-fast-b', { ...vote, tournamentId: CLOSED }],
-    ['ELIMINATED', 'session-fast-out', vote],
-    ['INVALID_IMAGE', 'session-fast-b', { ...vote, imageId: 'round-2-image-0' }],
-    ['WRONG_ROUND', 'session-fast-b', { ...vote, roundNumber: 2, imageId: 'round-2-image-0' }],
-    ['EMAIL_NOT_VERIFIED', 'session-fast-unverified', vote],
-    ['SOCKET_UNAUTHENTICATED', undefined, vote],
-  ])('refuses a vote with %s, in the same bytes', async (code, sessionId, variables) => {
-    const { payload, answeredFast } = await both(sessionId, castVote, variables);
-
-    expect(answeredFast).toBe(true);
-    expect(payload.data).toBeNull();
-    expect(codeOf(payload)).toBe(code);
-  });
-
-  it('refuses votes over the rate limit with RATE_LIMITED, in the same bytes', async () => {
-    const codes = [];
-    for (let sent = 0; sent < 4; sent += 1) {
-      codes.push(codeOf((await both('session-fast-limit', castVote, vote)).payload));
+    let operations = 0;
+    /**
+     * The same operation on both gateways, each on a socket opened for `sessionId`: the frames of
+     * the fast gateway, checked equal to the general one's, and whether the fast path answered.
+     */
+    async function both(sessionId: string | undefined, query: string, variables?: unknown) {
+      const id = `op-${++operations}`;
+      const before = fastAnswers.mock.calls.length;
+      const onFast = await (await open(fast, sessionId)).operation(id, query, variables);
+      const answeredFast = fastAnswers.mock.calls.length > before;
+      const onGeneral = await (await open(general, sessionId)).operation(id, query, variables);
+      expect(fastAnswers.mock.calls.length).toBe(answeredFast ? before + 1 : before);
+      expect(onFast).toEqual(onGeneral);
+      const payload = (JSON.parse(onFast[0]!) as { payload: Answer }).payload;
+      return { frames: onFast, payload, answeredFast };
     }
 
-    expect(codes).toEqual([undefined, undefined, undefined, 'RATE_LIMITED']);
-  });
+    async function open(gateway: TestGateway, sessionId: string | undefined) {
+      const raw = await RawSocket.open(gateway, sessionId);
+      sockets.push(raw);
+      return raw;
+    }
 
-  it('joins, and refuses a join with the engine’s codes, in the same bytes', async () => {
-    const joined = await both('session-fast-b', joinTournament, { tournamentId: OPEN });
-    expect(joined.answeredFast).toBe(true);
-    expect(joined.payload).toEqual({
-      data: {
-        joinTournament: {
-          isParticipant: true,
-          isEliminated: false,
-          eliminatedInRound: 0,
-          isOfflinePlayer: false,
-          voteImageId: 'round-1-image-2',
+    interface Answer {
+      data?: unknown;
+      errors?: Array<{ message: string; extensions?: { code?: string } }>;
+    }
+    const codeOf = (answer: Answer) => answer.errors?.[0]?.extensions?.code;
+
+    const vote = { tournamentId: OPEN, roundNumber: 1, imageId: 'round-1-image-0' };
+
+    it('counts a vote: the same receipt, next then complete', async () => {
+      const { frames, answeredFast } = await both('session-fast-a', castVote, vote);
+
+      expect(answeredFast).toBe(true);
+      expect(frames).toEqual([
+        `{"id":"op-${operations}","type":"next","payload":{"data":{"castVote":{"tournamentId":"${OPEN}","roundNumber":1,"imageId":"round-1-image-0"}}}}`,
+        `{"id":"op-${operations}","type":"complete"}`,
+      ]);
+      // The same vote again is a resend (a receipt); another image is a second vote.
+      expect((await both('session-fast-a', castVote, vote)).payload).toEqual({
+        data: { castVote: vote },
+      });
+      const second = await both('session-fast-a', castVote, {
+        ...vote,
+        imageId: 'round-1-image-1',
+      });
+      expect(codeOf(second.payload)).toBe('ALREADY_VOTED');
+    });
+
+    it.each([
+      ['VOTING_CLOSED', 'session-fast-b', { ...vote, tournamentId: CLOSED }],
+      ['ELIMINATED', 'session-fast-out', vote],
+      ['INVALID_IMAGE', 'session-fast-b', { ...vote, imageId: 'round-2-image-0' }],
+      ['WRONG_ROUND', 'session-fast-b', { ...vote, roundNumber: 2, imageId: 'round-2-image-0' }],
+      ['EMAIL_NOT_VERIFIED', 'session-fast-unverified', vote],
+      ['SOCKET_UNAUTHENTICATED', undefined, vote],
+    ])('refuses a vote with %s, in the same bytes', async (code, sessionId, variables) => {
+      const { payload, answeredFast } = await both(sessionId, castVote, variables);
+
+      expect(answeredFast).toBe(true);
+      expect(payload.data).toBeNull();
+      expect(codeOf(payload)).toBe(code);
+    });
+
+    it('refuses votes over the rate limit with RATE_LIMITED, in the same bytes', async () => {
+      const codes = [];
+      for (let sent = 0; sent < 4; sent += 1) {
+        codes.push(codeOf((await both('session-fast-limit', castVote, vote)).payload));
+      }
+
+      expect(codes).toEqual([undefined, undefined, undefined, 'RATE_LIMITED']);
+    });
+
+    it('joins, and refuses a join with the engine’s codes, in the same bytes', async () => {
+      const joined = await both('session-fast-b', joinTournament, { tournamentId: OPEN });
+      expect(joined.answeredFast).toBe(true);
+      expect(joined.payload).toEqual({
+        data: {
+          joinTournament: {
+            isParticipant: true,
+            isEliminated: false,
+            eliminatedInRound: 0,
+            isOfflinePlayer: false,
+            voteImageId: 'round-1-image-2',
+          },
         },
-      },
+      });
+
+      for (const [code, sessionId, tournamentId] of [
+        ['JOIN_CLOSED', 'session-fast-b', CLOSED],
+        ['TOURNAMENT_NOT_FOUND', 'session-fast-b', 'tournament-fast-unknown'],
+        ['EMAIL_NOT_VERIFIED', 'session-fast-unverified', OPEN],
+        ['SOCKET_UNAUTHENTICATED', undefined, OPEN],
+        ['INTERNAL', 'session-fast-b', 'tournament-fast-broken'],
+      ] as const) {
+        const refused = await both(sessionId, joinTournament, { tournamentId });
+        expect(refused.answeredFast).toBe(true);
+        expect(codeOf(refused.payload)).toBe(code);
+      }
     });
 
-    for (const [code, sessionId, tournamentId] of [
-      ['JOIN_CLOSED', 'session-fast-b', CLOSED],
-      ['TOURNAMENT_NOT_FOUND', 'session-fast-b', 'tournament-fast-unknown'],
-      ['EMAIL_NOT_VERIFIED', 'session-fast-unverified', OPEN],
-      ['SOCKET_UNAUTHENTICATED', undefined, OPEN],
-      ['INTERNAL', 'session-fast-b', 'tournament-fast-broken'],
-    ] as const) {
-      const refused = await both(sessionId, joinTournament, { tournamentId });
-      expect(refused.answeredFast).toBe(true);
-      expect(codeOf(refused.payload)).toBe(code);
-    }
-  });
-
-  it('leaves variables it does not take as they are to graphql-js: the same errors', async () => {
-    const { imageId: _missing, ...withoutImage } = vote;
-    for (const variables of [
-      withoutImage,
-      { ...vote, roundNumber: '1' },
-      { ...vote, roundNumber: 1.5 },
-      { ...vote, roundNumber: 2 ** 31 },
-      { ...vote, imageId: null },
-      undefined,
-    ]) {
-      const { payload, answeredFast } = await both('session-fast-b', castVote, variables);
-      expect(answeredFast).toBe(false);
-      expect(payload.data).toBeUndefined();
-      expect(payload.errors?.[0]?.message).toMatch(/^Variable "\$\w+"/);
-    }
-    // An ID sent as a number is coerced by graphql-js ("7"): answered, by the general path.
-    const coerced = await both('session-fast-b', joinTournament, { tournamentId: 7 });
-    expect(coerced.answeredFast).toBe(false);
-    expect(codeOf(coerced.payload)).toBe('TOURNAMENT_NOT_FOUND');
-  });
-
-  it('answers any other document by the general path: aliases, __typename, literals', async () => {
-    const aliased = await both(
-      'session-fast-c',
-      `mutation { receipt: castVote(tournamentId: "${OPEN}", roundNumber: 1, imageId: "round-1-image-3") { imageId } }`,
-    );
-    expect(aliased.answeredFast).toBe(false);
-    expect(aliased.payload).toEqual({ data: { receipt: { imageId: 'round-1-image-3' } } });
-
-    const typename = await both(
-      'session-fast-b',
-      `mutation ($id: ID!) { joinTournament(tournamentId: $id) { __typename isParticipant } }`,
-      { id: OPEN },
-    );
-    expect(typename.answeredFast).toBe(false);
-    expect(typename.payload).toEqual({
-      data: { joinTournament: { __typename: 'PlayerState', isParticipant: true } },
+    it('leaves variables it does not take as they are to graphql-js: the same errors', async () => {
+      const { imageId: _missing, ...withoutImage } = vote;
+      for (const variables of [
+        withoutImage,
+        { ...vote, roundNumber: '1' },
+        { ...vote, roundNumber: 1.5 },
+        { ...vote, roundNumber: 2 ** 31 },
+        { ...vote, imageId: null },
+        undefined,
+      ]) {
+        const { payload, answeredFast } = await both('session-fast-b', castVote, variables);
+        expect(answeredFast).toBe(false);
+        expect(payload.data).toBeUndefined();
+        expect(payload.errors?.[0]?.message).toMatch(/^Variable "\$\w+"/);
+      }
+      // An ID sent as a number is coerced by graphql-js ("7"): answered, by the general path.
+      const coerced = await both('session-fast-b', joinTournament, { tournamentId: 7 });
+      expect(coerced.answeredFast).toBe(false);
+      expect(codeOf(coerced.payload)).toBe('TOURNAMENT_NOT_FOUND');
     });
-  });
-});
+
+    it('answers any other document by the general path: aliases, __typename, literals', async () => {
+      const aliased = await both(
+        'session-fast-c',
+        `mutation { receipt: castVote(tournamentId: "${OPEN}", roundNumber: 1, imageId: "round-1-image-3") { imageId } }`,
+      );
+      expect(aliased.answeredFast).toBe(false);
+      expect(aliased.payload).toEqual({ data: { receipt: { imageId: 'round-1-image-3' } } });
+
+      const typename = await both(
+        'session-fast-b',
+        `mutation ($id: ID!) { joinTournament(tournamentId: $id) { __typename isParticipant } }`,
+        { id: OPEN },
+      );
+      expect(typename.answeredFast).toBe(false);
+      expect(typename.payload).toEqual({
+        data: { joinTournament: { __typename: 'PlayerState', isParticipant: true } },
+      });
+    });
+
+    // Last: it closes both gateways' buses.
+    it('answers a vote it could not produce VOTE_NOT_RECORDED, in the same bytes', async () => {
+      await fast.bus.close();
+      await general.bus.close();
+
+      const { payload, answeredFast } = await both('session-fast-d', castVote, vote);
+
+      expect(answeredFast).toBe(true);
+      expect(codeOf(payload)).toBe('VOTE_NOT_RECORDED');
+    });
+  },
+);

@@ -243,9 +243,10 @@ export class FastMutations {
     socket: FastSocket,
     args: Record<string, unknown>,
   ): Promise<ExecutionResult> {
+    // Outside the try, as graphql-ws's `context` hook awaits it before graphql-js executes.
+    const origin = await socket.currentOrigin();
     let value: unknown;
     try {
-      const origin = await socket.currentOrigin();
       value = await roots[plan.field]!(this.services, origin, args);
     } catch (error) {
       // What `withAppErrors` and graphql-js make of a resolver's failure.
