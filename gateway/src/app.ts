@@ -183,6 +183,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     services,
     introspection: settings.introspection,
     suggestions: settings.suggestions,
+    fastMutations: settings.graphqlFastPath,
     limits,
     actors,
     core,

@@ -187,6 +187,11 @@ export interface GatewaySettings {
   introspection: boolean;
   /** Whether GraphQL errors may suggest field names ("Did you mean …"): everywhere but production. */
   suggestions: boolean;
+  /**
+   * False: the app's castVote and joinTournament over graphql-ws take graphql-js `execute` too
+   * (graphql/fast-mutations.ts); not from the environment: the tests compare both paths.
+   */
+  graphqlFastPath?: boolean;
   rateLimits: RateLimits;
   /** Votes and joins per user (or client address without a session) per short window. */
   gameActionLimits: GameActionRules;

@@ -11,7 +11,10 @@ import type { GraphQLContext, Resolvers } from './context';
  * id when there is one (every HTTP request has; REST error bodies carry it too).
  * Anything unexpected is logged and becomes INTERNAL without its text.
  */
-export function toGraphQLError(error: unknown, context: GraphQLContext): GraphQLError {
+export function toGraphQLError(
+  error: unknown,
+  context: Pick<GraphQLContext, 'logger'>,
+): GraphQLError {
   if (error instanceof GraphQLError) return error;
   const appError = isAppError(error) ? error : appErrorFromRpc(error);
   if (appError.code === 'INTERNAL') {

@@ -11,6 +11,7 @@ import type { RealtimeCore } from '../realtime/core/realtime-core';
 import type { LiveGamePort, RealtimeLimits } from '../realtime/ports';
 import { expiringCache, type SessionActors } from '../session-actors';
 import type { GraphQLContext } from './context';
+import { FastMutations, fastPlanOf, type FastSocket } from './fast-mutations';
 import { checkOperation, graphqlLimits, limitRules } from './limits';
 import { LiveFeeds } from './live/feeds';
 import type { LiveSubscriptionContext } from './live/live-operations';
@@ -39,6 +40,12 @@ export interface GraphQLOptions {
    * connection_init deadline); default: the system clock.
    */
   clock?: Clock;
+  /**
+   * The app's `castVote` and `joinTournament` over graphql-ws answered without graphql-js
+   * `execute` (fast-mutations.ts); default on. Off, every operation takes graphql-js (the tests
+   * compare the two paths' answers).
+   */
+  fastMutations?: boolean | undefined;
 }
 
 /** What `onSubscribe` answers for one operation text, checked once (`checkedOperations`). */
@@ -48,6 +55,8 @@ type CheckedOperation =
       operationName: string | null | undefined;
       /** A subscription is the live feeds' (no per-operation GraphQL context). */
       subscription: boolean;
+      /** Answered by the fast path (fast-mutations.ts): its context is the socket itself. */
+      fast: boolean;
       /** The text, one string for every socket that sends it (see `onSubscribe`). */
       query: string;
     }
@@ -123,6 +132,20 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
     checkedOperationsMax,
     60 * 60_000,
   );
+  // What a query's or mutation's resolvers get over the socket (the fast path's: the socket).
+  const contextOf = async (socket: FastSocket): Promise<GraphQLContext> => ({
+    ...options.services,
+    logger,
+    origin: await socket.currentOrigin(),
+    clock,
+  });
+  const fast = new FastMutations({ ...options.services, logger }, contextOf);
+  const fastPlan = (document: DocumentNode, operationName: string | null | undefined) => {
+    const plan =
+      options.fastMutations === false ? undefined : fastPlanOf(schema, document, operationName);
+    if (plan) fast.plan(document, plan);
+    return plan !== undefined;
+  };
   const checkOnce = (query: string, operationName: string | null | undefined) => {
     const key = `${operationName ?? ''}\n${query}`;
     let checked = checkedOperations.get(key);
@@ -137,6 +160,7 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
               subscription:
                 getOperationAST(parsed.document, operationName ?? undefined)?.operation ===
                 'subscription',
+              fast: fastPlan(parsed.document, operationName),
               query,
             });
       checkedOperations.set(key, checked);
@@ -156,14 +180,11 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
         (ctx as { connectionParams?: unknown }).connectionParams = undefined;
         return true;
       },
-      // Queries and mutations over the socket (castVote, joinTournament); subscriptions get
-      // theirs in onSubscribe.
-      context: async ({ extra }): Promise<GraphQLContext> => ({
-        ...options.services,
-        logger,
-        origin: await extra.currentOrigin(),
-        clock,
-      }),
+      // Queries and mutations over the socket (castVote, joinTournament); subscriptions and the
+      // fast path's operations get theirs in onSubscribe.
+      context: ({ extra }) => contextOf(extra),
+      // The fast path's documents without graphql-js `execute`; the others with it.
+      execute: (args) => fast.execute(args),
       onSubscribe: ({ extra }, id, payload): ExecutionArgs | GraphQLError[] => {
         const checked = checkOnce(payload.query, payload.operationName);
         if ('errors' in checked) return checked.errors;
@@ -184,7 +205,10 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
                   socket: extra,
                 } satisfies LiveSubscriptionContext,
               }
-            : {}),
+            : checked.fast
+              ? // No context per vote: the fast path asks the socket whom it speaks for.
+                { contextValue: extra satisfies FastSocket }
+              : {}),
         };
       },
       // Live subscriptions' `next` messages are written by the real-time core, not here.
