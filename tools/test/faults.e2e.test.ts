@@ -82,7 +82,10 @@ const passingToday: string[] = [
   // broker+gateway are not yet there (docs/reliability.md).
   'poison',
   'capture',
-  'mongo-at-end',
+  // mongo-at-end left on 2026-11-29 (evening): in a full run under a loaded CI machine its
+  // records had not caught up 60 s after the store came back, twice (the players' game_ended
+  // was on time both times); alone it passed five runs, under load too. Cause not found yet
+  // (docs/reliability.md); its note now says what the records' last read showed.
 ];
 const only = requested?.includes('all') ? undefined : (requested ?? passingToday);
 const roundSeconds = 6;
