@@ -45,9 +45,10 @@ let evening: string;
 beforeAll(async () => {
   ensureChromium();
   shots = artifactsDir('player');
-  // The suite makes its own tournaments (DEMO=off keeps the lists to them); short results keep
-  // the live game brief.
-  app = await startStandalone({ DEMO: 'off', GAME_RESULTS_SECONDS: '5' });
+  // The suite makes its own tournaments (DEMO=off keeps the lists to them). The results show for
+  // the rules' 10 s: with 5 s, a loaded CI machine's axe check and screenshots of the voting phase
+  // outlasted them, and the test waited for results already gone.
+  app = await startStandalone({ DEMO: 'off' });
   base = app.base;
   browser = await launchChromium();
   // Reduced motion (which the app honours): axe measures colours, so no screen is caught mid-fade.
@@ -63,9 +64,36 @@ afterAll(async () => {
   await app?.stop();
 });
 
-/** Waits for each text on the page (exact match), failing with the missing one. */
+/**
+ * Waits for each text on the page (exact match), failing with the missing one and, so that a
+ * failure on CI says where the page was instead, the start of what it showed then.
+ */
 async function sees(page: Page | Locator, ...texts: string[]): Promise<void> {
-  for (const text of texts) await page.getByText(text, { exact: true }).first().waitFor();
+  for (const text of texts) {
+    try {
+      await page.getByText(text, { exact: true }).first().waitFor();
+    } catch (error) {
+      const shown = await page
+        .locator('body')
+        .first()
+        .innerText({ timeout: 2_000 })
+        .catch(() => '(the page could not be read)');
+      const excerpt = shown.replace(/\s+/g, ' ').slice(0, 400);
+      throw new Error(`"${text}" never showed; the page showed: ${excerpt}`, { cause: error });
+    }
+  }
+}
+
+/**
+ * Starts waiting now for what a passing phase of the game shows (results show for 10 s, an ad
+ * for 5 s), so the checks and screenshots of the phase before cannot make the test miss it on a
+ * loaded machine; awaited where the test needs it.
+ */
+function meanwhile(watch: () => Promise<void>): Promise<void> {
+  const watching = watch();
+  // Rejections surface where it is awaited; this only keeps Node from calling them unhandled.
+  watching.catch(() => undefined);
+  return watching;
 }
 
 /** A button by its visible label (antd puts an icon's name, e.g. "login", before it). */
@@ -458,29 +486,38 @@ describe("a player's evening in the browser", () => {
     await sees(p1, 'Choice locked in - waiting for other players');
     await p2.locator('.image-option').nth(1).click();
     await sees(p2, 'Choice locked in - waiting for other players');
+    const round1Results = meanwhile(async () => {
+      await sees(p1, 'Round 1 Results');
+      const ownRow = p1.locator('.result-row').filter({ hasText: 'Option 1 (your vote)' });
+      await sees(ownRow, '1 votes · 50%', 'ADVANCED');
+      await sees(
+        p2.locator('.result-row').filter({ hasText: 'Option 2 (your vote)' }),
+        'ADVANCED',
+      );
+    });
+    // The ad between rounds.
+    const ad = meanwhile(async () => {
+      await sees(
+        p1,
+        'Advertisement',
+        'Underdog Snacks',
+        'Crunchy snacks for the least popular choice.',
+      );
+      await sees(p1, 'The next round will start automatically after the ad.');
+      await sees(watcher, 'Underdog Snacks');
+    });
     await sees(watcher, 'Login required to participate - you can only watch');
     expect(await watcher.locator('.image-option:enabled').count()).toBe(0);
     expect(await seriousViolations(p1, [])).toEqual([]);
     await p1.screenshot({ path: `${shots}/flow-round-1280.png` });
     await p2.screenshot({ path: `${shots}/flow-round-360.png`, fullPage: true });
 
-    await sees(p1, 'Round 1 Results');
-    const ownRow = p1.locator('.result-row').filter({ hasText: 'Option 1 (your vote)' });
-    await sees(ownRow, '1 votes · 50%', 'ADVANCED');
-    await sees(p2.locator('.result-row').filter({ hasText: 'Option 2 (your vote)' }), 'ADVANCED');
+    await round1Results;
     expect(await seriousViolations(p1, [])).toEqual([]);
     await p1.screenshot({ path: `${shots}/flow-results-1280.png` });
     await p2.screenshot({ path: `${shots}/flow-results-360.png`, fullPage: true });
 
-    // The ad between rounds.
-    await sees(
-      p1,
-      'Advertisement',
-      'Underdog Snacks',
-      'Crunchy snacks for the least popular choice.',
-    );
-    await sees(p1, 'The next round will start automatically after the ad.');
-    await sees(watcher, 'Underdog Snacks');
+    await ad;
     expect(await seriousViolations(p1, [])).toEqual([]);
     await p1.screenshot({ path: `${shots}/flow-ad-1280.png` });
     await p2.screenshot({ path: `${shots}/flow-ad-360.png`, fullPage: true });
