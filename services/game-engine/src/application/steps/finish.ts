@@ -19,6 +19,14 @@ const endsAwaitingRecords = new WeakSet<StepContext>();
 const RECORDS_AGAIN_MS = 1_000;
 
 /**
+ * Per runner, the end's records being written (or written). The end that gave up waiting for
+ * them leaves them running, and its next `finish` joins that write instead of starting a second
+ * one beside it or after it: two at once doubled the store's work just when it came back, and on a loaded machine
+ * the records of a game ended during an outage caught up minutes late (issue 38, mongo-at-end).
+ */
+const endRecordsWriting = new WeakMap<StepContext, Promise<void>>();
+
+/**
  * The end: the records, the announcement, one outcome per participant; then the game is done.
  * The records are waited for at most `endRecordsWaitMs` (issue 38): with the documents store
  * down, `game_ended` still goes out on time, and the game stays active, in phase `finished`,
@@ -52,14 +60,14 @@ export async function finish(game: StepContext, state: GameState): Promise<Step>
   };
   if (endsAwaitingRecords.has(game)) {
     // Announced already: the records, then done (a failure here is retried as any step).
-    await recordEnd(game, state, participants, end);
+    await recordEndOnce(game, state, participants, end);
     endsAwaitingRecords.delete(game);
     await live.markInactive(game.tournamentId);
     game.log.info({ gameId: state.gameId }, 'the game records caught up with its end');
     return 'done';
   }
   const recorded = await within(
-    recordEnd(game, state, participants, end),
+    recordEndOnce(game, state, participants, end),
     game.deps.timings.endRecordsWaitMs,
   );
   if (recorded !== true) {
@@ -151,6 +159,25 @@ async function within(work: Promise<void>, ms: number): Promise<true | 'late' | 
   ]);
   clearTimeout(timer);
   return typeof outcome === 'object' ? outcome.error : outcome;
+}
+
+/** `recordEnd`, once per runner unless it failed (see `endRecordsWriting`). */
+function recordEndOnce(
+  game: StepContext,
+  state: GameState,
+  participants: Participant[],
+  end: GameEnd,
+): Promise<void> {
+  const writing = endRecordsWriting.get(game);
+  if (writing) return writing;
+  // Kept once written (a later `finish` finds the records done); forgotten if it failed, so the
+  // next one writes them again.
+  const started = recordEnd(game, state, participants, end).catch((error: unknown) => {
+    endRecordsWriting.delete(game);
+    throw error;
+  });
+  endRecordsWriting.set(game, started);
+  return started;
 }
 
 /**
