@@ -490,10 +490,7 @@ describe("a player's evening in the browser", () => {
       await sees(p1, 'Round 1 Results');
       const ownRow = p1.locator('.result-row').filter({ hasText: 'Option 1 (your vote)' });
       await sees(ownRow, '1 votes · 50%', 'ADVANCED');
-      await sees(
-        p2.locator('.result-row').filter({ hasText: 'Option 2 (your vote)' }),
-        'ADVANCED',
-      );
+      await sees(p2.locator('.result-row').filter({ hasText: 'Option 2 (your vote)' }), 'ADVANCED');
     });
     // The ad between rounds.
     const ad = meanwhile(async () => {
