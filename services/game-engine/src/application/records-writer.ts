@@ -42,6 +42,14 @@ export class RecordsWriter {
           this.incomplete = true;
           return;
         }
+        // Once per write: an outage of the store shows in the log when it starts, not only
+        // when a write gives up.
+        if (left === RECORD_RETRIES) {
+          this.log.warn(
+            { err: error, what, retries: RECORD_RETRIES, retryInMs: RECORD_RETRY_MS },
+            'a game record write failed; trying again',
+          );
+        }
         await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS));
         await attempt(left - 1);
       }
