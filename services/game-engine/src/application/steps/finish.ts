@@ -21,8 +21,8 @@ const RECORDS_AGAIN_MS = 1_000;
 /**
  * Per runner, the end's records being written (or written). The end that gave up waiting for
  * them leaves them running, and its next `finish` joins that write instead of starting a second
- * one beside it or after it: two at once doubled the store's work just when it came back, and on a loaded machine
- * the records of a game ended during an outage caught up minutes late (issue 38, mongo-at-end).
+ * one beside it or after it, which doubled the store's work just as it came back (issue 38,
+ * mongo-at-end's slow catch-up).
  */
 const endRecordsWriting = new WeakMap<StepContext, Promise<void>>();
 
