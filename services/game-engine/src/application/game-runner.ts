@@ -124,10 +124,11 @@ export class GameRunner {
           return;
         }
         this.seenGame = true;
-        const next = await this.lease.holding(async () => {
-          await this.announcePending(state);
-          return this.step(state);
-        });
+        const next = await this.lease.holding(async () =>
+          // An announcement made again may have moved the round's deadline (`openRound`): the
+          // step reads the game again first.
+          (await this.announcePending(state)) ? 0 : this.step(state),
+        );
         this.recovered();
         if (next === 'done') return;
         waitMs = Math.max(0, Math.min(waitMs, next));
@@ -163,14 +164,17 @@ export class GameRunner {
     this.failures = 0;
   }
 
-  /** Makes a stored step's announcement that failed, if the game still stands where it landed. */
-  private async announcePending(state: GameState): Promise<void> {
+  /**
+   * Makes a stored step's announcement that failed, if the game still stands where it landed;
+   * true when it was made.
+   */
+  private async announcePending(state: GameState): Promise<boolean> {
     const pending = this.pendingAnnouncement;
-    if (!pending) return;
-    if (state.phase === pending.at.phase && state.round === pending.at.round) {
-      await pending.announce();
-    }
+    if (!pending) return false;
+    const made = state.phase === pending.at.phase && state.round === pending.at.round;
+    if (made) await pending.announce();
     this.pendingAnnouncement = undefined;
+    return made;
   }
 
   /**

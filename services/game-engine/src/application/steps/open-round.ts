@@ -20,6 +20,15 @@ export function roundFields(state: GameState, round: number, now: number) {
   };
 }
 
+/**
+ * How much later than its step a round may be announced before its deadline moves with the
+ * announcement. The step stores the deadline from the moment it starts; the writes, reads and
+ * events between it and the announcement (the game's start, the offline choices) take
+ * milliseconds, but a slow store or bus made them take seconds (5.5 s on a loaded machine, issue
+ * 38), and the players then heard of a round that closed that much sooner.
+ */
+export const ROUND_ANNOUNCED_LATE_MS = 250;
+
 /** After the step to voting: offline choices cast, then the round announced. */
 export async function openRound(
   game: StepContext,
@@ -28,15 +37,11 @@ export async function openRound(
   now: number,
 ): Promise<void> {
   const { live } = game.deps;
-  const opened = {
-    ...state,
-    phase: 'voting' as const,
-    round,
-    roundStartedAt: now,
-    votingEndsAt: now + state.roundTimeSeconds * 1000,
-  };
-  const offlineRemaining = await castOfflineChoices(game, opened);
+  const stepped = openedAt(state, round, now);
+  const offlineRemaining = await castOfflineChoices(game, stepped);
   const remaining = await live.aliveCount(game.tournamentId);
+  const opened = await onTime(game, stepped);
+  if (!opened) return;
   await game.emit(
     opened,
     {
@@ -51,10 +56,48 @@ export async function openRound(
       },
     },
     String(round),
-    now,
+    opened.roundStartedAt,
   );
   game.remember({ lastTotalSent: -1 });
   game.log.info({ roundNumber: round, remaining }, 'round voting started');
+}
+
+/** The game as round `round`'s voting, opened at `at`. */
+function openedAt(state: GameState, round: number, at: number): GameState {
+  return {
+    ...state,
+    phase: 'voting',
+    round,
+    roundStartedAt: at,
+    votingEndsAt: at + state.roundTimeSeconds * 1000,
+  };
+}
+
+/**
+ * The round as it is announced: as stepped, or — announced more than `ROUND_ANNOUNCED_LATE_MS`
+ * after its step — with its start and deadline moved to now (fenced), so the players get the
+ * whole round; the votes' admission and their application read the moved deadline. Undefined
+ * when the game has moved on meanwhile (nothing to announce).
+ */
+async function onTime(game: StepContext, stepped: GameState): Promise<GameState | undefined> {
+  const at = game.now();
+  const lateMs = at - stepped.roundStartedAt;
+  if (lateMs <= ROUND_ANNOUNCED_LATE_MS) return stepped;
+  const opened = openedAt(stepped, stepped.round, at);
+  const moved = await game.advance(
+    { phase: 'voting', round: stepped.round },
+    {
+      roundStartedAt: opened.roundStartedAt,
+      votingEndsAt: opened.votingEndsAt,
+      phaseEndsAt: opened.votingEndsAt,
+    },
+  );
+  if (!moved) return undefined;
+  game.log.warn(
+    { roundNumber: stepped.round, lateMs, votingEndsAt: opened.votingEndsAt },
+    'round announced late; its deadline moved with the announcement',
+  );
+  return opened;
 }
 
 /**
