@@ -125,8 +125,7 @@ export class GameRunner {
         }
         this.seenGame = true;
         const next = await this.lease.holding(async () =>
-          // An announcement made again may have moved the round's deadline (`openRound`): the
-          // step reads the game again first.
+          // An announcement made again may move the round's deadline (`openRound`): read again.
           (await this.announcePending(state)) ? 0 : this.step(state),
         );
         this.recovered();
