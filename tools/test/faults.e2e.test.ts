@@ -294,6 +294,9 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
         serverArgs: [
           ...['--appendonly', 'yes', '--appendfsync', 'everysec'],
           ...['--min-replicas-to-write', '1', '--min-replicas-max-lag', '10'],
+          // As the chart's redis.serverConfig: a replica's full resync after a failover starts
+          // at once; Redis's default 5 s wait refused every write (NOREPLICAS) for 5.8 s.
+          ...['--repl-diskless-sync-delay', '0'],
         ],
       }),
     ]);

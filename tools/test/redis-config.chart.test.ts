@@ -47,7 +47,7 @@ describe("the Redis servers' settings (redis.serverConfig)", () => {
     expect(redisConfig()).toBeUndefined();
   });
 
-  it('turn AOF on with fsync every second, and leave min-replicas-to-write off for one replica', () => {
+  it('turn AOF on with fsync every second, leave min-replicas-to-write off for one replica, and resync a replica at once', () => {
     const config = redisConfig('--set', 'redis.serverConfig.create=true');
     expect(config?.metadata.namespace).toBe('underdog');
     expect(directives(config!.data['redis-additional.conf'] ?? '')).toEqual([
@@ -56,6 +56,7 @@ describe("the Redis servers' settings (redis.serverConfig)", () => {
       'stop-writes-on-bgsave-error no',
       'min-replicas-to-write 0',
       'min-replicas-max-lag 10',
+      'repl-diskless-sync-delay 0',
     ]);
   });
 
