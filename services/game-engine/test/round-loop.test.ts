@@ -41,14 +41,22 @@ describe('nextStep: the round loop decided from the state and the time', () => {
   ][] = [
     ['waiting: the game begins', game({}), freshMemory(), T, [{ kind: 'begin' }], 0],
     [
-      'voting, taken over: the offline choices cast first, then the total',
+      'voting, taken over: the offline choices cast and the round announced first, then the total',
       game({ phase: 'voting', round: 3, votingEndsAt: T + 5_000, totalVotes: 7 }),
       freshMemory(),
       T,
       [
-        { kind: 'castOffline', round: 3 },
+        { kind: 'castOffline', round: 3, announce: true },
         { kind: 'publishVoteTotal', round: 3, totalVotes: 7 },
       ],
+      1_000,
+    ],
+    [
+      'voting, announced by this runner, its offline choices not marked cast: cast, not announced again',
+      game({ phase: 'voting', round: 3, votingEndsAt: T + 5_000, totalVotes: 7 }),
+      { ...freshMemory(), announcedRound: 3, lastTotalSent: 7, lastTotalAt: T - 200 },
+      T,
+      [{ kind: 'castOffline', round: 3, announce: false }],
       1_000,
     ],
     [
@@ -76,12 +84,12 @@ describe('nextStep: the round loop decided from the state and the time', () => {
       0,
     ],
     [
-      'voting, taken over after the deadline: cast, then closed at the stored deadline',
+      'voting, taken over after the deadline: cast (not announced), then closed at the stored deadline',
       game({ phase: 'voting', round: 2, votingEndsAt: T - 3_000 }),
       cast(1),
       T,
       [
-        { kind: 'castOffline', round: 2 },
+        { kind: 'castOffline', round: 2, announce: false },
         { kind: 'closeVoting', round: 2, phaseEndsAt: T - 2_000 },
       ],
       0,
@@ -274,6 +282,7 @@ describe('nextStep: the round loop decided from the state and the time', () => {
   });
   const anyMemory = fc.record({
     offlineCastRound: fc.integer({ min: 0, max: 17 }),
+    announcedRound: fc.integer({ min: 0, max: 17 }),
     lastTotalSent: fc.integer({ min: -1, max: 10_000 }),
     lastTotalAt: fc.integer({ min: 0, max: T + 20_000 }),
     votesWaitFrom: fc.option(
@@ -335,8 +344,10 @@ describe('nextStep: the round loop decided from the state and the time', () => {
           // The move is the last action: nothing is done after the game moved on.
           const last = step.actions.at(-1);
           if (step.actions.some((a) => moves.has(a.kind))) expect(moves.has(last!.kind)).toBe(true);
-          // The cast round is the runner's to set, once the cast is in.
+          // The cast and announced rounds are the runner's to set, once the cast or the
+          // announcement is made.
           expect(step.memory.offlineCastRound).toBe(memory.offlineCastRound);
+          expect(step.memory.announcedRound).toBe(memory.announcedRound);
         },
       ),
     );

@@ -12,7 +12,7 @@ import { VotesWait } from './votes-wait';
 import { closeVoting } from './steps/close-voting';
 import type { Landing, RunnerDependencies, Step, StepContext } from './steps/context';
 import { finish } from './steps/finish';
-import { castOfflineChoices } from './steps/open-round';
+import { announceRound, castOfflineChoices } from './steps/open-round';
 import { tally } from './steps/tally';
 
 export { participantRecord } from './game-facts';
@@ -163,10 +163,7 @@ export class GameRunner {
     this.failures = 0;
   }
 
-  /**
-   * Makes a stored step's announcement that failed, if the game still stands where it landed;
-   * true when it was made.
-   */
+  /** Makes a failed announcement again if the game still stands where it landed (true: made). */
   private async announcePending(state: GameState): Promise<boolean> {
     const pending = this.pendingAnnouncement;
     if (!pending) return false;
@@ -208,9 +205,10 @@ export class GameRunner {
       voteTotalEveryMs,
     });
     // The decided memory is kept where the loop kept it before its read or its publication (a
-    // failed read starts no votes' wait; the cast round is set by the cast itself).
+    // failed read starts no votes' wait; the cast and announced rounds are set by their steps).
     const keep = () => {
-      this.memory = { ...decided.memory, offlineCastRound: this.memory.offlineCastRound };
+      const { offlineCastRound, announcedRound } = this.memory;
+      this.memory = { ...decided.memory, offlineCastRound, announcedRound };
     };
     for (const action of decided.actions) {
       const next = await this.perform(state, action, now, keep);
@@ -230,9 +228,11 @@ export class GameRunner {
     switch (action.kind) {
       case 'begin':
         return begin(game, state, now);
-      case 'castOffline':
-        await castOfflineChoices(game, state);
+      case 'castOffline': {
+        const offlineRemaining = await castOfflineChoices(game, state);
+        if (action.announce) await announceRound(game, state, offlineRemaining);
         return undefined;
+      }
       case 'closeVoting':
         return closeVoting(game, state, action.phaseEndsAt);
       case 'publishVoteTotal':

@@ -26,6 +26,8 @@ export type LoopGame = Pick<
 export interface LoopMemory {
   /** The round whose offline choices this runner cast (idempotent by vote id, so a repeat is harmless). */
   offlineCastRound: number;
+  /** The round whose voting this runner announced (`round_voting_started`). */
+  announcedRound: number;
   /** The last live vote total published, and when (ms since the epoch). */
   lastTotalSent: number;
   lastTotalAt: number;
@@ -35,6 +37,7 @@ export interface LoopMemory {
 
 export const freshMemory = (): LoopMemory => ({
   offlineCastRound: 0,
+  announcedRound: 0,
   lastTotalSent: -1,
   lastTotalAt: 0,
   votesWaitFrom: undefined,
@@ -48,8 +51,13 @@ export interface LoopTimings {
 export type LoopAction =
   /** waiting → the before-game advertisement or round 1 (`ad` picked by the runner). */
   | { kind: 'begin' }
-  /** The round's offline choices, cast by this runner for the first time. */
-  | { kind: 'castOffline'; round: number }
+  /**
+   * The round's offline choices, cast by this runner for the first time; `announce`: the round
+   * is still open and this runner did not announce it (a takeover: the runner before may have
+   * died between its step and its announcement), so it is announced after the cast, with its
+   * stored deadline and its event id (a repeat of an announcement made is dropped downstream).
+   */
+  | { kind: 'castOffline'; round: number; announce: boolean }
   /** voting → voting_ended, the grace running to `phaseEndsAt`. */
   | { kind: 'closeVoting'; round: number; phaseEndsAt: number }
   /** The live vote total, at most once per `voteTotalEveryMs`. */
@@ -93,7 +101,8 @@ export function nextStep(
       const actions: LoopAction[] = [];
       if (memory.offlineCastRound !== game.round) {
         // The runner marks the round cast once the choices are in (a failed cast is made again).
-        actions.push({ kind: 'castOffline', round: game.round });
+        const announce = memory.announcedRound !== game.round && now < game.votingEndsAt;
+        actions.push({ kind: 'castOffline', round: game.round, announce });
       }
       if (now >= game.votingEndsAt) {
         actions.push({

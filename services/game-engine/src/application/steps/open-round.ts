@@ -36,12 +36,23 @@ export async function openRound(
   round: number,
   now: number,
 ): Promise<void> {
-  const { live } = game.deps;
   const stepped = openedAt(state, round, now);
   const offlineRemaining = await castOfflineChoices(game, stepped);
-  const remaining = await live.aliveCount(game.tournamentId);
   const opened = await onTime(game, stepped);
-  if (!opened) return;
+  if (opened) await announceRound(game, opened, offlineRemaining);
+}
+
+/**
+ * `round_voting_started` for the round `opened` stands in, dated when it opened (the event id is
+ * the round's: a repeat is dropped downstream).
+ */
+export async function announceRound(
+  game: StepContext,
+  opened: GameState,
+  offlineRemaining: number,
+): Promise<void> {
+  const round = opened.round;
+  const remaining = await game.deps.live.aliveCount(game.tournamentId);
   await game.emit(
     opened,
     {
@@ -49,7 +60,7 @@ export async function openRound(
       value: {
         roundNumber: round,
         images: roundImages(round),
-        roundTimeSeconds: state.roundTimeSeconds,
+        roundTimeSeconds: opened.roundTimeSeconds,
         phaseEndsAt: timestampFromDate(new Date(opened.votingEndsAt)),
         remainingCount: remaining,
         offlineRemainingCount: offlineRemaining,
@@ -58,7 +69,7 @@ export async function openRound(
     String(round),
     opened.roundStartedAt,
   );
-  game.remember({ lastTotalSent: -1 });
+  game.remember({ lastTotalSent: -1, announcedRound: round });
   game.log.info({ roundNumber: round, remaining }, 'round voting started');
 }
 
