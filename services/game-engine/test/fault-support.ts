@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@underdog/bus';
 import { ComponentGroup } from '@underdog/kit';
-import { createMemoryInfrastructure } from '@underdog/platform';
-import type { GameEvent } from '@underdog/proto';
+import { createMemoryInfrastructure, topics } from '@underdog/platform';
+import { GameEventSchema, fromBinary, type GameEvent } from '@underdog/proto';
 import type { LiveStore } from '@underdog/store';
 import {
   publishRoundOneVotes,
@@ -158,5 +158,29 @@ export function expectCydWonAlone(recorder: GameEventRecorder): void {
   });
   expect({ ended: firstEvent(recorder, 'gameEnded')!.kind.value, story }).toMatchObject({
     ended: { winnerUserId: 'cyd', decidedBy: 'last_standing', roundsPlayed: 1 },
+  });
+}
+
+/**
+ * `bus` whose `game.events` publishes pass `gate` first, once per event with its kind: the gate
+ * may hold a publish back (a slow bus) or throw (a bus gone) before it reaches the bus.
+ */
+export function gatedGameEvents(
+  bus: EventBus,
+  gate: (kind: GameEventKind | undefined) => Promise<void> | void,
+): EventBus {
+  return new Proxy(bus, {
+    get(target, property, receiver) {
+      const original = Reflect.get(target, property, receiver) as unknown;
+      if (property !== 'publish' || typeof original !== 'function') return original;
+      return async (topic: string, messages: Array<{ value?: Uint8Array | null }>) => {
+        if (topic === topics.gameEvents.name) {
+          for (const message of messages) {
+            if (message.value) await gate(fromBinary(GameEventSchema, message.value).kind.case);
+          }
+        }
+        return (original as (...args: unknown[]) => Promise<unknown>).call(target, topic, messages);
+      };
+    },
   });
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@underdog/bus';
-import { topics } from '@underdog/platform';
-import { GameEventSchema, fromBinary, timestampDate } from '@underdog/proto';
+import { timestampDate } from '@underdog/proto';
 import {
   expectCydWonAlone,
   firstEvent,
+  gatedGameEvents,
   openTournament,
   publishVotesCydWins,
   startEngineOnStore,
@@ -20,25 +20,10 @@ const ROUND_SECONDS = 3;
  * `bus` with `game_started` published `BUS_SLOW_MS` late, as a slow or loaded bus does: the engine
  * publishes it between round 1's step and the round's announcement.
  */
-function slowGameStart(bus: EventBus): EventBus {
-  return new Proxy(bus, {
-    get(target, property, receiver) {
-      const original = Reflect.get(target, property, receiver) as unknown;
-      if (property !== 'publish' || typeof original !== 'function') return original;
-      return async (topic: string, messages: Array<{ value?: Uint8Array | null }>) => {
-        const starts =
-          topic === topics.gameEvents.name &&
-          messages.some(
-            (message) =>
-              message.value &&
-              fromBinary(GameEventSchema, message.value).kind.case === 'gameStarted',
-          );
-        if (starts) await new Promise((resolve) => setTimeout(resolve, BUS_SLOW_MS));
-        return (original as (...args: unknown[]) => Promise<unknown>).call(target, topic, messages);
-      };
-    },
+const slowGameStart = (bus: EventBus): EventBus =>
+  gatedGameEvents(bus, async (kind) => {
+    if (kind === 'gameStarted') await new Promise((resolve) => setTimeout(resolve, BUS_SLOW_MS));
   });
-}
 
 /**
  * Issue 38: a round's deadline runs from its announcement. The engine stores round 1's deadline

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EventBus } from '@underdog/bus';
-import { topics } from '@underdog/platform';
-import { GameEventSchema, fromBinary, timestampDate } from '@underdog/proto';
+import { timestampDate } from '@underdog/proto';
 import {
   expectCydWonAlone,
   firstEvent,
+  gatedGameEvents,
   openTournament,
   publishVotesCydWins,
 } from './fault-support';
@@ -19,27 +19,12 @@ import {
 const ROUND_SECONDS = 4;
 
 /** `bus` refusing every `round_voting_started`, as a bus gone between a step and its announcement. */
-function refusingRoundStarts(bus: EventBus, refused: () => void): EventBus {
-  return new Proxy(bus, {
-    get(target, property, receiver) {
-      const original = Reflect.get(target, property, receiver) as unknown;
-      if (property !== 'publish' || typeof original !== 'function') return original;
-      return async (topic: string, messages: Array<{ value?: Uint8Array | null }>) => {
-        const roundStart = messages.some(
-          (message) =>
-            topic === topics.gameEvents.name &&
-            message.value &&
-            fromBinary(GameEventSchema, message.value).kind.case === 'roundVotingStarted',
-        );
-        if (roundStart) {
-          refused();
-          throw new Error('the bus is away');
-        }
-        return (original as (...args: unknown[]) => Promise<unknown>).call(target, topic, messages);
-      };
-    },
+const refusingRoundStarts = (bus: EventBus, refused: () => void): EventBus =>
+  gatedGameEvents(bus, (kind) => {
+    if (kind !== 'roundVotingStarted') return;
+    refused();
+    throw new Error('the bus is away');
   });
-}
 
 /**
  * Issue 38: a replica that takes a game over announces the round it finds open. The runner
