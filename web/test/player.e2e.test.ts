@@ -73,14 +73,34 @@ async function sees(page: Page | Locator, ...texts: string[]): Promise<void> {
     try {
       await page.getByText(text, { exact: true }).first().waitFor();
     } catch (error) {
-      const shown = await page
-        .locator('body')
-        .first()
-        .innerText({ timeout: 2_000 })
-        .catch(() => '(the page could not be read)');
-      const excerpt = shown.replace(/\s+/g, ' ').slice(0, 400);
-      throw new Error(`"${text}" never showed; the page showed: ${excerpt}`, { cause: error });
+      throw new Error(`"${text}" never showed; the page showed: ${await shownOn(page)}`, {
+        cause: error,
+      });
     }
+  }
+}
+
+/** The start of what the page shows, for a failure's message. */
+async function shownOn(page: Page | Locator): Promise<string> {
+  const shown = await page
+    .locator('body')
+    .first()
+    .innerText({ timeout: 2_000 })
+    .catch(() => '(the page could not be read)');
+  return shown.replace(/\s+/g, ' ').slice(0, 400);
+}
+
+/** Picks the round's option at `index` (0-3); a failure says what the page showed instead. */
+async function picks(page: Page, index: number): Promise<void> {
+  try {
+    await page.locator('.image-option').nth(index).click();
+  } catch (error) {
+    throw new Error(
+      `option ${index + 1} could not be picked; the page showed: ${await shownOn(page)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -482,9 +502,9 @@ describe("a player's evening in the browser", () => {
     await sees(p1, 'Choose the LEAST Popular Option!', 'LIVE TOURNAMENT - Round 1');
     const clock = p1.getByRole('timer', { name: 'Time remaining' });
     expect(await clock.textContent()).toMatch(/^\d+s$/);
-    await p1.locator('.image-option').nth(0).click();
+    await picks(p1, 0);
     await sees(p1, 'Choice locked in - waiting for other players');
-    await p2.locator('.image-option').nth(1).click();
+    await picks(p2, 1);
     await sees(p2, 'Choice locked in - waiting for other players');
     const round1Results = meanwhile(async () => {
       await sees(p1, 'Round 1 Results');
@@ -521,9 +541,9 @@ describe("a player's evening in the browser", () => {
 
     // Round 2: a vote, then a reload mid-round comes back to the round with the vote shown.
     await sees(p1, 'LIVE TOURNAMENT - Round 2', 'Choose the LEAST Popular Option!');
-    await p1.locator('.image-option').nth(2).click();
+    await picks(p1, 2);
     await sees(p1, 'Choice locked in - waiting for other players');
-    await p2.locator('.image-option').nth(2).click();
+    await picks(p2, 2);
     await p1.reload();
     await sees(p1, 'Round 2', 'Choice locked in - waiting for other players');
     expect(await p1.locator('.image-option').nth(2).getAttribute('aria-pressed')).toBe('true');
@@ -532,7 +552,7 @@ describe("a player's evening in the browser", () => {
 
     // Round 3: the rival misses the round and is eliminated; the player is the last one left.
     await sees(p1, 'LIVE TOURNAMENT - Round 3', 'Choose the LEAST Popular Option!');
-    await p1.locator('.image-option').nth(3).click();
+    await picks(p1, 3);
     await sees(p2, 'HURRY UP! TIME RUNNING OUT!');
     await sees(p2, "Time's up! You missed this round");
 

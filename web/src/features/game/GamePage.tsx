@@ -164,7 +164,7 @@ export default function GamePage() {
     isOfflineWindowOpen(tournament, now);
 
   const live = mode === 'live' || mode === 'watch' || mode === 'offline';
-  const { game, setOwnVote, reload } = useLiveGame(id, live && Boolean(id));
+  const { game, setOwnVote, setJoined } = useLiveGame(id, live && Boolean(id));
 
   // A signed-in player in live mode joins on arrival (server rules: while joining is open;
   // otherwise the first vote of round 1 joins, and anything later just watches).
@@ -173,8 +173,13 @@ export default function GamePage() {
   useEffect(() => {
     if (mode !== 'live' || !user?.isEmailVerified || joined.current) return;
     joined.current = true;
-    join({ variables: { tournamentId: id } }).then(reload, () => undefined);
-  }, [mode, user, id, join, reload]);
+    join({ variables: { tournamentId: id } }).then(
+      ({ data }) => {
+        if (data?.joinTournament.isParticipant) setJoined();
+      },
+      () => undefined,
+    );
+  }, [mode, user, id, join, setJoined]);
 
   const [castVote, { loading: voting }] = useMutation(CastVoteDocument);
   // What a retry checks before sending again: the round it was cast in still open, the socket up.

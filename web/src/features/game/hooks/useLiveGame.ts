@@ -22,8 +22,8 @@ export interface LiveGameHandle {
   error: unknown;
   /** Records the caller's own vote (after castVote succeeds). */
   setOwnVote(imageId: string): void;
-  /** Reloads the snapshot (after joining). */
-  reload(): void;
+  /** Records the caller's join (after joinTournament answers them a participant). */
+  setJoined(): void;
 }
 
 /**
@@ -32,6 +32,11 @@ export interface LiveGameHandle {
  * the tournament's own start and finish. For an offline player, their pre-selected choices
  * (`offlineChoices`, read once) are their vote in each round: shown, and what their outcome is
  * computed from.
+ *
+ * The query only fills the page until the feed's own snapshot comes: an answer that arrives
+ * after it may have been read before the feed's latest event (a round that opened meanwhile)
+ * and is dropped, never shown over the newer state. A join is kept the same way: a snapshot read
+ * before it still shows the player as a participant.
  */
 export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHandle {
   const client = useApolloClient();
@@ -51,15 +56,28 @@ export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHan
   const picksRef = useRef(picks);
   picksRef.current = picks;
 
-  const reload = useCallback(() => {
+  // Whether the feed's snapshot came (its state is the newest), and whether the caller joined.
+  const fed = useRef(false);
+  const joined = useRef(false);
+  const withJoin = useCallback(
+    (view: LiveGameView): LiveGameView =>
+      joined.current && view.player && !view.player.isParticipant
+        ? { ...view, player: { ...view.player, isParticipant: true } }
+        : view,
+    [],
+  );
+
+  useEffect(() => {
     if (!enabled) return;
+    fed.current = false;
+    joined.current = false;
     client
       .query({ query: LiveGameDocument, variables: { tournamentId }, fetchPolicy: 'network-only' })
-      .then(({ data }) => setGame(data.liveGame))
+      .then(({ data }) => {
+        if (!fed.current) setGame(withJoin(data.liveGame));
+      })
       .catch((e: unknown) => setError(e));
-  }, [client, tournamentId, enabled]);
-
-  useEffect(reload, [reload]);
+  }, [client, tournamentId, enabled, withJoin]);
 
   useSubscription(GameEventsDocument, {
     variables: { tournamentId },
@@ -68,7 +86,11 @@ export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHan
     onData: ({ data }) => {
       const event = data.data?.gameEvents;
       if (!event) return;
-      setGame((current) => applyGameEvent(current, event, picksRef.current));
+      if (event.__typename === 'GameSnapshot') fed.current = true;
+      setGame((current) => {
+        const next = applyGameEvent(current, event, picksRef.current);
+        return next && event.__typename === 'GameSnapshot' ? withJoin(next) : next;
+      });
       const shown = toastsOf(event);
       if (shown.length > 0) showToasts(shown.map((toast) => ({ ...toast, variant: 'info' })));
     },
@@ -104,6 +126,11 @@ export function useLiveGame(tournamentId: string, enabled: boolean): LiveGameHan
     );
   }, []);
 
+  const setJoined = useCallback(() => {
+    joined.current = true;
+    setGame((current) => current && withJoin(current));
+  }, [withJoin]);
+
   const played = useMemo(() => game && withOwnPick(game, picks), [game, picks]);
-  return { game: played, error, setOwnVote, reload };
+  return { game: played, error, setOwnVote, setJoined };
 }
