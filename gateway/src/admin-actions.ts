@@ -322,7 +322,9 @@ export class AdminActions {
     const record = encodeEvent(AdminActionEventSchema, event, {
       key: event.actorUserId || event.clientAddress,
     });
-    const attempt = () => this.deps.bus.publish(topics.adminActions.name, [record]);
+    const attempt = async () => {
+      await this.deps.bus.publish(topics.adminActions.name, [record]);
+    };
     try {
       await attempt();
       this.published.inc();

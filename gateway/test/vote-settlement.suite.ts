@@ -60,8 +60,9 @@ class SlowBus {
     if (this.realDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.realDelayMs));
     if (this.hold) await this.hold;
     if (this.failing) throw new Error('broker unavailable');
-    await this.bus.publish(topic, messages);
+    const appended = await this.bus.publish(topic, messages);
     await this.meanwhile?.();
+    return appended;
   };
 }
 

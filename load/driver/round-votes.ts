@@ -48,7 +48,7 @@ export async function produceVotes(run: {
   while (produced < players) {
     const due = votesDueBy(players, Date.now() - produceStart, spanMs);
     while (produced < due) {
-      const sends: Array<Promise<void>> = [];
+      const sends: Array<Promise<unknown>> = [];
       for (const producer of producers) {
         const count = Math.min(PRODUCE_CHUNK, due - produced);
         if (count <= 0) break;

@@ -9,6 +9,7 @@ import {
   type LogEntry,
   type Message as KafkaMessage,
   type Producer,
+  type RecordMetadata,
 } from 'kafkajs';
 import { withTimeout, type Logger, type Registry } from '@underdog/kit';
 import { Gauge } from 'prom-client';
@@ -17,6 +18,7 @@ import { eachBatchOf } from './kafka-batches';
 import { kafkaRetry, logKafkaEntry } from './kafka-client';
 import { partitionOf } from './partition';
 import type {
+  Appended,
   BusMessage,
   EventBus,
   OutgoingMessage,
@@ -112,13 +114,17 @@ export class KafkaBus implements EventBus {
     });
   }
 
-  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
-    if (messages.length === 0) return;
+  async publish(topic: string, messages: OutgoingMessage[]): Promise<Appended[]> {
+    if (messages.length === 0) return [];
+    // Each message's partition named here, by the producer's own partitioner over the topic's
+    // partitions, so its offset can be told from the broker's answer (`appendedOf`).
+    const partitions = await this.partitionCount(topic);
     // Headers now: the request id belongs to the caller's context, not to the combined send.
-    await this.batcher.publish(
+    return this.batcher.publish(
       topic,
       messages.map((message) => ({
         key: message.key,
+        partition: partitionOf(message.key, partitions),
         value: message.value === null ? null : Buffer.from(message.value),
         headers: withRequestIdHeader(message.headers),
       })),
@@ -126,9 +132,10 @@ export class KafkaBus implements EventBus {
   }
 
   /** Publishes made while a send is in flight go out together in the next one (group commit). */
-  private readonly batcher = new PublishBatcher<KafkaMessage>(async (batches) => {
+  private readonly batcher = new PublishBatcher<KafkaMessage, Appended>(async (batches) => {
     const producer = await this.connectedProducer();
-    await producer.sendBatch({ acks: -1, topicMessages: batches });
+    const answered = await producer.sendBatch({ acks: -1, topicMessages: batches });
+    return batches.map((batch) => appendedOf(batch.topic, batch.messages, answered));
   });
 
   async partitionOf(topic: string, key: string): Promise<number> {
@@ -320,4 +327,28 @@ export class KafkaBus implements EventBus {
     }
     return this.admin;
   }
+}
+
+/**
+ * Where each message of one topic's part of a send was appended. Kafka appends a request's
+ * messages for one partition as one batch, in order, from the `baseOffset` it answers for that
+ * partition; an answer without one (-1) leaves those messages' offsets unknown.
+ */
+function appendedOf(
+  topic: string,
+  messages: KafkaMessage[],
+  answered: RecordMetadata[],
+): Appended[] {
+  const next = new Map<number, bigint>();
+  for (const { topicName, partition, baseOffset } of answered) {
+    if (topicName === topic && baseOffset !== undefined && BigInt(baseOffset) >= 0n) {
+      next.set(partition, BigInt(baseOffset));
+    }
+  }
+  return messages.map(({ partition = -1 }) => {
+    const offset = next.get(partition);
+    if (offset === undefined) return { partition };
+    next.set(partition, offset + 1n);
+    return { partition, offset: String(offset) };
+  });
 }

@@ -1,6 +1,7 @@
 // Over 300 lines: one adapter, the in-memory twin of every EventBus promise (groups, offsets, redelivery).
 import type { Logger } from '@underdog/kit';
 import type {
+  Appended,
   BusMessage,
   EventBus,
   OutgoingMessage,
@@ -67,17 +68,20 @@ export class MemoryBus implements EventBus {
     for (const spec of topics) this.topic(spec.name, spec);
   }
 
-  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+  async publish(topic: string, messages: OutgoingMessage[]): Promise<Appended[]> {
     this.assertOpen();
     const log = this.topic(topic);
+    const appended: Appended[] = [];
     for (const message of messages) {
       const partition = partitionFor(message.key, log.partitions.length);
       const entries = log.partitions[partition]!;
       if (log.spec.compacted) compact(entries, message.key);
+      const offset = String(log.nextOffsets[partition]!++);
+      appended.push({ partition, offset });
       entries.push({
         topic,
         partition,
-        offset: String(log.nextOffsets[partition]!++),
+        offset,
         key: message.key,
         value: message.value?.slice() ?? null,
         headers: withRequestIdHeader(message.headers),
@@ -89,6 +93,7 @@ export class MemoryBus implements EventBus {
         if (member.topics.has(topic)) this.kickAll(groupId, false);
       }
     }
+    return appended;
   }
 
   async partitionOf(topic: string, key: string): Promise<number> {

@@ -26,6 +26,16 @@ export interface OutgoingMessage {
   headers?: Record<string, string>;
 }
 
+/** Where a published message was appended: its partition and its offset there. */
+export interface Appended {
+  partition: number;
+  /**
+   * Its offset, as a decimal string; absent when the broker's answer did not carry it (Kafka
+   * answers -1 for a batch it cannot place, e.g. a retry whose original it no longer remembers).
+   */
+  offset?: string;
+}
+
 export interface BusMessage {
   topic: string;
   partition: number;
@@ -89,7 +99,11 @@ export interface Subscription {
 export interface EventBus {
   /** Creates the topics that do not exist yet; existing ones are left as they are. */
   ensureTopics(topics: TopicSpec[]): Promise<void>;
-  publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  /**
+   * Resolves once the broker acknowledged every message (Kafka: all in-sync replicas), with
+   * where each was appended, in the order given.
+   */
+  publish(topic: string, messages: OutgoingMessage[]): Promise<Appended[]>;
   /** The partition the messages with `key` go to (the adapter's own partitioner). */
   partitionOf(topic: string, key: string): Promise<number>;
   /**

@@ -120,6 +120,33 @@ export function describeEventBusContract(
       ]);
     });
 
+    it('answers each publish with where every one of its messages was appended', async () => {
+      const topic = unique('appended');
+      await fixture.bus.ensureTopics([{ name: topic, partitions: 4 }]);
+      const received: BusMessage[] = [];
+      await subscribe(topic, unique('group'), (m) => void received.push(m));
+      // Publishes made together (on Kafka: combined in one send) over every partition.
+      const publishes = Array.from({ length: 6 }, (_, p) =>
+        Array.from({ length: 5 }, (_, m) => ({
+          key: `tournament-${(p * 5 + m) % 7}`,
+          value: encode(`${p}.${m}`),
+        })),
+      );
+      const answers = await Promise.all(
+        publishes.map((messages) => fixture.bus.publish(topic, messages)),
+      );
+      await waitFor(() => received.length === 30, 'every message');
+      const where = new Map(received.map((m) => [decode(m.value), `${m.partition}@${m.offset}`]));
+      const answered = publishes.flatMap((messages, p) =>
+        messages.map((message, m) => {
+          const appended = answers[p]![m]!;
+          return [decode(message.value), `${appended.partition}@${appended.offset}`];
+        }),
+      );
+      expect(answered).toEqual(answered.map(([value]) => [value, where.get(value!)]));
+      expect(answers.map((answer) => answer.length)).toEqual([5, 5, 5, 5, 5, 5]);
+    });
+
     it('tells which partition a key goes to and where each partition ends', async () => {
       const topic = unique('offsets');
       await fixture.bus.ensureTopics([{ name: topic, partitions: 4 }]);

@@ -114,7 +114,9 @@ describe('createOutboxRelay (the one outbox mechanism)', () => {
       what: 'test event',
       intervalMs: 60_000,
       pending: store.pendingIds,
-      publish: (id) => bus.publish(topic, [{ key: id, value: new Uint8Array([1]), headers: {} }]),
+      publish: async (id) => {
+        await bus.publish(topic, [{ key: id, value: new Uint8Array([1]), headers: {} }]);
+      },
       markDone: async (id) => {
         if (markFails) throw new Error('store unreachable');
         await store.markDone(id);

@@ -1,11 +1,17 @@
 import { PublishBatcher, type TopicBatch } from '../src/publish-batcher';
 
-/** A send that waits until the test lets it finish, recording what it carried. */
+/**
+ * A send that waits until the test lets it finish, recording what it carried; it answers
+ * `topic/message#n` for the n-th message of each topic's batch.
+ */
 function controlledSend() {
   const sends: Array<{ batches: TopicBatch<string>[]; finish: (error?: Error) => void }> = [];
   const send = (batches: TopicBatch<string>[]) =>
-    new Promise<void>((resolve, reject) => {
-      sends.push({ batches, finish: (error) => (error ? reject(error) : resolve()) });
+    new Promise<string[][]>((resolve, reject) => {
+      const answer = batches.map(({ topic, messages }) =>
+        messages.map((message, n) => `${topic}/${message}#${n}`),
+      );
+      sends.push({ batches, finish: (error) => (error ? reject(error) : resolve(answer)) });
     });
   return { sends, send };
 }
@@ -39,6 +45,27 @@ describe('PublishBatcher (group commit for a one-request-in-flight producer)', (
     await Promise.all(waiting);
   });
 
+  it('resolves each publish with what the send answered for its own messages, in order', async () => {
+    const { sends, send } = controlledSend();
+    const batcher = new PublishBatcher(send);
+    const first = batcher.publish('votes', ['v1']);
+    await settled();
+    const waiting = [
+      batcher.publish('votes', ['v2']),
+      batcher.publish('events', ['e1']),
+      batcher.publish('votes', ['v3', 'v4']),
+    ];
+    sends[0]!.finish();
+    await expect(first).resolves.toEqual(['votes/v1#0']);
+    await settled();
+    sends[1]!.finish();
+    await expect(Promise.all(waiting)).resolves.toEqual([
+      ['votes/v2#0'],
+      ['events/e1#0'],
+      ['votes/v3#1', 'votes/v4#2'],
+    ]);
+  });
+
   it('rejects exactly the publishes of a failed send, and goes on with the next ones', async () => {
     const { sends, send } = controlledSend();
     const batcher = new PublishBatcher(send);
@@ -54,7 +81,7 @@ describe('PublishBatcher (group commit for a one-request-in-flight producer)', (
     await settled();
     expect(sends[2]!.batches).toEqual([{ topic: 'votes', messages: ['v3'] }]);
     sends[2]!.finish();
-    await expect(later).resolves.toBeUndefined();
+    await expect(later).resolves.toEqual(['votes/v3#0']);
   });
 
   it('caps a send at maxMessages, never splitting one publish', async () => {

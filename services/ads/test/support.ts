@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BusMessage, EventBus, OutgoingMessage } from '@underdog/bus';
+import type { Appended, BusMessage, EventBus, OutgoingMessage } from '@underdog/bus';
 import { ComponentGroup, type Environment } from '@underdog/kit';
 import { createMemoryInfrastructure, topics, type Infrastructure } from '@underdog/platform';
 import {
@@ -119,7 +119,7 @@ export class UnreliableBus implements EventBus {
     return { reached: arrived, release };
   }
 
-  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+  async publish(topic: string, messages: OutgoingMessage[]): Promise<Appended[]> {
     if (this.failing) throw new Error('broker unavailable');
     const held = this.held;
     if (held) {
@@ -127,7 +127,7 @@ export class UnreliableBus implements EventBus {
       held.reached();
       await held.release;
     }
-    await this.inner.publish(topic, messages);
+    return this.inner.publish(topic, messages);
   }
 
   ensureTopics: EventBus['ensureTopics'] = (specs) => this.inner.ensureTopics(specs);
@@ -155,9 +155,9 @@ export class PublishedCatalog implements EventBus {
     return this.entries.filter((entry) => entry.key === key);
   }
 
-  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
-    await this.inner.publish(topic, messages);
-    if (topic !== topics.adsCatalog.name) return;
+  async publish(topic: string, messages: OutgoingMessage[]): Promise<Appended[]> {
+    const appended = await this.inner.publish(topic, messages);
+    if (topic !== topics.adsCatalog.name) return appended;
     for (const message of messages) {
       this.entries.push(
         decodeCatalogMessage({
@@ -171,6 +171,7 @@ export class PublishedCatalog implements EventBus {
         }),
       );
     }
+    return appended;
   }
 
   ensureTopics: EventBus['ensureTopics'] = (specs) => this.inner.ensureTopics(specs);

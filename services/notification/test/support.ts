@@ -82,8 +82,11 @@ export function undecodableRequest(userId: string = randomUUID()): OutgoingMessa
   };
 }
 
-export function publishRequests(bus: EventBus, ...messages: OutgoingMessage[]): Promise<void> {
-  return bus.publish(topics.notificationRequests.name, messages);
+export async function publishRequests(
+  bus: EventBus,
+  ...messages: OutgoingMessage[]
+): Promise<void> {
+  await bus.publish(topics.notificationRequests.name, messages);
 }
 
 /** A logger whose lines a test can read, at debug level so every line that could leak shows. */

@@ -402,7 +402,7 @@ describe('offline choices on tournament.lifecycle (for the game engine)', () => 
         ensureTopics: (specs) => bus.ensureTopics(specs),
         publish: async (topic, messages) => {
           if (state.down) throw new Error('broker unreachable');
-          await bus.publish(topic, messages);
+          return bus.publish(topic, messages);
         },
         subscribe: (options) => bus.subscribe(options),
         partitionOf: (topic, key) => bus.partitionOf(topic, key),

@@ -23,7 +23,7 @@ function outage() {
     ensureTopics: (specs) => bus.ensureTopics(specs),
     publish: async (topic, messages) => {
       if (state.down) throw new Error('broker unreachable');
-      await bus.publish(topic, messages);
+      return bus.publish(topic, messages);
     },
     subscribe: (options) => bus.subscribe(options),
     partitionOf: (topic, key) => bus.partitionOf(topic, key),
@@ -116,7 +116,7 @@ describe('the scheduler', () => {
         }
         inFlight += 1;
         await gate;
-        await bus.publish(topic, messages);
+        return bus.publish(topic, messages);
       },
     });
     await start({ bus: heldLive });
