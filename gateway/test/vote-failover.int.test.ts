@@ -74,8 +74,9 @@ describe('votes through a Redis Sentinel failover', () => {
     // The produce completes after the engine began closing the round's votes (a slow broker).
     const lateBus = {
       publish: async (topic: string, messages: Parameters<EventBus['publish']>[1]) => {
-        await bus.publish(topic, messages);
+        const appended = await bus.publish(topic, messages);
         await store.hSet(late.state, { phase: 'voting_ended', votesEndOffset: 'closing' });
+        return appended;
       },
     } as unknown as EventBus;
     const gateway = (withdrawalReplicas: number) =>

@@ -157,7 +157,7 @@ export class VoteAdmission {
         // Nobody settled it (its gateway died): settle it here. Withdrawn unless counted.
         if (withdrawn >= 2) throw gameErrors.notRecorded();
         withdrawn += 1;
-        const settled = await settlement.settle(vote, original.gameId, original.voteId, false);
+        const settled = await settlement.settle(vote, original.gameId, original.voteId, undefined);
         if (counts(settled)) {
           logger.info(
             { tournamentId, roundNumber, voteId: original.voteId, settled },
@@ -203,7 +203,7 @@ export class VoteAdmission {
       // sends it again): withdraw it once the store answers, so the retry is not held up by
       // a vote that was never produced. Best effort; the retry resolves it otherwise.
       if (isAppError(error) && error.reason === 'VOTE_NOT_RECORDED') {
-        this.deps.settlement.settle(vote, '', voteId, false).catch(() => undefined);
+        this.deps.settlement.settle(vote, '', voteId, undefined).catch(() => undefined);
       }
       throw error;
     });

@@ -1,4 +1,4 @@
-import type { EventBus } from '@underdog/bus';
+import type { Appended, EventBus } from '@underdog/bus';
 import { withTimeout, type Logger } from '@underdog/kit';
 import { votesKey } from '@underdog/live-game';
 import { topics } from '@underdog/platform';
@@ -19,15 +19,15 @@ export type VoteToProduce = Omit<VoteCast, '$typeName' | '$unknown' | 'castAt'> 
 };
 
 /**
- * Produces an admitted vote to `game.votes` (acks from all in-sync replicas) within `timeoutMs`.
- * False when it failed or took longer: it may still land (the producer retries), and settling
- * withdraws it unless already counted.
+ * Produces an admitted vote to `game.votes` (acks from all in-sync replicas) within `timeoutMs`:
+ * where it was appended. Undefined when it failed or took longer: it may still land (the producer
+ * retries), and settling withdraws it unless already counted.
  */
 export async function produceVote(
   deps: { bus: EventBus; logger: Logger },
   vote: VoteToProduce,
   timeoutMs: number,
-): Promise<boolean> {
+): Promise<Appended | undefined> {
   const { tournamentId, castAt, slot, ...cast } = vote;
   const { voteId } = cast;
   const event = create(GameVoteEventSchema, {
@@ -38,7 +38,7 @@ export async function produceVote(
     },
   });
   try {
-    await withTimeout(
+    const [appended] = await withTimeout(
       deps.bus.publish(topics.gameVotes.name, [
         encodeEvent(GameVoteEventSchema, event, {
           key: votesKey(tournamentId, slot.slot, slot.slots),
@@ -48,9 +48,9 @@ export async function produceVote(
       timeoutMs,
       'producing the vote to game.votes',
     );
-    return true;
+    return appended;
   } catch (error) {
     deps.logger.warn({ err: error, tournamentId, voteId }, 'vote not produced');
-    return false;
+    return undefined;
   }
 }

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { Appended } from '@underdog/bus';
 import { isStoreUnavailable, type Logger } from '@underdog/kit';
 import { gameKeys, settleVote, slotKeys } from '@underdog/live-game';
 import type { LiveStore } from '@underdog/store';
@@ -44,13 +45,15 @@ export class VoteSettlement {
    * Settles a vote (`settleVote`), retrying while the live store is unavailable (a failover) for
    * up to `settleRetryMs`: the vote may be on `game.votes` already, and only the settlement can
    * make the answer agree with the count. Past that, VOTE_NOT_RECORDED: the vote stays admitted
-   * and unsettled, and the retry is answered with its fate (a resend).
+   * and unsettled, and the retry is answered with its fate (a resend). `produced`: where the
+   * vote was appended, undefined when its produce failed or timed out (or it is not this
+   * gateway's to produce).
    */
   async settle(
     { keys, roundNumber, userId, imageId }: SettledVote,
     gameId: string,
     voteId: string,
-    produced: boolean,
+    produced: Appended | undefined,
   ): Promise<string> {
     const started = performance.now();
     let delay = 50;
@@ -65,8 +68,17 @@ export class VoteSettlement {
               keys.ballots(roundNumber),
               keys.reserved(roundNumber),
               keys.admitted(roundNumber),
+              ...(produced ? [keys.acknowledged(roundNumber)] : []),
             ],
-            [gameId, roundNumber, voteId, userId, imageId, produced ? '1' : '0'],
+            [
+              gameId,
+              roundNumber,
+              voteId,
+              userId,
+              imageId,
+              produced ? '1' : '0',
+              ...(produced ? [produced.partition, produced.offset ?? ''] : []),
+            ],
           ),
           this.settings.storeTimeoutMs,
           settleVote.name,
@@ -95,7 +107,7 @@ export class VoteSettlement {
     vote: SettledVote & { tournamentId: string; votingEndsAt: number },
     gameId: string,
     voteId: string,
-    produced: boolean,
+    produced: Appended | undefined,
   ): Promise<void> {
     const settled = await this.settle(vote, gameId, voteId, produced);
     if (counts(settled)) return;

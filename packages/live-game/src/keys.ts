@@ -33,6 +33,11 @@ export interface GameKeys {
   tally(round: number): string;
   /** Set of vote ids already applied in round N (a redelivered vote counts once). */
   voteIds(round: number): string;
+  /**
+   * Hash partition → the highest `game.votes` offset of a vote acknowledged in round N (or
+   * `unknown`): where the round's acknowledged votes end, without asking the partition's leader.
+   */
+  acknowledged(round: number): string;
 }
 
 export function gameKeys(tournamentId: string): GameKeys {
@@ -50,6 +55,7 @@ export function gameKeys(tournamentId: string): GameKeys {
     ballots: (round) => `${base}:r${round}:ballots`,
     tally: (round) => `${base}:r${round}:tally`,
     voteIds: (round) => `${base}:r${round}:vote-ids`,
+    acknowledged: (round) => `${base}:r${round}:acknowledged`,
   };
 }
 
@@ -74,7 +80,10 @@ export function voteSlotsFrom(field: string | null | undefined): number {
 }
 
 /** A round's per-player vote keys of one vote slot, all under the slot's hash tag. */
-export type SlotKeys = Pick<GameKeys, 'reserved' | 'admitted' | 'ballots' | 'tally' | 'voteIds'>;
+export type SlotKeys = Pick<
+  GameKeys,
+  'reserved' | 'admitted' | 'ballots' | 'tally' | 'voteIds' | 'acknowledged'
+>;
 
 /**
  * The vote slot of a player in a game of `slots` slots: a stable hash of the user id (FNV-1a,
@@ -104,6 +113,7 @@ export function slotKeys(tournamentId: string, slot: number, slots: number): Slo
     ballots: (round) => `${base}:r${round}:ballots`,
     tally: (round) => `${base}:r${round}:tally`,
     voteIds: (round) => `${base}:r${round}:vote-ids`,
+    acknowledged: (round) => `${base}:r${round}:acknowledged`,
   };
 }
 

@@ -153,13 +153,17 @@ return 0
  * decides, atomically against the engine applying it, whether the vote counts (docs/adr/0009).
  * Also run by the gateway of a resend, with produced '0', to withdraw an original whose own
  * gateway never settled it (it died).
- * KEYS: state, voteIds(round), ballots(round), reserved(round), admitted(round).
+ * KEYS: state, voteIds(round), ballots(round), reserved(round), admitted(round), and for a
+ * produced vote acknowledged(round).
  * ARGV: gameId, round, voteId, userId, imageId, produced ('1' when the produce completed, '0'
- * when it failed or timed out).
+ * when it failed or timed out), and for a produced vote the partition and offset it was
+ * appended at (the offset '' when the broker did not say).
  * Replies:
  * - ACKNOWLEDGED: produced while the round's votes were not yet closing (the engine marks
  *   `votesEndOffset` before it captures the partition's end), so the vote is before the capture
- *   and will be counted; its `admitted` entry is marked `A`, so a resend is acknowledged too.
+ *   and will be counted; its `admitted` entry is marked `A`, so a resend is acknowledged too, and
+ *   `acknowledged` keeps the highest offset acknowledged on its partition (`unknown` once one
+ *   came without it), which the capture can use when the partition has no leader to ask.
  *   Also the reply for a vote already settled so;
  * - COUNTED: the engine already counted it (acknowledge it too);
  * - WITHDRAWN: the engine had not applied it; its id is now taken, so it never will (a late or
@@ -185,6 +189,14 @@ if ARGV[6] == '1' and not other then
   if st[1] == ARGV[1] and st[3] == ARGV[2] and (st[2] == 'voting' or st[2] == 'voting_ended') and (not st[4] or st[4] == '')
     and redis.call('SISMEMBER', KEYS[2], ARGV[3]) == 0 then
     if mine then redis.call('HSET', KEYS[5], ARGV[4], string.sub(entry, 1, -2) .. 'A') end
+    if KEYS[6] then
+      -- Offsets as decimal strings, compared by length then digits (exact beyond 2^53).
+      local at, seen = ARGV[8] or '', redis.call('HGET', KEYS[6], ARGV[7])
+      if at == '' then redis.call('HSET', KEYS[6], ARGV[7], 'unknown')
+      elseif seen ~= 'unknown' and (not seen or #at > #seen or (#at == #seen and at > seen)) then
+        redis.call('HSET', KEYS[6], ARGV[7], at)
+      end
+    end
     return 'ACKNOWLEDGED'
   end
 end
@@ -204,8 +216,11 @@ release()
 if other then return 'SUPERSEDED' end
 return 'NOT_COUNTED'
 `,
-  memory: (redis, [state = '', voteIds = '', ballots = '', reserved = '', admitted = ''], args) => {
+  memory: (redis, keys, args) => {
+    const [state = '', voteIds = '', ballots = '', reserved = '', admitted = ''] = keys;
+    const acknowledged = keys[5];
     const [gameId = '', round = '', voteId = '', user = '', image = '', produced = ''] = args;
+    const [partition = '', offset = ''] = args.slice(6);
     const entry = redis.hGet(admitted, user);
     const mine = entry !== null && entry.startsWith(`${voteId}|`);
     const other = entry !== null && !mine;
@@ -220,6 +235,13 @@ return 'NOT_COUNTED'
         !redis.sIsMember(voteIds, voteId)
       ) {
         if (mine) redis.hSet(admitted, { [user]: `${entry.slice(0, -1)}A` });
+        if (acknowledged !== undefined) {
+          const seen = redis.hGet(acknowledged, partition);
+          if (offset === '') redis.hSet(acknowledged, { [partition]: 'unknown' });
+          else if (seen !== 'unknown' && (seen === null || BigInt(offset) > BigInt(seen))) {
+            redis.hSet(acknowledged, { [partition]: offset });
+          }
+        }
         return 'ACKNOWLEDGED';
       }
     }

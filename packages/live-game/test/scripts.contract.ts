@@ -79,6 +79,7 @@ function names() {
     ballots: `${ns}:ballots:1`,
     tally: `${ns}:tally:1`,
     voteIds: `${ns}:voteIds:1`,
+    acknowledged: `${ns}:acknowledged:1`,
     mark: `${ns}:mark:0`,
     lease: `${ns}:lease`,
   };
@@ -823,6 +824,31 @@ export function describeScriptsContract(
         await seed(store, { hashes: reservedBy('v1|500|P') });
         expect(await settle('v1', '1')).toBe('ACKNOWLEDGED');
         expect(await admitted()).toEqual({ u1: 'v1|500|A' });
+      });
+
+      it('ACKNOWLEDGED keeps the highest offset acknowledged per partition; one without an offset makes it unknown for good', async () => {
+        const produced = (voteId: string, user: string, partition: number, offset: string) =>
+          run(
+            settleVote,
+            [k.state, k.voteIds, k.ballots, k.reserved, k.admitted, k.acknowledged],
+            ['g1', '1', voteId, user, 'round-1-image-2', '1', partition, offset],
+          );
+        const ends = async () =>
+          (await snapshot(store, { hashes: [k.acknowledged] }))[k.acknowledged];
+        await seed(store, { hashes: { [k.state]: open } });
+        expect(await produced('v1', 'u1', 0, '9')).toBe('ACKNOWLEDGED');
+        expect(await produced('v2', 'u2', 0, '10')).toBe('ACKNOWLEDGED');
+        // Settled out of order: a lower offset never lowers the end.
+        expect(await produced('v3', 'u3', 0, '7')).toBe('ACKNOWLEDGED');
+        expect(await produced('v4', 'u4', 3, '123456789012345678')).toBe('ACKNOWLEDGED');
+        expect(await ends()).toEqual({ '0': '10', '3': '123456789012345678' });
+        expect(await produced('v5', 'u5', 3, '')).toBe('ACKNOWLEDGED');
+        expect(await produced('v6', 'u6', 3, '123456789012345679')).toBe('ACKNOWLEDGED');
+        expect(await ends()).toEqual({ '0': '10', '3': 'unknown' });
+        // A vote settled once the votes are closing is not acknowledged, and moves no end.
+        await seed(store, { hashes: { [k.state]: { ...open, votesEndOffset: 'closing' } } });
+        expect(await produced('v7', 'u7', 0, '11')).toBe('WITHDRAWN');
+        expect(await ends()).toEqual({ '0': '10', '3': 'unknown' });
       });
 
       it('ACKNOWLEDGED for a vote already acknowledged, even withdrawn by a resend once the votes close: never withdrawn', async () => {

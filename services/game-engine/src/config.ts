@@ -17,6 +17,9 @@ export function gameEngineConfig(env: Environment) {
       // How long a lagging votes partition's applied mark may stand still while a close waits on
       // it before the close applies the partition's votes itself (its consumer silent).
       GAME_VOTES_STAND_STILL_MS: ms(500, 100),
+      // How long a round's capture waits for a votes partition's leader (its end) before it
+      // takes where the round's acknowledged votes end (a leader election under way).
+      GAME_CAPTURE_LEADER_WAIT_MS: ms(1000, 0),
       // The votes consumer's group session: how long a crashed engine keeps its votes partitions.
       GAME_KAFKA_SESSION_TIMEOUT_MS: ms(10_000, 1000),
       GAME_KAFKA_HEARTBEAT_MS: ms(2000, 100),

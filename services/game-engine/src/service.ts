@@ -87,6 +87,7 @@ export function createGameEngineModule(
           ),
       }),
       votesStandStillMs: config.GAME_VOTES_STAND_STILL_MS,
+      captureLeaderWaitMs: config.GAME_CAPTURE_LEADER_WAIT_MS,
       timings: {
         ...ruleTimings,
         resultsMs: config.GAME_RESULTS_SECONDS * 1000,

@@ -13,8 +13,6 @@ import {
   joinGame,
   parseGameState,
   playerSlotKeys,
-  slotKeys,
-  slotOf,
   raiseMark,
   releaseLease,
   votesProgressKey,
@@ -41,6 +39,7 @@ import {
   type TournamentFacts,
   type VoteToApply,
 } from './live-games-shapes';
+import { acknowledgedEnds, ballotImagesOf, tallies } from './slot-reads';
 
 /** The shapes of its answers and arguments, where the engine's importers find them. */
 export * from './live-games-shapes';
@@ -253,52 +252,19 @@ export class LiveGames {
     return this.store.sScan(gameKeys(tournamentId).alive);
   }
 
-  /**
-   * The image each of `userIds` voted in `round` (HMGET in their slots), for the ones who voted:
-   * a chunk's ballots, without reading the round's whole ballots hash.
-   */
-  async ballotImagesOf(
+  /** The image each of `userIds` voted in `round`, for those who voted (`slot-reads.ts`). */
+  ballotImagesOf(
     tournamentId: string,
     round: number,
     voteSlots: number,
     userIds: readonly string[],
   ): Promise<Map<string, string>> {
-    const bySlot = new Map<number, string[]>();
-    for (const userId of userIds) {
-      const slot = slotOf(userId, voteSlots);
-      const users = bySlot.get(slot);
-      if (users) users.push(userId);
-      else bySlot.set(slot, [userId]);
-    }
-    const images = new Map<string, string>();
-    await Promise.all(
-      [...bySlot].map(async ([slot, users]) => {
-        const key = slotKeys(tournamentId, slot, voteSlots).ballots(round);
-        const ballots = await this.store.hGetMany(key, users);
-        ballots.forEach((json, index) => {
-          if (json !== null) images.set(users[index]!, (JSON.parse(json) as StoredBallot).imageId);
-        });
-      }),
-    );
-    return images;
+    return ballotImagesOf(this.store, tournamentId, round, voteSlots, userIds);
   }
 
-  /** Round `round`'s votes per image, summed over the game's K slots' tallies (K small reads). */
-  async tallies(
-    tournamentId: string,
-    round: number,
-    voteSlots: number,
-  ): Promise<Map<string, number>> {
-    const counts = new Map<string, number>();
-    const slots = await Promise.all(
-      allSlotKeys(tournamentId, voteSlots).map((slot) => this.store.hGetAll(slot.tally(round))),
-    );
-    for (const tally of slots) {
-      for (const [imageId, count] of Object.entries(tally)) {
-        counts.set(imageId, (counts.get(imageId) ?? 0) + Number(count));
-      }
-    }
-    return counts;
+  /** Round `round`'s votes per image over the game's K slots (`slot-reads.ts`). */
+  tallies(tournamentId: string, round: number, voteSlots: number): Promise<Map<string, number>> {
+    return tallies(this.store, tournamentId, round, voteSlots);
   }
 
   /** The players still in, read in steps of at most 10,000 (SSCAN). */
@@ -375,6 +341,15 @@ export class LiveGames {
 
   async markInactive(tournamentId: string): Promise<void> {
     await this.store.sRem(ACTIVE_GAMES_KEY, tournamentId);
+  }
+
+  /** Where round N's acknowledged votes end on each votes partition (`slot-reads.ts`). */
+  acknowledgedEnds(
+    tournamentId: string,
+    round: number,
+    voteSlots = 1,
+  ): Promise<Map<number, bigint | 'unknown'>> {
+    return acknowledgedEnds(this.store, tournamentId, round, voteSlots);
   }
 
   /** The next offset of a `game.votes` partition still to apply (0 when nothing was). */

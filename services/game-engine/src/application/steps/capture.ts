@@ -11,7 +11,7 @@ import {
   VOTES_WAIT_POLL_MS,
   type LoopAction,
 } from '../../domain/round-loop';
-import type { Step, StepContext, VotesProgress } from './context';
+import type { Step, StepContext } from './context';
 import { tally } from './tally';
 
 /**
@@ -19,7 +19,9 @@ import { tally } from './tally';
  * the game's vote slots use (one with K = 1; up to K, docs/adr/0012), then wait until the engine
  * has applied everything before each of them. The
  * gateway acknowledges a vote only if its produce completed before the closing mark (or the
- * engine counted it already: `settleVote`), so an acknowledged vote is in the tally.
+ * engine counted it already: `settleVote`), so an acknowledged vote is in the tally. A partition
+ * whose leader does not say where it ends in time is captured where the round's acknowledged
+ * votes end (`captureEnd`).
  *
  * Usually nothing lags by then (votes stop with the grace): the round then goes from the
  * capture to its tally in this one step. Each further step takes the lease and reads the state
@@ -37,7 +39,7 @@ export async function captureVotes(
   if (markClosing && !(await game.advance(expected, { votesEndOffset: VOTES_CLOSING }))) {
     return 0;
   }
-  const ends = await captureEnds(votes, game.tournamentId, state.voteSlots);
+  const ends = await captureEnds(game, state);
   const votesEndOffset = formatVotesEnd(ends);
   const applied = await Promise.all(ends.map(({ partition }) => votes.applied(partition)));
   if (!ends.every(({ end }, i) => captureSettled(applied[i]!, end))) {
@@ -54,20 +56,56 @@ export async function captureVotes(
  * The end of every `game.votes` partition a game's vote slots use, each once (slots may share
  * a partition), in partition order.
  */
-async function captureEnds(
-  votes: VotesProgress,
-  tournamentId: string,
-  slots: number,
-): Promise<VotesEnd[]> {
+async function captureEnds(game: StepContext, state: GameState): Promise<VotesEnd[]> {
+  const { tournamentId } = game;
+  const { voteSlots: slots, round } = state;
   const partitions = new Set<number>();
   for (let slot = 0; slot < slots; slot++) {
-    partitions.add(await votes.partitionOf(votesKey(tournamentId, slot, slots)));
+    partitions.add(await game.deps.votes.partitionOf(votesKey(tournamentId, slot, slots)));
   }
+  const acknowledged = await game.deps.live.acknowledgedEnds(tournamentId, round, slots);
   return Promise.all(
     [...partitions]
       .sort((a, b) => a - b)
-      .map(async (partition) => ({ partition, end: BigInt(await votes.endOffset(partition)) })),
+      .map(async (partition) => ({
+        partition,
+        end: await captureEnd(game, partition, acknowledged.get(partition)),
+      })),
   );
+}
+
+/**
+ * One partition's captured end: where its leader says it ends — past every vote appended before
+ * the closing mark, acknowledged or not — or, when the leader has not answered within
+ * `captureLeaderWaitMs` (a broker died and its partitions wait for an election), where the
+ * round's acknowledged votes end (`acknowledged`; none acknowledged: nothing to wait for). The
+ * gateways recorded those offsets as they settled the votes, each before the closing mark, so
+ * every acknowledged vote is still before the capture; the close then waits on no election, only
+ * on the consumer applying what it was acknowledged. A vote acknowledged without its offset
+ * (`unknown`) leaves only the leader to ask, for as long as it takes.
+ */
+async function captureEnd(
+  game: StepContext,
+  partition: number,
+  acknowledged: bigint | 'unknown' | undefined,
+): Promise<bigint> {
+  const fromLeader = game.deps.votes.endOffset(partition).then((end) => BigInt(end));
+  if (acknowledged === 'unknown') return fromLeader;
+  let timer: NodeJS.Timeout | undefined;
+  const answered = await Promise.race([
+    fromLeader.catch((error: unknown) => error as Error),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), game.deps.captureLeaderWaitMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (typeof answered === 'bigint') return answered;
+  const end = acknowledged ?? 0n;
+  game.log.warn(
+    { partition, end: String(end), err: answered },
+    "a votes partition's leader did not say where it ends in time: the round's capture is where its acknowledged votes end",
+  );
+  return end;
 }
 
 /**

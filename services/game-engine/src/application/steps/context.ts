@@ -38,6 +38,11 @@ export interface RunnerDependencies {
    * before the close applies the votes itself (`VotesProgress.applyBehind`).
    */
   votesStandStillMs: number;
+  /**
+   * How long a round's capture waits for a votes partition's leader to tell the partition's end
+   * before it takes where the round's acknowledged votes end instead (`captureVotes`).
+   */
+  captureLeaderWaitMs: number;
   /** This replica's name, the lease owner. */
   owner: string;
   /** The engine's time source; it measures in ms since the epoch (`now()` below). */
