@@ -2,6 +2,7 @@ import { MongoCollection, type UniqueIndex } from './mongo-collection';
 import type { DocumentLocks } from './mongo-locks';
 import {
   onlyDocument,
+  onlyDocuments,
   toMongoFilter,
   toMongoSort,
   toMongoUpdate,
@@ -9,6 +10,12 @@ import {
 } from './mongo-translate';
 import type { Filter, FindOptions, Identified, Update, UpdateOneOptions } from './port';
 import type { StoredModel } from './schema';
+
+/**
+ * Documents locked together by one `updateMany` or `deleteMany`: their locks' lease (10 s) must
+ * outlast the one write that changes them all, on a loaded test machine too.
+ */
+const LOCKED_BATCH_SIZE = 100;
 
 /**
  * A collection on a server without atomic single-document updates (FerretDB 1.x): every write
@@ -43,19 +50,33 @@ export class LockedMongoCollection<T extends Identified> extends MongoCollection
     }
   }
 
+  /**
+   * The matching documents whose locks are free are locked, updated and released together (a
+   * few round trips per batch); only those another writer holds are updated one at a time.
+   */
   override async updateMany(filter: Filter<T>, update: Update<T>): Promise<number> {
     const mongoFilter = toMongoFilter(filter);
     const mongoUpdate = toMongoUpdate(update);
     let updated = 0;
-    for (const id of await this.matchingIds(mongoFilter)) {
-      const result = await this.locks.withLock(this.name, id, () =>
-        this.translateUpdateErrors(() =>
+    for (const batch of chunks(await this.matchingIds(mongoFilter), LOCKED_BATCH_SIZE)) {
+      const busy = await this.locks.withFreeLocks(this.name, batch, async (locked) => {
+        const result = await this.translateUpdateErrors(() =>
           this.model
-            .updateOne(onlyDocument(mongoFilter, id), mongoUpdate, { runValidators: true })
+            .updateMany(onlyDocuments(mongoFilter, locked), mongoUpdate, { runValidators: true })
             .exec(),
-        ),
-      );
-      updated += result.matchedCount;
+        );
+        updated += result.matchedCount;
+      });
+      for (const id of busy) {
+        const result = await this.locks.withLock(this.name, id, () =>
+          this.translateUpdateErrors(() =>
+            this.model
+              .updateOne(onlyDocument(mongoFilter, id), mongoUpdate, { runValidators: true })
+              .exec(),
+          ),
+        );
+        updated += result.matchedCount;
+      }
     }
     return updated;
   }
@@ -69,11 +90,18 @@ export class LockedMongoCollection<T extends Identified> extends MongoCollection
     }
   }
 
+  /** As `updateMany`: the documents whose locks are free together, the others one at a time. */
   override async deleteMany(filter: Filter<T>): Promise<number> {
     const mongoFilter = toMongoFilter(filter);
     let deleted = 0;
-    for (const id of await this.matchingIds(mongoFilter)) {
-      if (await this.deleteLocked(mongoFilter, id)) deleted += 1;
+    for (const batch of chunks(await this.matchingIds(mongoFilter), LOCKED_BATCH_SIZE)) {
+      const busy = await this.locks.withFreeLocks(this.name, batch, async (locked) => {
+        const result = await this.model.deleteMany(onlyDocuments(mongoFilter, locked)).exec();
+        deleted += result.deletedCount;
+      });
+      for (const id of busy) {
+        if (await this.deleteLocked(mongoFilter, id)) deleted += 1;
+      }
     }
     return deleted;
   }
@@ -99,4 +127,12 @@ export class LockedMongoCollection<T extends Identified> extends MongoCollection
     const found = await this.model.find(filter).select({ _id: 1 }).lean<Array<{ _id: string }>>();
     return found.map(({ _id }) => _id);
   }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) {
+    result.push(items.slice(start, start + size));
+  }
+  return result;
 }

@@ -33,6 +33,11 @@ export function onlyDocument(filter: MongoFilter, id: string): MongoFilter {
   return { ...filter, _id: id } as MongoFilter;
 }
 
+/** The filter narrowed to these documents, which already matched it once. */
+export function onlyDocuments(filter: MongoFilter, ids: readonly string[]): MongoFilter {
+  return { ...filter, _id: { $in: [...ids] } } as MongoFilter;
+}
+
 export function toMongoSort<T>(sort: FindOptions<T>['sort']): MongoSort | undefined {
   return sort && renameId(sort as MongoSort);
 }
