@@ -14,10 +14,12 @@ import Redis from 'ioredis';
 import WebSocket from 'ws';
 import {
   startKafkaCluster,
+  startOwnMongo,
   startRedisSentinelGroup,
   testInfra,
   type KafkaCluster,
   type RedisSentinelGroup,
+  type ServerHandle,
 } from '@underdog/harness';
 import { createKafkaBus } from '@underdog/bus';
 import { createLogger } from '@underdog/kit';
@@ -277,6 +279,12 @@ interface Fault {
 describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () => {
   let cluster: KafkaCluster;
   let redis: RedisSentinelGroup;
+  /**
+   * The suite's own documents store: `mongo-at-end` SIGSTOPs it for 20 s, and the shared one
+   * (`testInfra().mongoUrl`) serves the tests running beside the suite (a CI run's
+   * tournaments.e2e timed out while it was stopped).
+   */
+  let documents: ServerHandle;
   let stack: Stack;
   let api: Api;
   let logDir: string;
@@ -286,7 +294,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
   beforeAll(async () => {
     const infra = testInfra();
     logDir = mkdtempSync(join(tmpdir(), 'underdog-faults-'));
-    [cluster, redis] = await Promise.all([
+    [cluster, redis, documents] = await Promise.all([
       startKafkaCluster(),
       // As docs/deploy.md asks of production: AOF everysec, and two replicas so the primary can
       // refuse writes it could not replicate (min-replicas-to-write 1) — an old primary cut off
@@ -304,12 +312,13 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
           ...['--repl-diskless-sync-delay', '0'],
         ],
       }),
+      startOwnMongo(),
     ]);
     stack = await startStack({
       infra: {
         redisUrl: `redis://127.0.0.1:${redis.primaryPort}`,
         kafkaBrokers: cluster.brokers,
-        mongoUrl: infra.mongoUrl,
+        mongoUrl: documents.url,
         smtpUrl: infra.smtpUrl,
       },
       extraGateways: 1,
@@ -362,7 +371,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
     );
     sentinelRedis?.disconnect();
     await stack?.stop();
-    await Promise.all([cluster?.stop(), redis?.stop()]);
+    await Promise.all([cluster?.stop(), redis?.stop(), documents?.stop()]);
   }, 120_000);
 
   /** A stack process by its INSTANCE_ID (the first replica's log is `<name>.log`). */
@@ -882,7 +891,7 @@ describe(`the fault suite (seed ${seed}; replay with FAULT_SEED=${seed})`, () =>
             const deadline = await context.roundDeadline(votingRounds);
             await sleep(Math.max(0, deadline - Date.now()));
             const at = Date.now();
-            const port = Number(new URL(testInfra().mongoUrl).port);
+            const port = Number(new URL(documents.url).port);
             const paused = pauseListener(port);
             resume = () => {
               if (mongoResumedAt === 0) mongoResumedAt = Date.now();

@@ -25,13 +25,14 @@ export {
   type KafkaClusterNode,
   type KafkaClusterOptions,
 } from './servers/kafka-cluster';
+export { startOwnMongo } from './servers/mongo';
 export { startRedisSentinelGroup, type RedisSentinelGroup } from './servers/redis-sentinel';
 export { startRestartableRedis, type RestartableRedis } from './servers/redis-restartable';
 export { smtpSinkClient } from './smtp-client';
 export { envNames, testInfra } from './test-env';
 export type { TestInfra } from './test-env';
 export type { SmtpSinkClient } from './smtp-client';
-export type { Infra, SinkMessage, StartOptions } from './types';
+export type { Infra, ServerHandle, SinkMessage, StartOptions } from './types';
 
 type Mode = 'local' | 'containers';
 

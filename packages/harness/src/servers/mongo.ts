@@ -7,7 +7,7 @@ import { freePort } from '../ports';
 import { probeMongo } from '../probes';
 import { InfraError, runStep, spawnServer, waitReady } from '../process';
 import type { LocalProcess } from '../process';
-import type { Run } from '../run';
+import { createRun, type Run } from '../run';
 import type { ServerHandle } from '../types';
 import { errorMessage, findExecutable, seconds } from '../util';
 import { readyOrStop, scratchDir } from './local';
@@ -129,4 +129,13 @@ export async function startLocalMongo(run: Run): Promise<ServerHandle> {
       ` at ${url} — log ${server.proc.logFile}`,
     stop: () => server.proc.stop(),
   };
+}
+
+/**
+ * A MongoDB-wire server of a test's own (mongod where installed, FerretDB otherwise), for a test
+ * that stops or stalls it: the shared one (`testInfra().mongoUrl`) serves every other test
+ * running at the same time (the fault suite's `mongo-at-end` SIGSTOPs its store for 20 s).
+ */
+export function startOwnMongo(): Promise<ServerHandle> {
+  return startLocalMongo(createRun());
 }
