@@ -436,6 +436,42 @@ export function describeVoteSettlement(
       expect(await engineApplies()).toEqual(['COUNTED']);
     });
 
+    /** The engine past the deadline, its close not begun: the grace, or a close held (ADR 9, 7). */
+    const engineHoldsTheClose = () =>
+      store.hSet(keys.state, { phase: 'voting_ended', votesEndOffset: '' });
+
+    it('holds a vote cast in time whose produce failed: its retry past the deadline, before the close, is acknowledged as cast in time and counted', async () => {
+      const origin = await player();
+      clock.now = DEADLINE - 100;
+      slow.failing = true;
+      expect(await refusalOf(games.vote(origin, vote))).toBe('VOTE_NOT_RECORDED');
+      slow.failing = false;
+      clock.now = DEADLINE + 3_000;
+      await engineHoldsTheClose();
+      await expect(games.vote(origin, vote)).resolves.toEqual(vote);
+      const [produced] = await votesOnPartition();
+      expect(timestampDate(produced!.castAt!).getTime()).toBe(DEADLINE - 100);
+      expect(await engineApplies()).toEqual(['COUNTED']);
+      expect(await counted()).toBe(1);
+    });
+
+    it('refuses VOTING_CLOSED, past the deadline, a held vote sent for another image, and any once the round began closing', async () => {
+      const origin = await player();
+      clock.now = DEADLINE - 100;
+      slow.failing = true;
+      expect(await refusalOf(games.vote(origin, vote))).toBe('VOTE_NOT_RECORDED');
+      slow.failing = false;
+      clock.now = DEADLINE + 3_000;
+      await engineHoldsTheClose();
+      expect(await refusalOf(games.vote(origin, { ...vote, imageId: 'round-1-image-3' }))).toBe(
+        'VOTING_CLOSED',
+      );
+      await engineCloses();
+      expect(await refusalOf(games.vote(origin, vote))).toBe('VOTING_CLOSED');
+      expect(await votesOnPartition()).toHaveLength(0);
+      expect(await counted()).toBe(0);
+    });
+
     it('keeps the first vote of a player: the same again is acknowledged (the same vote), another image is ALREADY_VOTED, never a second message', async () => {
       const origin = await player();
       clock.now = DEADLINE - 10;
@@ -530,6 +566,17 @@ export function describeVoteSettlement(
         expect(await refusalOf(games.vote(origin, vote))).toBe('VOTING_CLOSED');
         expect(await votesOnPartition()).toHaveLength(0);
         expect(await counted()).toBe(0);
+      });
+
+      it('after the deadline, the close held: the resend of a vote never produced withdraws it, holds it, and counts as cast in time', async () => {
+        const origin = await player();
+        clock.now = DEADLINE - 100;
+        await votedThroughDyingGateway(origin, false);
+        clock.now = DEADLINE + 500;
+        await engineHoldsTheClose();
+        await expect(games.vote(origin, vote)).resolves.toEqual(vote);
+        expect(await engineApplies()).toEqual(['COUNTED']);
+        expect(await counted()).toBe(1);
       });
 
       it('a resend that withdrew its produced original after the deadline: VOTE_NOT_RECORDED until a replica confirms, never counted', async () => {

@@ -10,7 +10,8 @@ import { sleep, type VoteSettings } from './settings';
 
 /** What a vote's admission says (`admitVote`'s reply, parsed). */
 type Admission =
-  | { kind: 'admitted'; votingEndsAt: number; gameId: string }
+  /** `castAt`: a held vote's first cast (docs/adr/0009, 7), else the admission's own time. */
+  | { kind: 'admitted'; votingEndsAt: number; gameId: string; castAt?: number }
   | { kind: 'known' }
   | {
       kind: 'pending';
@@ -25,6 +26,15 @@ function parseAdmission(reply: string): Admission {
   if (reply.startsWith('OK:')) {
     const [, votingEndsAt = '0', ...gameId] = reply.split(':');
     return { kind: 'admitted', votingEndsAt: Number(votingEndsAt), gameId: gameId.join(':') };
+  }
+  if (reply.startsWith('HELD:')) {
+    const [, castAt = '0', votingEndsAt = '0', ...gameId] = reply.split(':');
+    return {
+      kind: 'admitted',
+      votingEndsAt: Number(votingEndsAt),
+      gameId: gameId.join(':'),
+      castAt: Number(castAt),
+    };
   }
   if (reply === 'COUNTED' || reply === 'ACKNOWLEDGED') return { kind: 'known' };
   if (reply.startsWith('PENDING:')) {
@@ -176,7 +186,8 @@ export class VoteAdmission {
     if (admission.kind === 'refused') {
       return { kind: 'refused', reply: admission.reply, withdrewOriginal: withdrawn > 0 };
     }
-    return { ...admission, castAt };
+    // A held vote (cast in time, never recorded) goes on `game.votes` as of its first cast.
+    return { ...admission, castAt: admission.castAt ?? castAt };
   }
 
   private async admitOnce(
@@ -196,6 +207,7 @@ export class VoteAdmission {
         keys.reserved(roundNumber),
         keys.ballots(roundNumber),
         keys.admitted(roundNumber),
+        keys.held(roundNumber),
       ],
       [userId, roundNumber, imageId, now, origin.deviceId, voteId],
     ).catch((error: unknown) => {

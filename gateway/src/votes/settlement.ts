@@ -68,7 +68,8 @@ export class VoteSettlement {
               keys.ballots(roundNumber),
               keys.reserved(roundNumber),
               keys.admitted(roundNumber),
-              ...(produced ? [keys.acknowledged(roundNumber)] : []),
+              keys.acknowledged(roundNumber),
+              keys.held(roundNumber),
             ],
             [
               gameId,

@@ -38,6 +38,12 @@ export interface GameKeys {
    * `unknown`): where the round's acknowledged votes end, without asking the partition's leader.
    */
   acknowledged(round: number): string;
+  /**
+   * Hash userId → `imageId|castAt`: a player whose vote of round N was cast in time but could not
+   * be recorded (its produce failed): its resend is admitted until the round begins closing, and
+   * the engine holds the close while any is left (docs/adr/0009, 7).
+   */
+  held(round: number): string;
 }
 
 export function gameKeys(tournamentId: string): GameKeys {
@@ -56,6 +62,7 @@ export function gameKeys(tournamentId: string): GameKeys {
     tally: (round) => `${base}:r${round}:tally`,
     voteIds: (round) => `${base}:r${round}:vote-ids`,
     acknowledged: (round) => `${base}:r${round}:acknowledged`,
+    held: (round) => `${base}:r${round}:held`,
   };
 }
 
@@ -82,7 +89,7 @@ export function voteSlotsFrom(field: string | null | undefined): number {
 /** A round's per-player vote keys of one vote slot, all under the slot's hash tag. */
 export type SlotKeys = Pick<
   GameKeys,
-  'reserved' | 'admitted' | 'ballots' | 'tally' | 'voteIds' | 'acknowledged'
+  'reserved' | 'admitted' | 'ballots' | 'tally' | 'voteIds' | 'acknowledged' | 'held'
 >;
 
 /**
@@ -114,6 +121,7 @@ export function slotKeys(tournamentId: string, slot: number, slots: number): Slo
     tally: (round) => `${base}:r${round}:tally`,
     voteIds: (round) => `${base}:r${round}:vote-ids`,
     acknowledged: (round) => `${base}:r${round}:acknowledged`,
+    held: (round) => `${base}:r${round}:held`,
   };
 }
 

@@ -1,3 +1,4 @@
+// Over 300 lines: three scripts, each its Lua beside its TypeScript twin, which one contract holds together.
 /**
  * The gateway's vote scripts: `admitVote` (admission and the answer to a resend), `releaseVote`
  * (an admission undone) and `settleVote` (an admitted vote settled acknowledged or withdrawn).
@@ -9,9 +10,13 @@ import { num } from './script-steps';
 /**
  * The gateway's admission of a vote: participant, alive, round, phase, deadline by the caller's
  * clock, device, first vote reserved. KEYS: state, players, alive, devices, reserved(round),
- * ballots(round), admitted(round). ARGV: userId, round, imageId, now ms, deviceId, voteId.
+ * ballots(round), admitted(round), and optionally held(round). ARGV: userId, round, imageId, now
+ * ms, deviceId, voteId.
  * Replies `OK:<votingEndsAt ms>:<gameId>` (the vote reserved, and `admitted` holds
- * `voteId|now|P`) or the refusal reason.
+ * `voteId|now|P`) or the refusal reason. Past the deadline, a player in `held` (a vote cast in
+ * time that could not be recorded) resending that same image before the round begins closing is
+ * admitted as of its first cast: `HELD:<castAt>:<votingEndsAt ms>:<gameId>`, `admitted` holding
+ * `voteId|castAt|P` (docs/adr/0009, 7).
  *
  * One vote per player per round: (game, round, user) is the vote's identity, so a vote from a
  * player who already has one in the current round is answered with that vote's state, before the
@@ -27,7 +32,7 @@ import { num } from './script-steps';
 export const admitVote = defineScript<string>({
   name: 'underdogAdmitVote',
   lua: `
-local st = redis.call('HMGET', KEYS[1], 'gameId', 'phase', 'round', 'votingEndsAt')
+local st = redis.call('HMGET', KEYS[1], 'gameId', 'phase', 'round', 'votingEndsAt', 'votesEndOffset')
 if not st[1] or st[1] == '' or st[2] == 'finished' then return 'NO_LIVE_GAME' end
 local user = ARGV[1]
 if redis.call('HEXISTS', KEYS[2], user) == 0 then return 'NOT_PARTICIPANT' end
@@ -63,7 +68,18 @@ elseif tonumber(ARGV[2]) < round then
 end
 if redis.call('SISMEMBER', KEYS[3], user) == 0 then return 'ELIMINATED' end
 if tonumber(ARGV[2]) ~= round then return 'WRONG_ROUND' end
-if not open then return 'VOTING_CLOSED' end
+local castAt = ARGV[4]
+if not open then
+  -- Past the deadline: only the resend of a vote cast in time and held (never recorded), while
+  -- the round has not begun closing, and as of its first cast.
+  local closing = st[5] and st[5] ~= ''
+  local held = KEYS[8] and not closing and (st[2] == 'voting' or st[2] == 'voting_ended')
+    and redis.call('HGET', KEYS[8], user)
+  if not held then return 'VOTING_CLOSED' end
+  local image, at = string.match(held, '^(.*)|(.*)$')
+  if image ~= ARGV[3] or not tonumber(at) or tonumber(at) > deadline then return 'VOTING_CLOSED' end
+  castAt = at
+end
 if ARGV[5] ~= '' then
   local holder = redis.call('HGET', KEYS[4], ARGV[5])
   if holder and holder ~= user then return 'DEVICE_IN_USE' end
@@ -71,12 +87,13 @@ if ARGV[5] ~= '' then
 end
 -- No reservation here: a player holding one in this round was answered above.
 redis.call('HSET', KEYS[5], user, ARGV[3])
-redis.call('HSET', KEYS[7], user, ARGV[6] .. '|' .. ARGV[4] .. '|P')
+redis.call('HSET', KEYS[7], user, ARGV[6] .. '|' .. castAt .. '|P')
+if not open then return 'HELD:' .. castAt .. ':' .. deadline .. ':' .. st[1] end
 return 'OK:' .. deadline .. ':' .. st[1]
 `,
   memory: (redis, keys, args) => {
     const [state = '', players = '', alive = '', devices = '', reserved = ''] = keys;
-    const [ballots = '', admitted = ''] = keys.slice(5);
+    const [ballots = '', admitted = '', heldKey] = keys.slice(5);
     const [user = '', requested = '0', image = '', now = '0', device = '', voteId = ''] = args;
     const gameId = redis.hGet(state, 'gameId');
     const phase = redis.hGet(state, 'phase');
@@ -114,7 +131,23 @@ return 'OK:' .. deadline .. ':' .. st[1]
     }
     if (!redis.sIsMember(alive, user)) return 'ELIMINATED';
     if (Number(requested) !== round) return 'WRONG_ROUND';
-    if (!open) return 'VOTING_CLOSED';
+    let castAt = now;
+    if (!open) {
+      // Past the deadline: only the resend of a vote cast in time and held (never recorded),
+      // while the round has not begun closing, and as of its first cast.
+      const closing = (redis.hGet(state, 'votesEndOffset') ?? '') !== '';
+      const held =
+        heldKey !== undefined && !closing && (phase === 'voting' || phase === 'voting_ended')
+          ? redis.hGet(heldKey, user)
+          : null;
+      if (held === null) return 'VOTING_CLOSED';
+      const bar = held.lastIndexOf('|');
+      const at = held.slice(bar + 1);
+      if (bar < 0 || held.slice(0, bar) !== image || at === '' || !(Number(at) <= deadline)) {
+        return 'VOTING_CLOSED';
+      }
+      castAt = at;
+    }
     if (device !== '') {
       const holder = redis.hGet(devices, device);
       if (holder !== null && holder !== user) return 'DEVICE_IN_USE';
@@ -122,7 +155,8 @@ return 'OK:' .. deadline .. ':' .. st[1]
     }
     // No reservation here: a player holding one in this round was answered above.
     redis.hSet(reserved, { [user]: image });
-    redis.hSet(admitted, { [user]: `${voteId}|${now}|P` });
+    redis.hSet(admitted, { [user]: `${voteId}|${castAt}|P` });
+    if (!open) return `HELD:${castAt}:${deadline}:${gameId}`;
     return `OK:${deadline}:${gameId}`;
   },
 });
@@ -153,8 +187,8 @@ return 0
  * decides, atomically against the engine applying it, whether the vote counts (docs/adr/0009).
  * Also run by the gateway of a resend, with produced '0', to withdraw an original whose own
  * gateway never settled it (it died).
- * KEYS: state, voteIds(round), ballots(round), reserved(round), admitted(round), and for a
- * produced vote acknowledged(round).
+ * KEYS: state, voteIds(round), ballots(round), reserved(round), admitted(round), then
+ * optionally acknowledged(round) (needed for a produced vote's offset) and held(round).
  * ARGV: gameId, round, voteId, userId, imageId, produced ('1' when the produce completed, '0'
  * when it failed or timed out), and for a produced vote the partition and offset it was
  * appended at (the offset '' when the broker did not say).
@@ -169,7 +203,10 @@ return 0
  * - WITHDRAWN: the engine had not applied it; its id is now taken, so it never will (a late or
  *   unrecorded vote), and its admission (the reservation and its `admitted` entry) is released so
  *   the player may vote again. A reservation this vote did not make (no `admitted` entry of its
- *   id: the engine's, for a vote it applied) is kept;
+ *   id: the engine's, for a vote it applied) is kept. A vote not produced, cast by the deadline,
+ *   withdrawn before the round began closing, is `held` (`imageId|castAt`): its resend is
+ *   admitted past the deadline, and the engine holds the close for it (docs/adr/0009, 7); an
+ *   acknowledged vote takes its player out of `held`;
  * - NOT_COUNTED: the engine applied it and refused it (released likewise);
  * - SUPERSEDED: another vote of the player holds the admission (a resend took this one's place
  *   after withdrawing it): this one is not counted, the other one answers for the player.
@@ -189,7 +226,8 @@ if ARGV[6] == '1' and not other then
   if st[1] == ARGV[1] and st[3] == ARGV[2] and (st[2] == 'voting' or st[2] == 'voting_ended') and (not st[4] or st[4] == '')
     and redis.call('SISMEMBER', KEYS[2], ARGV[3]) == 0 then
     if mine then redis.call('HSET', KEYS[5], ARGV[4], string.sub(entry, 1, -2) .. 'A') end
-    if KEYS[6] then
+    if KEYS[7] then redis.call('HDEL', KEYS[7], ARGV[4]) end
+    if KEYS[6] and ARGV[7] then
       -- Offsets as decimal strings, compared by length then digits (exact beyond 2^53).
       local at, seen = ARGV[8] or '', redis.call('HGET', KEYS[6], ARGV[7])
       if at == '' then redis.call('HSET', KEYS[6], ARGV[7], 'unknown')
@@ -208,6 +246,15 @@ end
 if redis.call('SADD', KEYS[2], ARGV[3]) == 1 then
   release()
   if other then return 'SUPERSEDED' end
+  if mine and ARGV[6] == '0' and KEYS[7] then
+    -- Cast in time and never recorded: held while the round has not begun closing.
+    local at = string.match(entry, '^.*|(.*)|.*$') or ''
+    local st = redis.call('HMGET', KEYS[1], 'gameId', 'phase', 'round', 'votingEndsAt', 'votesEndOffset')
+    if tonumber(at) and st[1] == ARGV[1] and st[3] == ARGV[2] and (st[2] == 'voting' or st[2] == 'voting_ended')
+      and (not st[5] or st[5] == '') and tonumber(at) <= (tonumber(st[4] or '0') or 0) then
+      redis.call('HSET', KEYS[7], ARGV[4], ARGV[5] .. '|' .. at)
+    end
+  end
   return 'WITHDRAWN'
 end
 local ballot = redis.call('HGET', KEYS[3], ARGV[4])
@@ -218,7 +265,7 @@ return 'NOT_COUNTED'
 `,
   memory: (redis, keys, args) => {
     const [state = '', voteIds = '', ballots = '', reserved = '', admitted = ''] = keys;
-    const acknowledged = keys[5];
+    const [acknowledged, heldKey] = keys.slice(5);
     const [gameId = '', round = '', voteId = '', user = '', image = '', produced = ''] = args;
     const [partition = '', offset = ''] = args.slice(6);
     const entry = redis.hGet(admitted, user);
@@ -235,7 +282,8 @@ return 'NOT_COUNTED'
         !redis.sIsMember(voteIds, voteId)
       ) {
         if (mine) redis.hSet(admitted, { [user]: `${entry.slice(0, -1)}A` });
-        if (acknowledged !== undefined) {
+        if (heldKey !== undefined) redis.hDel(heldKey, user);
+        if (acknowledged !== undefined && args.length > 6) {
           const seen = redis.hGet(acknowledged, partition);
           if (offset === '') redis.hSet(acknowledged, { [partition]: 'unknown' });
           else if (seen !== 'unknown' && (seen === null || BigInt(offset) > BigInt(seen))) {
@@ -252,7 +300,24 @@ return 'NOT_COUNTED'
     };
     if (redis.sAdd(voteIds, voteId) === 1) {
       release();
-      return other ? 'SUPERSEDED' : 'WITHDRAWN';
+      if (other) return 'SUPERSEDED';
+      if (mine && produced === '0' && heldKey !== undefined) {
+        // Cast in time and never recorded: held while the round has not begun closing.
+        const at = parseAdmitted(entry)[1] ?? '';
+        const castAt = at.trim() === '' ? Number.NaN : Number(at);
+        const phase = redis.hGet(state, 'phase');
+        if (
+          Number.isFinite(castAt) &&
+          redis.hGet(state, 'gameId') === gameId &&
+          redis.hGet(state, 'round') === round &&
+          (phase === 'voting' || phase === 'voting_ended') &&
+          (redis.hGet(state, 'votesEndOffset') ?? '') === '' &&
+          castAt <= num(redis.hGet(state, 'votingEndsAt'))
+        ) {
+          redis.hSet(heldKey, { [user]: `${image}|${at}` });
+        }
+      }
+      return 'WITHDRAWN';
     }
     const ballot = redis.hGet(ballots, user);
     if (ballot !== null && (JSON.parse(ballot) as StoredBallot).voteId === voteId) return 'COUNTED';

@@ -185,6 +185,8 @@ const K = {
   ballots: (r: number) => `g:ballots:${r}`,
   tally: (r: number) => `g:tally:${r}`,
   voteIds: (r: number) => `g:voteIds:${r}`,
+  acknowledged: (r: number) => `g:acknowledged:${r}`,
+  held: (r: number) => `g:held:${r}`,
 };
 
 function step(store: LiveStore, o: ScriptOperation): Promise<unknown> {
@@ -215,6 +217,7 @@ function step(store: LiveStore, o: ScriptOperation): Promise<unknown> {
           K.reserved(o.round),
           K.ballots(o.round),
           K.admitted(o.round),
+          K.held(o.round),
         ],
         [o.user, o.round, o.image, o.now, o.device, o.voteId],
       );
@@ -248,7 +251,15 @@ function step(store: LiveStore, o: ScriptOperation): Promise<unknown> {
     case 'settle':
       return store.run(
         settleVote,
-        [K.state, K.voteIds(o.round), K.ballots(o.round), K.reserved(o.round), K.admitted(o.round)],
+        [
+          K.state,
+          K.voteIds(o.round),
+          K.ballots(o.round),
+          K.reserved(o.round),
+          K.admitted(o.round),
+          K.acknowledged(o.round),
+          K.held(o.round),
+        ],
         [o.gameId, String(o.round), o.voteId, o.user, o.image, o.produced],
       );
     case 'create':
@@ -284,7 +295,7 @@ export async function runOperations(
     keys[key] = await store.hGetAll(key);
   }
   for (const r of [0, 1, 2]) {
-    for (const key of [K.reserved(r), K.admitted(r), K.ballots(r), K.tally(r)])
+    for (const key of [K.reserved(r), K.admitted(r), K.ballots(r), K.tally(r), K.held(r)])
       keys[key] = await store.hGetAll(key);
     keys[K.voteIds(r)] = (await store.sMembers(K.voteIds(r))).sort();
   }

@@ -56,7 +56,7 @@ export async function snapshot(
   return out;
 }
 
-async function seed(store: LiveStore, data: Seed): Promise<void> {
+export async function seed(store: LiveStore, data: Seed): Promise<void> {
   for (const [key, fields] of Object.entries(data.hashes ?? {})) await store.hSet(key, fields);
   for (const [key, members] of Object.entries(data.sets ?? {})) {
     if (members.length > 0) await store.sAdd(key, ...members);
