@@ -20,6 +20,11 @@ export function gameEngineConfig(env: Environment) {
       // How long a round's capture waits for a votes partition's leader (its end) before it
       // takes where the round's acknowledged votes end (a leader election under way).
       GAME_CAPTURE_LEADER_WAIT_MS: ms(1000, 0),
+      // How long past its grace a round's close may wait for votes cast in time that could not
+      // be recorded yet (a broker without a leader), and how long it still waits once every
+      // partition has a leader again for votes whose produce was in flight (ADR 9, 7).
+      GAME_CLOSE_HOLD_MS: ms(10_000, 0),
+      GAME_CLOSE_HOLD_SETTLE_MS: ms(3000, 0),
       // The votes consumer's group session: how long a crashed engine keeps its votes partitions.
       GAME_KAFKA_SESSION_TIMEOUT_MS: ms(10_000, 1000),
       GAME_KAFKA_HEARTBEAT_MS: ms(2000, 100),

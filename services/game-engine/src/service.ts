@@ -88,6 +88,7 @@ export function createGameEngineModule(
       }),
       votesStandStillMs: config.GAME_VOTES_STAND_STILL_MS,
       captureLeaderWaitMs: config.GAME_CAPTURE_LEADER_WAIT_MS,
+      closeHold: { maxMs: config.GAME_CLOSE_HOLD_MS, settleMs: config.GAME_CLOSE_HOLD_SETTLE_MS },
       timings: {
         ...ruleTimings,
         resultsMs: config.GAME_RESULTS_SECONDS * 1000,

@@ -107,7 +107,22 @@ describe('nextStep: the round loop decided from the state and the time', () => {
       game({ phase: 'voting_ended', round: 2, phaseEndsAt: T }),
       cast(2),
       T,
-      [{ kind: 'captureVotes', round: 2, markClosing: true }],
+      [{ kind: 'captureVotes', round: 2, markClosing: true, hold: undefined }],
+      0,
+    ],
+    [
+      "grace over, this runner holding the round's close: what it found before goes with the capture",
+      game({ phase: 'voting_ended', round: 2, phaseEndsAt: T - 500 }),
+      { ...cast(2), closeHold: { round: 2, since: T - 400, unwritableAt: T - 300 } },
+      T,
+      [
+        {
+          kind: 'captureVotes',
+          round: 2,
+          markClosing: true,
+          hold: { round: 2, since: T - 400, unwritableAt: T - 300 },
+        },
+      ],
       0,
     ],
     [
@@ -115,7 +130,7 @@ describe('nextStep: the round loop decided from the state and the time', () => {
       game({ phase: 'voting_ended', round: 2, phaseEndsAt: T - 5, votesEndOffset: VOTES_CLOSING }),
       cast(2),
       T,
-      [{ kind: 'captureVotes', round: 2, markClosing: false }],
+      [{ kind: 'captureVotes', round: 2, markClosing: false, hold: undefined }],
       0,
     ],
     [
@@ -289,6 +304,14 @@ describe('nextStep: the round loop decided from the state and the time', () => {
       fc.record({
         round: fc.integer({ min: 0, max: 17 }),
         at: fc.integer({ min: T - 20_000, max: T }),
+      }),
+      { nil: undefined },
+    ),
+    closeHold: fc.option(
+      fc.record({
+        round: fc.integer({ min: 0, max: 17 }),
+        since: fc.integer({ min: T - 20_000, max: T }),
+        unwritableAt: fc.option(fc.integer({ min: T - 20_000, max: T }), { nil: undefined }),
       }),
       { nil: undefined },
     ),

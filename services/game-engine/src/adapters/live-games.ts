@@ -39,7 +39,7 @@ import {
   type TournamentFacts,
   type VoteToApply,
 } from './live-games-shapes';
-import { acknowledgedEnds, ballotImagesOf, tallies } from './slot-reads';
+import { acknowledgedEnds, ballotImagesOf, heldVotes, tallies } from './slot-reads';
 
 /** The shapes of its answers and arguments, where the engine's importers find them. */
 export * from './live-games-shapes';
@@ -350,6 +350,11 @@ export class LiveGames {
     voteSlots = 1,
   ): Promise<Map<number, bigint | 'unknown'>> {
     return acknowledgedEnds(this.store, tournamentId, round, voteSlots);
+  }
+
+  /** How many players of round N hold a vote cast in time, not recorded yet (`slot-reads.ts`). */
+  heldVotes(tournamentId: string, round: number, voteSlots = 1): Promise<number> {
+    return heldVotes(this.store, tournamentId, round, voteSlots);
   }
 
   /** The next offset of a `game.votes` partition still to apply (0 when nothing was). */

@@ -81,3 +81,20 @@ export async function acknowledgedEnds(
   }
   return ends;
 }
+
+/**
+ * How many players of round N are `held` over the game's vote slots: a vote cast in time whose
+ * produce failed, its resend still to come (`held` in @underdog/live-game, kept by the gateways'
+ * settlements). Few or none but in an outage: read whole.
+ */
+export async function heldVotes(
+  store: LiveStore,
+  tournamentId: string,
+  round: number,
+  voteSlots: number,
+): Promise<number> {
+  const slots = await Promise.all(
+    allSlotKeys(tournamentId, voteSlots).map((slot) => store.hGetAll(slot.held(round))),
+  );
+  return slots.reduce((sum, hash) => sum + Object.keys(hash).length, 0);
+}

@@ -247,7 +247,7 @@ export class GameRunner {
         );
         return undefined;
       case 'captureVotes':
-        return captureVotes(game, state, action.markClosing);
+        return captureVotes(game, state, action);
       case 'awaitVotes':
         return awaitVotes(game, state, action, keep);
       case 'tally':

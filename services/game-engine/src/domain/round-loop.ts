@@ -33,6 +33,11 @@ export interface LoopMemory {
   lastTotalAt: number;
   /** When this runner began waiting for a round's votes to be applied. */
   votesWaitFrom: { round: number; at: number } | undefined;
+  /**
+   * A round whose close this runner holds (`closeHold`): since when, and when it last found a
+   * votes partition without a leader.
+   */
+  closeHold: { round: number; since: number; unwritableAt: number | undefined } | undefined;
 }
 
 export const freshMemory = (): LoopMemory => ({
@@ -41,6 +46,7 @@ export const freshMemory = (): LoopMemory => ({
   lastTotalSent: -1,
   lastTotalAt: 0,
   votesWaitFrom: undefined,
+  closeHold: undefined,
 });
 
 export interface LoopTimings {
@@ -62,8 +68,17 @@ export type LoopAction =
   | { kind: 'closeVoting'; round: number; phaseEndsAt: number }
   /** The live vote total, at most once per `voteTotalEveryMs`. */
   | { kind: 'publishVoteTotal'; round: number; totalVotes: number }
-  /** After the grace: mark the votes closing (`markClosing`), capture the partition's end. */
-  | { kind: 'captureVotes'; round: number; markClosing: boolean }
+  /**
+   * After the grace: mark the votes closing (`markClosing`) — unless votes cast in time are still
+   * to be recorded (`hold`: what this runner found before, for this round) — and capture the
+   * partitions' ends.
+   */
+  | {
+      kind: 'captureVotes';
+      round: number;
+      markClosing: boolean;
+      hold: LoopMemory['closeHold'];
+    }
   /** The votes captured: wait for them to be applied (see `votesSettled`), then tally. */
   | { kind: 'awaitVotes'; round: number; ends: VotesEnd[]; waitedMs: number }
   /** tallying → results. */
@@ -124,7 +139,12 @@ export function nextStep(
       if (game.votesEndOffset === '' || game.votesEndOffset === VOTES_CLOSING) {
         return {
           actions: [
-            { kind: 'captureVotes', round: game.round, markClosing: game.votesEndOffset === '' },
+            {
+              kind: 'captureVotes',
+              round: game.round,
+              markClosing: game.votesEndOffset === '',
+              hold: memory.closeHold?.round === game.round ? memory.closeHold : undefined,
+            },
           ],
           memory,
           wakeInMs: 0,

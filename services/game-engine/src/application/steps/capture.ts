@@ -11,6 +11,7 @@ import {
   VOTES_WAIT_POLL_MS,
   type LoopAction,
 } from '../../domain/round-loop';
+import { closeHold } from './close-hold';
 import type { Step, StepContext } from './context';
 import { tally } from './tally';
 
@@ -21,7 +22,8 @@ import { tally } from './tally';
  * gateway acknowledges a vote only if its produce completed before the closing mark (or the
  * engine counted it already: `settleVote`), so an acknowledged vote is in the tally. A partition
  * whose leader does not say where it ends in time is captured where the round's acknowledged
- * votes end (`captureEnd`).
+ * votes end (`captureEnd`). Before the mark, the close is held while votes cast in time are still
+ * to be recorded (`closeHold`, ADR 9, 7).
  *
  * Usually nothing lags by then (votes stop with the grace): the round then goes from the
  * capture to its tally in this one step. Each further step takes the lease and reads the state
@@ -30,16 +32,21 @@ import { tally } from './tally';
 export async function captureVotes(
   game: StepContext,
   state: GameState,
-  markClosing: boolean,
+  { markClosing, hold }: Extract<LoopAction, { kind: 'captureVotes' }>,
 ): Promise<Step> {
   const { votes } = game.deps;
   const expected = { phase: 'voting_ended', round: state.round } as const;
+  const partitions = await votesPartitions(game, state);
+  if (markClosing) {
+    const wait = await closeHold(game, state, partitions, hold);
+    if (wait !== undefined) return wait;
+  }
   // Closing first, then the capture: a vote the gateway settles after this is withdrawn
   // unless already counted, so none it acknowledges can land after the capture (ADR 9).
   if (markClosing && !(await game.advance(expected, { votesEndOffset: VOTES_CLOSING }))) {
     return 0;
   }
-  const ends = await captureEnds(game, state);
+  const ends = await captureEnds(game, state, partitions);
   const votesEndOffset = formatVotesEnd(ends);
   const applied = await Promise.all(ends.map(({ partition }) => votes.applied(partition)));
   if (!ends.every(({ end }, i) => captureSettled(applied[i]!, end))) {
@@ -53,24 +60,31 @@ export async function captureVotes(
 }
 
 /**
- * The end of every `game.votes` partition a game's vote slots use, each once (slots may share
- * a partition), in partition order.
+ * The `game.votes` partitions a game's vote slots use, each once (slots may share a partition),
+ * in partition order.
  */
-async function captureEnds(game: StepContext, state: GameState): Promise<VotesEnd[]> {
-  const { tournamentId } = game;
-  const { voteSlots: slots, round } = state;
+async function votesPartitions(game: StepContext, state: GameState): Promise<number[]> {
+  const { voteSlots: slots } = state;
   const partitions = new Set<number>();
   for (let slot = 0; slot < slots; slot++) {
-    partitions.add(await game.deps.votes.partitionOf(votesKey(tournamentId, slot, slots)));
+    partitions.add(await game.deps.votes.partitionOf(votesKey(game.tournamentId, slot, slots)));
   }
-  const acknowledged = await game.deps.live.acknowledgedEnds(tournamentId, round, slots);
+  return [...partitions].sort((a, b) => a - b);
+}
+
+/** The end of every `game.votes` partition the game's votes use, in partition order. */
+async function captureEnds(
+  game: StepContext,
+  state: GameState,
+  partitions: readonly number[],
+): Promise<VotesEnd[]> {
+  const { voteSlots: slots, round } = state;
+  const acknowledged = await game.deps.live.acknowledgedEnds(game.tournamentId, round, slots);
   return Promise.all(
-    [...partitions]
-      .sort((a, b) => a - b)
-      .map(async (partition) => ({
-        partition,
-        end: await captureEnd(game, partition, acknowledged.get(partition)),
-      })),
+    partitions.map(async (partition) => ({
+      partition,
+      end: await captureEnd(game, partition, acknowledged.get(partition)),
+    })),
   );
 }
 

@@ -43,6 +43,13 @@ export interface RunnerDependencies {
    * before it takes where the round's acknowledged votes end instead (`captureVotes`).
    */
   captureLeaderWaitMs: number;
+  /**
+   * How long past its grace a round's close may wait for votes cast in time that could not be
+   * recorded (`maxMs`), and how long it still waits once its votes partitions have leaders again
+   * (`settleMs`: a produce in flight during the election times out, its vote then held) —
+   * `closeHold`, docs/adr/0009 (7).
+   */
+  closeHold: { maxMs: number; settleMs: number };
   /** This replica's name, the lease owner. */
   owner: string;
   /** The engine's time source; it measures in ms since the epoch (`now()` below). */

@@ -1,0 +1,84 @@
+import type { GameState } from '@underdog/live-game';
+import type { LoopMemory } from '../../domain/round-loop';
+import type { StepContext } from './context';
+
+/** How often a held close looks again (a leader probe that does not answer takes longer). */
+export const CLOSE_HOLD_POLL_MS = 250;
+
+/**
+ * Whether a round's close waits past its grace before it marks the votes closing (docs/adr/0009,
+ * 7), and for how long to look again; undefined: close now.
+ *
+ * A vote cast in time whose produce failed (its partition had no leader: a broker died) is
+ * `held` by the gateway's settlement, and its resend is admitted past the deadline until the
+ * close begins. The close waits while:
+ * - a player is held (`rN:held` of any vote slot) — the player's client sends the vote again
+ *   while its round is shown;
+ * - a votes partition of the game has no leader to say where it ends within
+ *   `captureLeaderWaitMs` — votes are failing there now;
+ * - less than `closeHold.settleMs` passed since one had none — a produce in flight during the
+ *   election still times out, and its vote becomes held only then.
+ *
+ * Never longer than `closeHold.maxMs` past the grace: a held player whose client stopped sending
+ * (a closed tab) would otherwise hold the round for everyone. Nothing acknowledged depends on
+ * the hold: it only lets votes cast in time be recorded before the close.
+ */
+export async function closeHold(
+  game: StepContext,
+  state: GameState,
+  partitions: readonly number[],
+  before: LoopMemory['closeHold'],
+): Promise<number | undefined> {
+  const { live, closeHold: bounds } = game.deps;
+  const [held, leaderless] = await Promise.all([
+    live.heldVotes(game.tournamentId, state.round, state.voteSlots),
+    leaderlessOf(game, partitions),
+  ]);
+  const now = game.now();
+  const unwritableAt = leaderless.length > 0 ? now : before?.unwritableAt;
+  const settling = unwritableAt !== undefined && now - unwritableAt < bounds.settleMs;
+  if (held === 0 && !settling) {
+    if (before) {
+      game.log.info(
+        { round: state.round, heldMs: now - before.since },
+        "the round's close held no longer: every vote cast in time is recorded",
+      );
+    }
+    return undefined;
+  }
+  const pastGraceMs = now - state.phaseEndsAt;
+  const why = { round: state.round, held, leaderless, pastGraceMs };
+  if (pastGraceMs >= bounds.maxMs) {
+    game.log.warn(
+      why,
+      "the round closes with votes cast in time still unrecorded: the close's hold is over",
+    );
+    return undefined;
+  }
+  if (!before) {
+    game.log.warn(why, "the round's close is held for votes cast in time not yet recorded");
+  }
+  game.remember({ closeHold: { round: state.round, since: before?.since ?? now, unwritableAt } });
+  return CLOSE_HOLD_POLL_MS;
+}
+
+/** The partitions whose leader does not say where they end within `captureLeaderWaitMs`. */
+async function leaderlessOf(game: StepContext, partitions: readonly number[]): Promise<number[]> {
+  const answered = await Promise.all(partitions.map((partition) => leaderAnswers(game, partition)));
+  return partitions.filter((_, i) => !answered[i]);
+}
+
+async function leaderAnswers(game: StepContext, partition: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const answered = await Promise.race([
+    game.deps.votes.endOffset(partition).then(
+      () => true,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), game.deps.captureLeaderWaitMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  return answered;
+}
