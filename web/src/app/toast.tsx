@@ -49,8 +49,8 @@ export interface QueuedToast extends Toast {
 
 /**
  * How the queue puts a toast on screen and takes it off. The screen times the toast: it calls
- * `gone` once the toast has been shown for its duration (counted from when it is really on
- * screen, not from when it was asked for) or the user closed it.
+ * `gone` once the toast has been shown for its duration (counted from when the page has painted
+ * it, not from when it was asked for nor from when it was put in the page) or the user closed it.
  */
 export interface ToastPresenter {
   open(toast: QueuedToast, gone: () => void): void;
@@ -157,44 +157,86 @@ export function swipeRightHandlers(onSwipe: () => void, thresholdPx = TOAST_SWIP
   };
 }
 
+/**
+ * Runs `callback` once the page has painted what is in it now: in a task after the next frame's
+ * callbacks (a frame's callbacks run just before it paints). Returns a cancel.
+ */
+export function afterNextPaint(callback: () => void): () => void {
+  let task: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    task = setTimeout(callback, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(task);
+  };
+}
+
+/**
+ * Inside a toast: says when the page has painted it, i.e. when the user can see it. A busy page
+ * (a long render, a loaded machine) may paint a toast well after putting it in the page.
+ */
+function WhenPainted({ onPainted, children }: { onPainted: () => void; children: ReactNode }) {
+  useEffect(() => afterNextPaint(onPainted), [onPainted]);
+  return <>{children}</>;
+}
+
 const ToastQueueContext = createContext<ToastQueue | undefined>(undefined);
 
 /** The queue shown through antd's notifications (the app's <AntApp> provides them). */
 function useNotificationQueue(): ToastQueue {
   const { notification } = App.useApp();
   const queueRef = useRef<ToastQueue>();
-  const queue = useMemo(
-    () =>
-      new ToastQueue({
-        open: (toast, gone) => {
-          const variant = toast.variant ?? 'success';
-          const open =
-            variant === 'destructive'
-              ? notification.error
-              : variant === 'info'
-                ? notification.info
-                : notification.success;
+  const queue = useMemo(() => {
+    // The toasts on screen, by id: one painted after it was closed is not put back up.
+    const live = new Set<string>();
+    return new ToastQueue({
+      open: (toast, gone) => {
+        const variant = toast.variant ?? 'success';
+        const open =
+          variant === 'destructive'
+            ? notification.error
+            : variant === 'info'
+              ? notification.info
+              : notification.success;
+        let timed = false;
+        // Puts the toast up (or updates it in place, by its key) with antd timing `durationMs`.
+        const put = (durationMs: number) =>
           open({
             key: toast.id,
-            message: toast.title,
+            message: <WhenPainted onPainted={onPainted}>{toast.title}</WhenPainted>,
             description: toast.description,
-            // antd counts the duration from the notice's mount: the time it is really on screen.
-            duration: toast.durationMs / 1000,
+            // 0: not timed yet. antd would count from the notice's mount, which a busy page
+            // paints later (the user then saw it for less than its duration).
+            duration: durationMs / 1000,
             placement: toastPlacement(),
             className: 'toast',
             role: variant === 'destructive' ? 'alert' : 'status',
-            onClose: gone,
+            onClose: () => {
+              live.delete(toast.id);
+              gone();
+            },
             props: {
               tabIndex: -1,
               'data-toast-id': toast.id,
               ...swipeRightHandlers(() => queueRef.current?.dismiss(toast.id)),
             } as NotificationArgsProps['props'],
           });
-        },
-        close: (id) => notification.destroy(id),
-      }),
-    [notification],
-  );
+        // Painted: from now on antd times it (pausing while hovered), the whole duration.
+        function onPainted() {
+          if (timed || !live.has(toast.id)) return;
+          timed = true;
+          put(toast.durationMs);
+        }
+        live.add(toast.id);
+        put(0);
+      },
+      close: (id) => {
+        live.delete(id);
+        notification.destroy(id);
+      },
+    });
+  }, [notification]);
   queueRef.current = queue;
   useEffect(() => () => queue.stop(), [queue]);
   return queue;
