@@ -19,6 +19,31 @@ import type { BusMessage } from './port';
  */
 export const kafkaRetry = { initialRetryTime: 100, maxRetryTime: 1_000, retries: 30 } as const;
 
+/**
+ * Calls `attempt` again while it fails with an error kafkajs marks retriable (`retriable: true`:
+ * a leader moved — `NOT_LEADER_FOR_PARTITION` after a broker restart or a preferred-leader
+ * rebalance —, a leader not elected yet), with `kafkaRetry`'s backoff, at most `retries` more
+ * times. For the admin calls kafkajs does not retry itself (`fetchTopicOffsets` gives up on a
+ * moved leader at once, although it refreshed its metadata first).
+ */
+export async function retryRetriable<T>(
+  attempt: () => Promise<T>,
+  retries = 5,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+): Promise<T> {
+  let delay: number = kafkaRetry.initialRetryTime;
+  for (let tried = 0; ; tried += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const retriable = (error as { retriable?: unknown } | null)?.retriable === true;
+      if (!retriable || tried >= retries) throw error;
+      await sleep(delay);
+      delay = Math.min(delay * 2, kafkaRetry.maxRetryTime);
+    }
+  }
+}
+
 export function logKafkaEntry(logger: Logger, { level, log }: LogEntry) {
   const { message, ...extra } = log;
   if (level === KafkaLogLevel.ERROR) logger.error(extra, message);

@@ -15,7 +15,7 @@ import { withTimeout, type Logger, type Registry } from '@underdog/kit';
 import { Gauge } from 'prom-client';
 import { fetchLag, type ConsumerGroups } from './consumer-lag';
 import { eachBatchOf } from './kafka-batches';
-import { kafkaRetry, logKafkaEntry } from './kafka-client';
+import { kafkaRetry, logKafkaEntry, retryRetriable } from './kafka-client';
 import { partitionOf } from './partition';
 import type {
   Appended,
@@ -159,7 +159,9 @@ export class KafkaBus implements EventBus {
 
   async endOffset(topic: string, partition: number): Promise<string> {
     const admin = await this.connectedAdmin();
-    const offsets = await admin.fetchTopicOffsets(topic);
+    // A leader that moved since the metadata was read (a broker back, a preferred-leader
+    // rebalance) is asked again, as kafkajs's own sends are.
+    const offsets = await retryRetriable(() => admin.fetchTopicOffsets(topic));
     const found = offsets.find((entry) => entry.partition === partition);
     if (!found) throw new Error(`${topic} has no partition ${partition}`);
     return found.high;
