@@ -58,13 +58,23 @@ describe('graphql-ws answers in one write', () => {
     const received: unknown[] = [];
     socket.on('message', (data: Buffer) => received.push(JSON.parse(data.toString())));
     await new Promise<void>((resolve) => socket.once('open', () => resolve()));
+    let closed = false;
+    socket.once('close', () => (closed = true));
+    /** Waits for `count` messages; a socket the server closed (a protocol error) stops it. */
+    const receivedAll = async (count: number) => {
+      while (received.length < count && !closed) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
     socket.send(JSON.stringify({ type: 'connection_init' }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The acknowledgement first: a subscribe before it is refused (4401), and on a loaded
+    // machine it may take longer than any fixed pause (a CI run's 60 s timeout).
+    await receivedAll(1);
     const before = writes[0]!.length;
     socket.send(
       JSON.stringify({ id: 'v1', type: 'subscribe', payload: { query: 'mutation { castVote }' } }),
     );
-    while (received.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    await receivedAll(3);
 
     expect(received).toEqual([
       { type: 'connection_ack' },
