@@ -199,7 +199,7 @@ return 0
  *   `acknowledged` keeps the highest offset acknowledged on its partition (`unknown` once one
  *   came without it), which the capture can use when the partition has no leader to ask.
  *   Also the reply for a vote already settled so;
- * - COUNTED: the engine already counted it (acknowledge it too);
+ * - COUNTED: the engine already counted it (acknowledge it too; its player is no longer held);
  * - WITHDRAWN: the engine had not applied it; its id is now taken, so it never will (a late or
  *   unrecorded vote), and its admission (the reservation and its `admitted` entry) is released so
  *   the player may vote again. A reservation this vote did not make (no `admitted` entry of its
@@ -258,7 +258,10 @@ if redis.call('SADD', KEYS[2], ARGV[3]) == 1 then
   return 'WITHDRAWN'
 end
 local ballot = redis.call('HGET', KEYS[3], ARGV[4])
-if ballot and cjson.decode(ballot).voteId == ARGV[3] then return 'COUNTED' end
+if ballot and cjson.decode(ballot).voteId == ARGV[3] then
+  if KEYS[7] then redis.call('HDEL', KEYS[7], ARGV[4]) end
+  return 'COUNTED'
+end
 release()
 if other then return 'SUPERSEDED' end
 return 'NOT_COUNTED'
@@ -320,7 +323,10 @@ return 'NOT_COUNTED'
       return 'WITHDRAWN';
     }
     const ballot = redis.hGet(ballots, user);
-    if (ballot !== null && (JSON.parse(ballot) as StoredBallot).voteId === voteId) return 'COUNTED';
+    if (ballot !== null && (JSON.parse(ballot) as StoredBallot).voteId === voteId) {
+      if (heldKey !== undefined) redis.hDel(heldKey, user);
+      return 'COUNTED';
+    }
     release();
     return other ? 'SUPERSEDED' : 'NOT_COUNTED';
   },

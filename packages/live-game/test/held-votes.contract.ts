@@ -91,6 +91,16 @@ export function describeHeldVotesContract(
       expect(await apply('v2', 900)).toBe('COUNTED');
     });
 
+    it('COUNTED, when the engine applied the resend before its settlement, takes its player out of held too', async () => {
+      await admit(900, 'v1');
+      await settle('v1', '0');
+      await setState({ phase: 'voting_ended' });
+      expect(await admit(1500, 'v2')).toBe('HELD:900:1000:g1');
+      expect(await apply('v2', 900)).toBe('COUNTED');
+      expect(await settle('v2', '1')).toBe('COUNTED');
+      expect(await held()).toEqual({});
+    });
+
     it('a held resend that fails again is held again, still as of its first cast', async () => {
       await admit(900, 'v1');
       await settle('v1', '0');

@@ -170,6 +170,27 @@ describe("a round's close held for votes cast in time", () => {
     expect(results()[0]?.totalVotes).toBe(1);
   });
 
+  it('does not wait for a held player the engine counted, however the ballot came (its settlement never ran)', async () => {
+    // A hold longer than the wait for the results below: only a close that stops holding passes.
+    const gameId = await start({ GAME_CLOSE_HOLD_MS: '60000' });
+    const { votingEndsAt, castAt } = await heldVote(gameId);
+    // The resend admitted and produced; its gateway died before settling it.
+    expect(await admit('a', votingEndsAt + 200, 'v2')).toMatch(/^HELD:/);
+    await infra.infrastructure.bus.publish(topics.gameVotes.name, [
+      voteMessage({
+        tournamentId,
+        gameId,
+        voteId: 'v2',
+        userId: 'a',
+        roundNumber: 1,
+        imageId: image,
+        castAt: new Date(castAt),
+      }),
+    ]);
+    await waitFor(() => results().length === 1, 'round 1 results without waiting for the hold');
+    expect(results()[0]?.totalVotes).toBe(1);
+  });
+
   it('closes without the held vote once the hold is over (its client never sent it again)', async () => {
     const gameId = await start({ GAME_CLOSE_HOLD_MS: '1500' });
     const { votingEndsAt } = await heldVote(gameId);

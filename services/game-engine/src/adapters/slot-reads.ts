@@ -83,9 +83,11 @@ export async function acknowledgedEnds(
 }
 
 /**
- * How many players of round N are `held` over the game's vote slots: a vote cast in time whose
- * produce failed, its resend still to come (`held` in @underdog/live-game, kept by the gateways'
- * settlements). Few or none but in an outage: read whole.
+ * How many players of round N are `held` over the game's vote slots, their vote not counted: a
+ * vote cast in time whose produce failed, its resend still to come (`held` in @underdog/live-game,
+ * kept by the gateways' settlements). A held player with a ballot is not waited for, however the
+ * ballot came (a resend the engine counted before its gateway settled it, a gateway that died
+ * after). Few or none but in an outage: read whole.
  */
 export async function heldVotes(
   store: LiveStore,
@@ -93,8 +95,13 @@ export async function heldVotes(
   round: number,
   voteSlots: number,
 ): Promise<number> {
-  const slots = await Promise.all(
-    allSlotKeys(tournamentId, voteSlots).map((slot) => store.hGetAll(slot.held(round))),
+  const counts = await Promise.all(
+    allSlotKeys(tournamentId, voteSlots).map(async (slot) => {
+      const users = Object.keys(await store.hGetAll(slot.held(round)));
+      if (users.length === 0) return 0;
+      const ballots = await store.hGetMany(slot.ballots(round), users);
+      return ballots.filter((ballot) => ballot === null).length;
+    }),
   );
-  return slots.reduce((sum, hash) => sum + Object.keys(hash).length, 0);
+  return counts.reduce((sum, count) => sum + count, 0);
 }
