@@ -440,7 +440,8 @@ export function describeVoteSettlement(
     const engineHoldsTheClose = () =>
       store.hSet(keys.state, { phase: 'voting_ended', votesEndOffset: '' });
 
-    it('holds a vote cast in time whose produce failed: its retry past the deadline, before the close, is acknowledged as cast in time and counted', async () => {
+    /** A player whose vote, cast 100 ms before the deadline, could not be produced; now 3 s past it. */
+    async function heldPastTheDeadline(): Promise<RequestOrigin> {
       const origin = await player();
       clock.now = DEADLINE - 100;
       slow.failing = true;
@@ -448,6 +449,11 @@ export function describeVoteSettlement(
       slow.failing = false;
       clock.now = DEADLINE + 3_000;
       await engineHoldsTheClose();
+      return origin;
+    }
+
+    it('holds a vote cast in time whose produce failed: its retry past the deadline, before the close, is acknowledged as cast in time and counted', async () => {
+      const origin = await heldPastTheDeadline();
       await expect(games.vote(origin, vote)).resolves.toEqual(vote);
       const [produced] = await votesOnPartition();
       expect(timestampDate(produced!.castAt!).getTime()).toBe(DEADLINE - 100);
@@ -456,13 +462,7 @@ export function describeVoteSettlement(
     });
 
     it('refuses VOTING_CLOSED, past the deadline, a held vote sent for another image, and any once the round began closing', async () => {
-      const origin = await player();
-      clock.now = DEADLINE - 100;
-      slow.failing = true;
-      expect(await refusalOf(games.vote(origin, vote))).toBe('VOTE_NOT_RECORDED');
-      slow.failing = false;
-      clock.now = DEADLINE + 3_000;
-      await engineHoldsTheClose();
+      const origin = await heldPastTheDeadline();
       expect(await refusalOf(games.vote(origin, { ...vote, imageId: 'round-1-image-3' }))).toBe(
         'VOTING_CLOSED',
       );

@@ -138,6 +138,22 @@ describe("a round's close held for votes cast in time", () => {
     return { votingEndsAt, castAt };
   }
 
+  /** Player `a`'s resend `v2` on `game.votes`, cast as its first attempt was: where it landed. */
+  async function produceResend(gameId: string, castAt: number) {
+    const [appended] = await infra.infrastructure.bus.publish(topics.gameVotes.name, [
+      voteMessage({
+        tournamentId,
+        gameId,
+        voteId: 'v2',
+        userId: 'a',
+        roundNumber: 1,
+        imageId: image,
+        castAt: new Date(castAt),
+      }),
+    ]);
+    return appended!;
+  }
+
   /** Waits until `ms` past the round's grace, then says whether its close is still held. */
   async function heldAfter(votingEndsAt: number, ms: number) {
     await new Promise((resolve) => setTimeout(resolve, votingEndsAt + 1_000 + ms - Date.now()));
@@ -153,17 +169,7 @@ describe("a round's close held for votes cast in time", () => {
 
     // The player's client sends the vote again: admitted as of its first cast, produced, settled.
     expect(await admit('a', Date.now(), 'v2')).toBe(`HELD:${castAt}:${votingEndsAt}:${gameId}`);
-    const [appended] = await infra.infrastructure.bus.publish(topics.gameVotes.name, [
-      voteMessage({
-        tournamentId,
-        gameId,
-        voteId: 'v2',
-        userId: 'a',
-        roundNumber: 1,
-        imageId: image,
-        castAt: new Date(castAt),
-      }),
-    ]);
+    const appended = await produceResend(gameId, castAt);
     expect(await settle(gameId, 'a', 'v2', appended)).toBe('ACKNOWLEDGED');
 
     await waitFor(() => results().length === 1, 'round 1 results');
@@ -176,17 +182,7 @@ describe("a round's close held for votes cast in time", () => {
     const { votingEndsAt, castAt } = await heldVote(gameId);
     // The resend admitted and produced; its gateway died before settling it.
     expect(await admit('a', votingEndsAt + 200, 'v2')).toMatch(/^HELD:/);
-    await infra.infrastructure.bus.publish(topics.gameVotes.name, [
-      voteMessage({
-        tournamentId,
-        gameId,
-        voteId: 'v2',
-        userId: 'a',
-        roundNumber: 1,
-        imageId: image,
-        castAt: new Date(castAt),
-      }),
-    ]);
+    await produceResend(gameId, castAt);
     await waitFor(() => results().length === 1, 'round 1 results without waiting for the hold');
     expect(results()[0]?.totalVotes).toBe(1);
   });
