@@ -12,8 +12,8 @@ export const CLOSE_HOLD_POLL_MS = 250;
  * A vote cast in time whose produce failed (its partition had no leader: a broker died) is
  * `held` by the gateway's settlement, and its resend is admitted past the deadline until the
  * close begins. The close waits while:
- * - a player is held (`rN:held` of any vote slot) — the player's client sends the vote again
- *   while its round is shown;
+ * - a held player (`rN:held` of any vote slot) has no ballot — the player's client sends the vote
+ *   again while its round is shown;
  * - a votes partition of the game has no leader to say where it ends within
  *   `captureLeaderWaitMs` — votes are failing there now;
  * - less than `closeHold.settleMs` passed since one had none — a produce in flight during the
