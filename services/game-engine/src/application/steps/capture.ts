@@ -11,7 +11,7 @@ import {
   VOTES_WAIT_POLL_MS,
   type LoopAction,
 } from '../../domain/round-loop';
-import { closeHold } from './close-hold';
+import { closeHold, withinLeaderWait } from './close-hold';
 import type { Step, StepContext } from './context';
 import { tally } from './tally';
 
@@ -105,14 +105,7 @@ async function captureEnd(
 ): Promise<bigint> {
   const fromLeader = game.deps.votes.endOffset(partition).then((end) => BigInt(end));
   if (acknowledged === 'unknown') return fromLeader;
-  let timer: NodeJS.Timeout | undefined;
-  const answered = await Promise.race([
-    fromLeader.catch((error: unknown) => error as Error),
-    new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), game.deps.captureLeaderWaitMs);
-    }),
-  ]);
-  clearTimeout(timer);
+  const answered = await withinLeaderWait(game, fromLeader);
   if (typeof answered === 'bigint') return answered;
   const end = acknowledged ?? 0n;
   game.log.warn(

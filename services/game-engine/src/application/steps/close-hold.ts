@@ -69,14 +69,23 @@ async function leaderlessOf(game: StepContext, partitions: readonly number[]): P
 }
 
 async function leaderAnswers(game: StepContext, partition: number): Promise<boolean> {
+  const answered = await withinLeaderWait(game, game.deps.votes.endOffset(partition));
+  return typeof answered === 'string';
+}
+
+/**
+ * What a question to a votes partition's leader (`asked`) answers within `captureLeaderWaitMs`:
+ * its value, or its error; undefined when it has not settled by then (an election under way).
+ */
+export async function withinLeaderWait<T>(
+  game: StepContext,
+  asked: Promise<T>,
+): Promise<T | Error | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const answered = await Promise.race([
-    game.deps.votes.endOffset(partition).then(
-      () => true,
-      () => false,
-    ),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), game.deps.captureLeaderWaitMs);
+    asked.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), game.deps.captureLeaderWaitMs);
     }),
   ]);
   clearTimeout(timer);
