@@ -36,11 +36,25 @@ describe('fastPlanOf', () => {
     expect(eligible(`${castVote}\nquery Other { serverTime }`, 'CastVote')).toBe(true);
   });
 
+  it('takes them as Apollo Client sends them, with __typename (its cache adds it)', () => {
+    expect(eligible(castVote.replace('    imageId\n', '    imageId\n    __typename\n'))).toBe(true);
+    expect(
+      eligible(joinTournament.replace('{\n    voteImageId', '{\n    __typename\n    voteImageId')),
+    ).toBe(true);
+  });
+
   it.each([
     ['an alias on the root field', castVote.replace('  castVote(', '  vote: castVote(')],
     ['an alias on a field', castVote.replace('    imageId\n', '    image: imageId\n')],
     ['a directive', castVote.replace('    imageId\n', '    imageId @include(if: true)\n')],
-    ['__typename', castVote.replace('    imageId\n', '    imageId\n    __typename\n')],
+    [
+      '__typename twice',
+      castVote.replace('    imageId\n', '    imageId\n    __typename\n    __typename\n'),
+    ],
+    [
+      'an alias on __typename',
+      castVote.replace('    imageId\n', '    imageId\n    t: __typename\n'),
+    ],
     ['a field twice', castVote.replace('    imageId\n', '    imageId\n    imageId\n')],
     [
       'a fragment',
@@ -106,8 +120,13 @@ describe('FastMutations answers as graphql-js execute does', () => {
     ['a string for an object', 'receipt'],
   ])('castVote resolving to %s', async (_case, value) => {
     returned = value;
-    const { answered, general } = await bothAnswers(castVote, vote);
-    expect(answered).toBe(general);
+    for (const query of [
+      castVote,
+      castVote.replace('    imageId\n', '    __typename\n    imageId\n'),
+    ]) {
+      const { answered, general } = await bothAnswers(query, vote);
+      expect(answered).toBe(general);
+    }
   });
 
   it.each([

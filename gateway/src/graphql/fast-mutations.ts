@@ -52,8 +52,13 @@ const roots: Record<
     gameMutations.joinTournament(services, origin, args as { tournamentId: string }),
 };
 
-/** One selected field of the root field's object: a built-in scalar with the default resolver. */
-interface Leaf {
+/**
+ * One selected field of the root field's object: a built-in scalar with the default resolver,
+ * or `__typename`, which Apollo Client's cache adds to every selection the web app sends (the
+ * object type's name, `typename`).
+ */
+type Leaf = ScalarLeaf | { name: '__typename'; node: FieldNode; typename: true };
+interface ScalarLeaf {
   name: string;
   node: FieldNode;
   scalar: GraphQLScalarType;
@@ -88,8 +93,8 @@ const plain = (node: FieldNode) => !node.alias && !node.directives?.length;
  * The plan for a (validated) document's operation when it is fast-eligible: a mutation without
  * directives whose one root field is `castVote` or `joinTournament`, unaliased, every argument a
  * variable declared non-null of the argument's own type without a default, selecting plain fields
- * (no alias, directive, argument, fragment or `__typename`, each once) of built-in scalar types
- * that have no resolver of their own. Anything else: undefined (the general path).
+ * (no alias, directive, argument or fragment, each once) of built-in scalar types that have no
+ * resolver of their own, and `__typename`. Anything else: undefined (the general path).
  */
 export function fastPlanOf(
   schema: GraphQLSchema,
@@ -150,6 +155,12 @@ function leavesOf(
   for (const selection of root.selectionSet?.selections ?? []) {
     if (selection.kind !== Kind.FIELD || !plain(selection)) return undefined;
     const name = selection.name.value;
+    if (name === '__typename') {
+      if (selection.arguments?.length || leaves.some((leaf) => leaf.name === name))
+        return undefined;
+      leaves.push({ name, node: selection, typename: true });
+      continue;
+    }
     const definition = Object.hasOwn(fields, name) ? fields[name] : undefined;
     const scalar = definition && builtInScalarOf(definition.type);
     if (
@@ -275,6 +286,10 @@ function completed(plan: FastPlan, value: unknown): ExecutionResult {
   const source = (typeof value === 'object' ? value : {}) as Record<string, unknown>;
   const object: Record<string, unknown> = {};
   for (const leaf of plan.leaves) {
+    if ('typename' in leaf) {
+      object[leaf.name] = plan.typeName;
+      continue;
+    }
     try {
       object[leaf.name] = leafValue(plan, leaf, source[leaf.name]);
     } catch (raw) {
@@ -287,7 +302,7 @@ function completed(plan: FastPlan, value: unknown): ExecutionResult {
   return errors.length === 0 ? { data } : { errors, data };
 }
 
-function leafValue(plan: FastPlan, leaf: Leaf, value: unknown): unknown {
+function leafValue(plan: FastPlan, leaf: ScalarLeaf, value: unknown): unknown {
   if (value instanceof Error) throw value;
   // A built-in scalar's `serialize` returns a value or throws (never null for a value).
   const serialized = value === null || value === undefined ? null : leaf.scalar.serialize(value);
