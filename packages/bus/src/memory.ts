@@ -72,12 +72,14 @@ export class MemoryBus implements EventBus {
     this.assertOpen();
     const log = this.topic(topic);
     const appended: Appended[] = [];
+    const touched = new Set<number>();
     for (const message of messages) {
       const partition = partitionFor(message.key, log.partitions.length);
       const entries = log.partitions[partition]!;
       if (log.spec.compacted) compact(entries, message.key);
       const offset = String(log.nextOffsets[partition]!++);
       appended.push({ partition, offset });
+      touched.add(partition);
       entries.push({
         topic,
         partition,
@@ -88,10 +90,11 @@ export class MemoryBus implements EventBus {
         timestamp: Date.now(),
       });
     }
-    for (const [groupId, group] of this.groups) {
-      for (const member of group.members) {
-        if (member.topics.has(topic)) this.kickAll(groupId, false);
-      }
+    // Only the partitions written to have news, once per group that reads the topic: waking
+    // every pump of every group per message cost a promise per partition per vote.
+    for (const group of this.groups.values()) {
+      if (!group.members.some((member) => member.topics.has(topic))) continue;
+      for (const partition of touched) void this.pump(group, topic, partition, false);
     }
     return appended;
   }
