@@ -24,4 +24,19 @@ describe('memory commands', () => {
     redis.get('forever');
     expect(redis.size).toBe(2);
   });
+
+  it('sweeps a few hundred keys at a time, going on where the last sweep stopped', () => {
+    let now = 0;
+    const redis = new MemoryCommands(() => now);
+    for (let i = 0; i < 1_200; i += 1) redis.set(`vote:${i}`, 'image-1', { ttlMs: 50 });
+    redis.set('forever', 'kept');
+
+    const sizes: number[] = [];
+    for (let sweep = 1; sweep <= 4; sweep += 1) {
+      now = 5_000 + sweep * 100;
+      redis.get('forever');
+      sizes.push(redis.size);
+    }
+    expect(sizes).toEqual([701, 201, 1, 1]);
+  });
 });
