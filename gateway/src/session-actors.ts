@@ -135,7 +135,11 @@ export class SessionActors {
    */
   endedSince(sessionId: string, since: number): boolean {
     if (!this.endings?.size && !this.expiries?.size) return false;
-    const hash = sessionHash(sessionId);
+    return this.hashEndedSince(sessionHash(sessionId), since);
+  }
+
+  /** `endedSince` for a session id already hashed (`sessionHash`): a socket hashes its own once. */
+  hashEndedSince(hash: string, since: number): boolean {
     const endedAt = this.endings?.get(hash);
     if (endedAt !== undefined && endedAt >= since) return true;
     const expiresAt = this.expiries?.get(hash);
