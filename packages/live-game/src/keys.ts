@@ -47,6 +47,10 @@ export interface GameKeys {
 }
 
 export function gameKeys(tournamentId: string): GameKeys {
+  return remembered(gameKeysOf, tournamentId, () => Object.freeze(newGameKeys(tournamentId)));
+}
+
+function newGameKeys(tournamentId: string): GameKeys {
   const base = `game:{${tournamentId}}`;
   return {
     state: `${base}:state`,
@@ -113,7 +117,12 @@ export function slotTag(tournamentId: string, slot: number, slots: number): stri
 
 /** The round keys of vote slot `slot` of a game of `slots` slots. */
 export function slotKeys(tournamentId: string, slot: number, slots: number): SlotKeys {
-  const base = `game:${slotTag(tournamentId, slot, slots)}`;
+  const tag = slotTag(tournamentId, slot, slots);
+  return remembered(slotKeysOf, tag, () => Object.freeze(newSlotKeys(tag)));
+}
+
+function newSlotKeys(tag: string): SlotKeys {
+  const base = `game:${tag}`;
   return {
     reserved: (round) => `${base}:r${round}:reserved`,
     admitted: (round) => `${base}:r${round}:admitted`,
@@ -123,6 +132,25 @@ export function slotKeys(tournamentId: string, slot: number, slots: number): Slo
     acknowledged: (round) => `${base}:r${round}:acknowledged`,
     held: (round) => `${base}:r${round}:held`,
   };
+}
+
+/**
+ * The key sets made so far, by tournament (or slot tag): they are immutable, and a vote asked for
+ * them several times (seven closures each time). At most `rememberedMax` are kept: past it the
+ * cache starts again, as only the games being played are asked for.
+ */
+const gameKeysOf = new Map<string, GameKeys>();
+const slotKeysOf = new Map<string, SlotKeys>();
+const rememberedMax = 4_096;
+
+function remembered<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= rememberedMax) cache.clear();
+    value = make();
+    cache.set(key, value);
+  }
+  return value;
 }
 
 /** The round keys of the slot a player's votes live in. */
