@@ -1,5 +1,8 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import { systemClock, type Clock, type Logger } from '@underdog/kit';
@@ -104,6 +107,11 @@ export async function createGraphQLEndpoint(options: GraphQLOptions): Promise<Gr
     stopOnTerminationSignals: false,
     logger,
     plugins: [
+      // No field has a cache hint. Apollo's default cache-control plugin would still wrap every
+      // field's resolver of the schema at the first HTTP operation (so as to hear each field
+      // resolve): a cost on every field the sockets' subscriptions execute, and a wrapped field
+      // is not the default resolver the fast path answers for (fast-mutations.ts).
+      ApolloServerPluginCacheControlDisabled(),
       options.introspection
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true })
         : ApolloServerPluginLandingPageDisabled(),
