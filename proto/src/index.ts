@@ -20,6 +20,8 @@ export * from '../gen/underdog/game/v1/game_pb';
 
 export { EventHeader, encodeEvent, eventTypeOf } from './events';
 export type { EncodedEvent, EventEnvelope } from './events';
+export { decodeGameVoteEvent, encodeGameVoteEvent } from './game-vote-codec';
+export type { GameVoteInput } from './game-vote-codec';
 
 export { clone, create, equals, fromBinary, isMessage, toBinary, toJson } from '@bufbuild/protobuf';
 export type {
