@@ -11,8 +11,8 @@ import type { Component, Logger } from '@underdog/kit';
 import { topics } from '@underdog/platform';
 import {
   EventHeader,
-  GameVoteEventSchema,
   FairPlaySignalSchema,
+  decodeGameVoteEvent,
   fromBinary,
   timestampDate,
   type GameVoteEvent,
@@ -188,7 +188,8 @@ export function fairPlayConsumers(options: {
     name: 'fair-play-votes-consumer',
     groupId: gameVotesGroupId,
     topic: topics.gameVotes.name,
-    decode: (bytes) => fromBinary(GameVoteEventSchema, bytes),
+    // fromBinary's result and errors, without its reflection (a decode per vote: proto/README.md).
+    decode: decodeGameVoteEvent,
     rowOf: storedVoteOf,
     what: 'game vote',
     logContext: (message) => messageLogContext(message, 'tournamentId'),

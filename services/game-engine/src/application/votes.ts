@@ -1,7 +1,7 @@
 import type { BusMessage, Poison } from '@underdog/bus';
 import type { Logger } from '@underdog/kit';
 import { slotOf } from '@underdog/live-game';
-import { GameVoteEventSchema, fromBinary, timestampDate } from '@underdog/proto';
+import { decodeGameVoteEvent, timestampDate } from '@underdog/proto';
 import { LiveStoreError } from '@underdog/store';
 import type { ApplyReply, LiveGames, VoteToApply } from '../adapters/live-games';
 import { VOTES_PER_APPLY, type VoteBatches } from '../adapters/vote-batches';
@@ -250,7 +250,8 @@ export class VotesApplier {
     if (message.value === null) return undefined;
     let event;
     try {
-      event = fromBinary(GameVoteEventSchema, message.value);
+      // fromBinary's result and errors, without its reflection (a decode per vote: proto/README.md).
+      event = decodeGameVoteEvent(message.value);
     } catch (error) {
       return { poison: { reason: 'unreadable', detail: String(error) } };
     }
