@@ -1,3 +1,4 @@
+// Over 300 lines: the plan, the answer and its completion mirror graphql-js execute for these two fields; apart, each would restate the others.
 /**
  * The graphql-ws fast path (issue 36, point 3): the web app's own `castVote` and
  * `joinTournament` documents go straight to what their resolvers call, without graphql-js
