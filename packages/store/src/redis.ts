@@ -46,6 +46,14 @@ export interface RedisStoreOptions {
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 5_000;
 
+/**
+ * How long a closing connection waits for the server's side of the close (ioredis'
+ * `disconnectTimeout`, 2 s by default) before it is destroyed; see `createRedisStore`. Over
+ * loopback or a working network the close completes in well under a millisecond, so only a
+ * stalled server ever waits this long.
+ */
+export const REDIS_DISCONNECT_TIMEOUT_MS = 200;
+
 type ScriptCommand = (...args: Array<string | number | Array<string | number>>) => Promise<unknown>;
 
 const clients = new WeakMap<LiveStore, Redis>();
@@ -85,6 +93,12 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Live
     // live state that arrives late is wrong state.
     maxRetriesPerRequest: 1,
     commandTimeout: commandTimeoutMs,
+    // How long a connection being closed may wait for the server's side of the close before it
+    // is destroyed. A stalled primary (frozen, or cut off by a silent network) never answers it:
+    // after the Sentinels promote a replica (+switch-master), ioredis closes its connection and
+    // reconnects only once that connection is gone. Its default, 2 s, kept every vote refused
+    // for 2 s after the promotion in the fault suite's `redis-stop` (a 5 s SIGSTOP).
+    disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
   });
   let lastError: Error | undefined;
   client.on('error', (error: Error) => {

@@ -22,6 +22,11 @@ export interface RedisSentinelGroup {
   readonly primaryPort: number;
   /** SIGKILLs the current primary (as the Sentinels see it); resolves with its port. */
   killPrimary(): Promise<number>;
+  /**
+   * SIGSTOPs the current primary: its sockets stay open and nothing answers, as a stalled
+   * server's. `resume` sends SIGCONT (`stop` kills it either way).
+   */
+  pausePrimary(): Promise<{ port: number; resume(): void }>;
   /** The primary's port as the Sentinels announce it now. */
   primaryNow(): Promise<number>;
   /** Resolves once every replica has every write the primary had when called. */
@@ -173,6 +178,12 @@ export async function startRedisSentinelGroup(
       const port = await primaryNow();
       processes.get(port)?.kill('SIGKILL');
       return port;
+    },
+    pausePrimary: async () => {
+      const port = await primaryNow();
+      const child = processes.get(port);
+      child?.kill('SIGSTOP');
+      return { port, resume: () => void child?.kill('SIGCONT') };
     },
     stop,
   };
