@@ -110,7 +110,10 @@ export class SocketSession {
     return this.renew();
   }
 
-  /** The socket's session id hashed as revocations name it, once per id (a SHA-256 per vote was 4 % of a round's CPU). */
+  /**
+   * The socket's session id hashed as revocations name it, once per id: a SHA-256 per vote was
+   * 192 ms of a 10,000-player round.
+   */
   private hashOf(sessionId: string): string {
     if (this.hashed?.sessionId !== sessionId)
       this.hashed = { sessionId, hash: sessionHash(sessionId) };

@@ -50,12 +50,9 @@ export function matchesEquality(value: unknown, equality: Equality): boolean {
 
 /**
  * The hash keys a document's field value is found under: exactly the equalities it can
- * satisfy (see `matchesEquality`), so a lookup by key misses no match.
- */
-/**
- * The index key of each element of `value` (each element of an array; the value itself
- * otherwise): a scalar, or a date's time. Written without a closure per call: it runs for every
- * indexed field of every document written.
+ * satisfy (see `matchesEquality`), so a lookup by key misses no match. Each element of an array
+ * (the value itself otherwise) gives a scalar or a date's time, passed to `visit` with `context`:
+ * no closure per call, as it runs for every indexed field of every document written.
  */
 function visitKeys<K>(
   value: unknown,
