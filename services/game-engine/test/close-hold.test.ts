@@ -32,6 +32,8 @@ describe("a round's close held for votes cast in time", () => {
   let recorder: Awaited<ReturnType<typeof recordGameEvents>>;
   /** The votes partitions' leader is gone: asking where one ends fails, after a while. */
   let leaderless = false;
+  /** How long a question to a gone leader takes to fail. */
+  let leaderlessFailsAfterMs = 1_000;
 
   async function start(env: Record<string, string>) {
     infra = await startInfrastructure();
@@ -44,7 +46,7 @@ describe("a round's close held for votes cast in time", () => {
           ...real,
           endOffset: async (partition) => {
             if (!leaderless) return real.endOffset(partition);
-            await new Promise((resolve) => setTimeout(resolve, 1_000));
+            await new Promise((resolve) => setTimeout(resolve, leaderlessFailsAfterMs));
             throw new Error('There is no leader for this topic-partition');
           },
         }),
@@ -60,6 +62,7 @@ describe("a round's close held for votes cast in time", () => {
 
   beforeEach(() => {
     leaderless = false;
+    leaderlessFailsAfterMs = 1_000;
   });
 
   afterEach(async () => {
@@ -207,5 +210,20 @@ describe("a round's close held for votes cast in time", () => {
     leaderless = false;
     await waitFor(() => results().length === 1, 'round 1 results once the leader is back');
     expect(results()[0]?.totalVotes).toBe(0);
+  });
+
+  it('ends at its bound when a leader never answers: its last probe stops with the hold', async () => {
+    leaderless = true;
+    leaderlessFailsAfterMs = 6_000;
+    // The capture's leader wait (4 s) is longer than the hold (1 s): a probe that ran its whole
+    // wait would take the close 4 s past the hold before the capture's own wait.
+    await start({ GAME_CLOSE_HOLD_MS: '1000', GAME_CAPTURE_LEADER_WAIT_MS: '4000' });
+    const { votingEndsAt } = await state();
+    await waitFor(() => results().length === 1, 'round 1 results once the hold is over', 15_000);
+    const closedAfterGraceMs = Date.now() - (votingEndsAt + 1_000);
+    // The hold (1 s), then the capture's leader wait (4 s), then the tally: about 5 s. With the
+    // probes not bounded by the hold: 4 s + 4 s.
+    expect(closedAfterGraceMs).toBeGreaterThanOrEqual(4_900);
+    expect(closedAfterGraceMs).toBeLessThan(6_500);
   });
 });

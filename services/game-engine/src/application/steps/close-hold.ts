@@ -29,10 +29,12 @@ export async function closeHold(
   partitions: readonly number[],
   before: LoopMemory['closeHold'],
 ): Promise<number | undefined> {
-  const { live, closeHold: bounds } = game.deps;
+  const { live, closeHold: bounds, captureLeaderWaitMs } = game.deps;
+  // The probes end with the hold: a leader that has not answered by then is leaderless anyway.
+  const leftMs = bounds.maxMs - (game.now() - state.phaseEndsAt);
   const [held, leaderless] = await Promise.all([
     live.heldVotes(game.tournamentId, state.round, state.voteSlots),
-    leaderlessOf(game, partitions),
+    leftMs > 0 ? leaderlessOf(game, partitions, Math.min(captureLeaderWaitMs, leftMs)) : [],
   ]);
   const now = game.now();
   const unwritableAt = leaderless.length > 0 ? now : before?.unwritableAt;
@@ -59,33 +61,46 @@ export async function closeHold(
     game.log.warn(why, "the round's close is held for votes cast in time not yet recorded");
   }
   game.remember({ closeHold: { round: state.round, since: before?.since ?? now, unwritableAt } });
-  return CLOSE_HOLD_POLL_MS;
+  // Looked at again when the hold ends, not up to a poll after it.
+  return Math.min(CLOSE_HOLD_POLL_MS, bounds.maxMs - pastGraceMs);
 }
 
-/** The partitions whose leader does not say where they end within `captureLeaderWaitMs`. */
-async function leaderlessOf(game: StepContext, partitions: readonly number[]): Promise<number[]> {
-  const answered = await Promise.all(partitions.map((partition) => leaderAnswers(game, partition)));
+/** The partitions whose leader does not say where they end within `waitMs`. */
+async function leaderlessOf(
+  game: StepContext,
+  partitions: readonly number[],
+  waitMs: number,
+): Promise<number[]> {
+  const answered = await Promise.all(
+    partitions.map((partition) => leaderAnswers(game, partition, waitMs)),
+  );
   return partitions.filter((_, i) => !answered[i]);
 }
 
-async function leaderAnswers(game: StepContext, partition: number): Promise<boolean> {
-  const answered = await withinLeaderWait(game, game.deps.votes.endOffset(partition));
+async function leaderAnswers(
+  game: StepContext,
+  partition: number,
+  waitMs: number,
+): Promise<boolean> {
+  const answered = await withinLeaderWait(game, game.deps.votes.endOffset(partition), waitMs);
   return typeof answered === 'string';
 }
 
 /**
- * What a question to a votes partition's leader (`asked`) answers within `captureLeaderWaitMs`:
- * its value, or its error; undefined when it has not settled by then (an election under way).
+ * What a question to a votes partition's leader (`asked`) answers within `waitMs` (by default
+ * `captureLeaderWaitMs`): its value, or its error; undefined when it has not settled by then (an
+ * election under way).
  */
 export async function withinLeaderWait<T>(
   game: StepContext,
   asked: Promise<T>,
+  waitMs = game.deps.captureLeaderWaitMs,
 ): Promise<T | Error | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const answered = await Promise.race([
     asked.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
     new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), game.deps.captureLeaderWaitMs);
+      timer = setTimeout(() => resolve(undefined), waitMs);
     }),
   ]);
   clearTimeout(timer);
