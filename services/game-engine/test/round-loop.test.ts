@@ -113,14 +113,17 @@ describe('nextStep: the round loop decided from the state and the time', () => {
     [
       "grace over, this runner holding the round's close: what it found before goes with the capture",
       game({ phase: 'voting_ended', round: 2, phaseEndsAt: T - 500 }),
-      { ...cast(2), closeHold: { round: 2, since: T - 400, unwritableAt: T - 300 } },
+      {
+        ...cast(2),
+        closeHold: { round: 2, since: T - 400, unwritableAt: T - 300, leaderless: [0] },
+      },
       T,
       [
         {
           kind: 'captureVotes',
           round: 2,
           markClosing: true,
-          hold: { round: 2, since: T - 400, unwritableAt: T - 300 },
+          hold: { round: 2, since: T - 400, unwritableAt: T - 300, leaderless: [0] },
         },
       ],
       0,
@@ -312,6 +315,7 @@ describe('nextStep: the round loop decided from the state and the time', () => {
         round: fc.integer({ min: 0, max: 17 }),
         since: fc.integer({ min: T - 20_000, max: T }),
         unwritableAt: fc.option(fc.integer({ min: T - 20_000, max: T }), { nil: undefined }),
+        leaderless: fc.array(fc.integer({ min: 0, max: 11 }), { maxLength: 3 }),
       }),
       { nil: undefined },
     ),

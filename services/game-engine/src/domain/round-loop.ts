@@ -34,10 +34,17 @@ export interface LoopMemory {
   /** When this runner began waiting for a round's votes to be applied. */
   votesWaitFrom: { round: number; at: number } | undefined;
   /**
-   * A round whose close this runner holds (`closeHold`): since when, and when it last found a
-   * votes partition without a leader.
+   * A round whose close this runner holds (`closeHold`): since when, when it last found a votes
+   * partition without a leader, and which its last look found so.
    */
-  closeHold: { round: number; since: number; unwritableAt: number | undefined } | undefined;
+  closeHold:
+    | {
+        round: number;
+        since: number;
+        unwritableAt: number | undefined;
+        leaderless: readonly number[];
+      }
+    | undefined;
 }
 
 export const freshMemory = (): LoopMemory => ({

@@ -37,16 +37,18 @@ export async function captureVotes(
   const { votes } = game.deps;
   const expected = { phase: 'voting_ended', round: state.round } as const;
   const partitions = await votesPartitions(game, state);
+  let leaderless: readonly number[] = [];
   if (markClosing) {
-    const wait = await closeHold(game, state, partitions, hold);
-    if (wait !== undefined) return wait;
+    const verdict = await closeHold(game, state, partitions, hold);
+    if (typeof verdict === 'number') return verdict;
+    leaderless = verdict;
   }
   // Closing first, then the capture: a vote the gateway settles after this is withdrawn
   // unless already counted, so none it acknowledges can land after the capture (ADR 9).
   if (markClosing && !(await game.advance(expected, { votesEndOffset: VOTES_CLOSING }))) {
     return 0;
   }
-  const ends = await captureEnds(game, state, partitions);
+  const ends = await captureEnds(game, state, partitions, leaderless);
   const votesEndOffset = formatVotesEnd(ends);
   const applied = await Promise.all(ends.map(({ partition }) => votes.applied(partition)));
   if (!ends.every(({ end }, i) => captureSettled(applied[i]!, end))) {
@@ -72,18 +74,27 @@ async function votesPartitions(game: StepContext, state: GameState): Promise<num
   return [...partitions].sort((a, b) => a - b);
 }
 
-/** The end of every `game.votes` partition the game's votes use, in partition order. */
+/**
+ * The end of every `game.votes` partition the game's votes use, in partition order;
+ * `leaderless`: those the close's hold just found without a leader, not asked again.
+ */
 async function captureEnds(
   game: StepContext,
   state: GameState,
   partitions: readonly number[],
+  leaderless: readonly number[],
 ): Promise<VotesEnd[]> {
   const { voteSlots: slots, round } = state;
   const acknowledged = await game.deps.live.acknowledgedEnds(game.tournamentId, round, slots);
   return Promise.all(
     partitions.map(async (partition) => ({
       partition,
-      end: await captureEnd(game, partition, acknowledged.get(partition)),
+      end: await captureEnd(
+        game,
+        partition,
+        acknowledged.get(partition),
+        leaderless.includes(partition),
+      ),
     })),
   );
 }
@@ -96,16 +107,21 @@ async function captureEnds(
  * gateways recorded those offsets as they settled the votes, each before the closing mark, so
  * every acknowledged vote is still before the capture; the close then waits on no election, only
  * on the consumer applying what it was acknowledged. A vote acknowledged without its offset
- * (`unknown`) leaves only the leader to ask, for as long as it takes.
+ * (`unknown`) leaves only the leader to ask, for as long as it takes. `knownLeaderless`: the
+ * close's hold, just ended at its bound, found this partition without a leader — taken where
+ * its acknowledged votes end without waiting for the leader again.
  */
 async function captureEnd(
   game: StepContext,
   partition: number,
   acknowledged: bigint | 'unknown' | undefined,
+  knownLeaderless: boolean,
 ): Promise<bigint> {
-  const fromLeader = game.deps.votes.endOffset(partition).then((end) => BigInt(end));
-  if (acknowledged === 'unknown') return fromLeader;
-  const answered = await withinLeaderWait(game, fromLeader);
+  const fromLeader = () => game.deps.votes.endOffset(partition).then((end) => BigInt(end));
+  if (acknowledged === 'unknown') return fromLeader();
+  const answered = knownLeaderless
+    ? new Error("the close's hold found no leader")
+    : await withinLeaderWait(game, fromLeader());
   if (typeof answered === 'bigint') return answered;
   const end = acknowledged ?? 0n;
   game.log.warn(

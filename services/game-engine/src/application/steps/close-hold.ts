@@ -5,9 +5,14 @@ import type { StepContext } from './context';
 /** How often a held close looks again (a leader probe that does not answer takes longer). */
 export const CLOSE_HOLD_POLL_MS = 250;
 
+const none: number[] = [];
+
 /**
  * Whether a round's close waits past its grace before it marks the votes closing (docs/adr/0009,
- * 7), and for how long to look again; undefined: close now.
+ * 7): a number, how long until it looks again; otherwise close now, and the list says which
+ * votes partitions the hold's last look found without a leader (non-empty only when the hold
+ * ended at its bound: the capture takes their acknowledged ends without asking them again,
+ * `captureEnd`, so a hold at its bound does not also wait out the capture's leader wait).
  *
  * A vote cast in time whose produce failed (its partition had no leader: a broker died) is
  * `held` by the gateway's settlement, and its resend is admitted past the deadline until the
@@ -28,16 +33,18 @@ export async function closeHold(
   state: GameState,
   partitions: readonly number[],
   before: LoopMemory['closeHold'],
-): Promise<number | undefined> {
+): Promise<number | readonly number[]> {
   const { live, closeHold: bounds, captureLeaderWaitMs } = game.deps;
   // The probes end with the hold: a leader that has not answered by then is leaderless anyway.
   const leftMs = bounds.maxMs - (game.now() - state.phaseEndsAt);
   const [held, leaderless] = await Promise.all([
     live.heldVotes(game.tournamentId, state.round, state.voteSlots),
-    leftMs > 0 ? leaderlessOf(game, partitions, Math.min(captureLeaderWaitMs, leftMs)) : [],
+    leftMs > 0 ? leaderlessOf(game, partitions, Math.min(captureLeaderWaitMs, leftMs)) : none,
   ]);
   const now = game.now();
   const unwritableAt = leaderless.length > 0 ? now : before?.unwritableAt;
+  // No look at the hold's very end: what the look before it found.
+  const lastLeaderless = leftMs > 0 ? leaderless : (before?.leaderless ?? none);
   const settling = unwritableAt !== undefined && now - unwritableAt < bounds.settleMs;
   if (held === 0 && !settling) {
     if (before) {
@@ -46,7 +53,7 @@ export async function closeHold(
         "the round's close held no longer: every vote cast in time is recorded",
       );
     }
-    return undefined;
+    return [];
   }
   const pastGraceMs = now - state.phaseEndsAt;
   const why = { round: state.round, held, leaderless, pastGraceMs };
@@ -55,12 +62,19 @@ export async function closeHold(
       why,
       "the round closes with votes cast in time still unrecorded: the close's hold is over",
     );
-    return undefined;
+    return lastLeaderless;
   }
   if (!before) {
     game.log.warn(why, "the round's close is held for votes cast in time not yet recorded");
   }
-  game.remember({ closeHold: { round: state.round, since: before?.since ?? now, unwritableAt } });
+  game.remember({
+    closeHold: {
+      round: state.round,
+      since: before?.since ?? now,
+      unwritableAt,
+      leaderless: lastLeaderless,
+    },
+  });
   // Looked at again when the hold ends, not up to a poll after it.
   return Math.min(CLOSE_HOLD_POLL_MS, bounds.maxMs - pastGraceMs);
 }
