@@ -18,8 +18,8 @@ import type { BusMessage } from './port';
  * kill). The cap was 1 s until a broker killed 1.2 s before a deadline, leading both the game's
  * votes and events partitions, put its results 4.9 s after the deadline (5.1 s in another such
  * run) against issue 38's 5 s: the engine's publish reached the new leader up to a second after
- * the election. An attempt
- * against a dead broker is a refused connection or a metadata request, cheap at twice a second.
+ * the election. An attempt against a dead broker is a refused connection or a metadata request,
+ * cheap at twice a second.
  * 60 retries: about 28 s of trying before a send fails or a consumer restarts, as before.
  */
 export const kafkaRetry = { initialRetryTime: 100, maxRetryTime: 500, retries: 60 } as const;

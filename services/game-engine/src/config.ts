@@ -23,8 +23,9 @@ export function gameEngineConfig(env: Environment) {
       // How long past its grace a round's close may wait for votes cast in time that could not
       // be recorded yet (a broker without a leader), and how long it still waits once every
       // partition has a leader again for votes whose produce was in flight (ADR 9, 7). 2 s: with
-      // the capture's leader wait (1 s) and the tally, the results stay within the grace + 4 s
-      // that issue 38 bounds a close by; votes still unrecorded then are refused, never counted.
+      // the capture (which does not ask a leader the hold found missing again) and the tally,
+      // the results stay within the grace + 4 s that issue 38 bounds a close by; votes still
+      // unrecorded then are refused, never counted.
       GAME_CLOSE_HOLD_MS: ms(2000, 0),
       GAME_CLOSE_HOLD_SETTLE_MS: ms(3000, 0),
       // The votes consumer's group session: how long a crashed engine keeps its votes partitions.
